@@ -1,0 +1,111 @@
+"""The `companion` command line: the one entry point for users.
+
+Core subcommands (referee, simulate) live here; those that need pixels or Qt are registered by
+`vision/`, `calibration/` and `ui/` through the ``companion.commands`` entry-point group, so this
+module never imports them. Each entry point is a function ``register(subparsers) -> None`` that
+adds one sub-parser and sets ``func`` (``func(args) -> int``) with ``set_defaults``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
+
+from companion import __version__
+
+Handler = Callable[[argparse.Namespace], int]
+
+#: Core subcommands register themselves here (name -> register function).
+CORE_COMMANDS: dict[str, Callable[[argparse._SubParsersAction], None]] = {}
+
+
+def core_command(name: str) -> Callable[[Callable[[argparse._SubParsersAction], None]],
+                                        Callable[[argparse._SubParsersAction], None]]:
+    """Decorator: register a core subcommand's ``register(subparsers)`` function."""
+    def deco(fn: Callable[[argparse._SubParsersAction], None]
+             ) -> Callable[[argparse._SubParsersAction], None]:
+        CORE_COMMANDS[name] = fn
+        return fn
+    return deco
+
+
+def _load_core_commands() -> None:
+    # Importing these modules registers their subcommands (standard library only).
+    import companion.commands  # noqa: F401
+
+
+def build_parser(plugins: bool = True) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description=(
+            "Michigan Companion: watches a real card table through a camera, referees Michigan "
+            "Rummy and its relatives, announces what comes next and keeps every player's chips. "
+            "Run without a subcommand to open the window (or the demo table when no camera is "
+            "found)."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"companion {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _load_core_commands()
+    for name in sorted(CORE_COMMANDS):
+        CORE_COMMANDS[name](sub)
+    if plugins:
+        for ep in sorted(entry_points(group="companion.commands"), key=lambda e: e.name):
+            if ep.name in CORE_COMMANDS:
+                continue
+            try:
+                register = ep.load()
+            except ImportError as exc:
+                # The extra that provides it is not installed: say so instead of crashing.
+                p = sub.add_parser(ep.name, help=f"(unavailable: {exc.name or exc} not installed)")
+                p.set_defaults(func=_unavailable(ep.name, exc))
+                continue
+            register(sub)
+    return parser
+
+
+def _unavailable(name: str, exc: ImportError) -> Handler:
+    def run(args: argparse.Namespace) -> int:
+        print(f"companion {name}: needs a package that is not installed ({exc}). "
+              f"Install the app with: pip install 'michigan-companion[app]'", file=sys.stderr)
+        return 2
+    return run
+
+
+def _run_window() -> int:
+    eps = list(entry_points(group="companion.app"))
+    if not eps:
+        print("The window needs the app extra: pip install 'michigan-companion[app]'.\n"
+              "Try `companion simulate --game michigan-rummy --players 4` or "
+              "`companion --help`.", file=sys.stderr)
+        return 2
+    try:
+        run = eps[0].load()
+    except ImportError as exc:
+        print(f"The window cannot start: {exc}. Install: pip install 'michigan-companion[app]'",
+              file=sys.stderr)
+        return 2
+    return int(run() or 0)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        return _run_window()
+    func: Handler | None = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,157 @@
+"""The core subcommands: `companion referee` (replay a log) and `companion simulate` (bots play).
+
+Both need only the standard library; the pixel and window subcommands are registered elsewhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from companion.cli import core_command
+from companion.events import write_log
+from companion.referee.base import GAME_MODULES, find_simulator, replay_file
+
+
+@core_command("referee")
+def register_referee(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "referee",
+        help="replay a game log and print chips, announcements and violations",
+        description=(
+            "Replay an event log (JSON Lines) and print the state of the game: chips in front "
+            "of each player and in every cup, what was announced after each event, every rule "
+            "broken with the line that proves it, and every line that could not be used. "
+            "Exit status 0 when the log was read (violations are findings), 2 when the file "
+            "cannot be read."
+        ),
+    )
+    p.add_argument("log", help="the game's event log (.jsonl)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (DESIGN.md)")
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="without --json: omit the announcements, print only the summary")
+    p.set_defaults(func=run_referee)
+
+
+def run_referee(args: argparse.Namespace) -> int:
+    try:
+        result = replay_file(args.log)
+    except OSError as exc:
+        print(f"companion referee: cannot read {args.log}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return 2
+    report = result.report()
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False))
+    else:
+        print(format_report(report, announcements=not args.quiet))
+    return 0
+
+
+def format_report(report: dict[str, Any], announcements: bool = True) -> str:
+    """The referee's report for people."""
+    out: list[str] = []
+    game = report.get("game") or "(no game)"
+    state = "finished" if report.get("finished") else f"round {report.get('round')}"
+    out.append(f"{game} — {state}")
+    if announcements and report["announcements"]:
+        out.append("")
+        out.append("Announcements:")
+        for a in report["announcements"]:
+            out.append(f"  line {a['line']:>4}: {a['text']}")
+    out.append("")
+    out.append("Chips:")
+    chips = report["chips"]
+    width = max((len(p) for p in chips), default=4)
+    for player, n in sorted(chips.items(), key=lambda kv: (-kv[1], kv[0])):
+        out.append(f"  {player:<{width}}  {n:>4}")
+    pots = {k: v for k, v in report["pots"].items()}
+    if pots:
+        out.append("Board:")
+        width = max(len(k) for k in pots)
+        for cup, n in pots.items():
+            out.append(f"  {cup:<{width}}  {n:>4}")
+    out.append("")
+    if report["violations"]:
+        out.append(f"Violations ({len(report['violations'])}):")
+        for v in report["violations"]:
+            out.append(f"  line {v['line']:>4}: {v['player']} — {v['rule']} "
+                       f"(proof: line {v['proof_line']}) {v['text']}")
+    else:
+        out.append("Violations: none")
+    if report["errors"]:
+        out.append(f"Problems in the log ({len(report['errors'])}):")
+        for e in report["errors"]:
+            out.append(f"  {e['text']}")
+    return "\n".join(out)
+
+
+@core_command("simulate")
+def register_simulate(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "simulate",
+        help="let bots play a whole game and write its event log",
+        description=(
+            "Bots play a whole game and the event log is written (to --out or standard "
+            "output). Without --hidden the log includes the deal (full information); with "
+            "--hidden it holds only what the camera and the players would see. --mistakes P "
+            "makes the bots break rules with probability P so the referee has something to "
+            "catch. With --show the referee's announcements are printed as the game goes."
+        ),
+    )
+    p.add_argument("--game", "-g", default="michigan-rummy", choices=sorted(GAME_MODULES))
+    p.add_argument("--players", "-n", default="4",
+                   help="number of players, or their names separated by commas")
+    p.add_argument("--rounds", "-r", type=int, default=None, help="rounds (game default)")
+    p.add_argument("--seed", "-s", type=int, default=0)
+    p.add_argument("--chips", type=int, default=None, help="starting chips per player")
+    p.add_argument("--hidden", action="store_true", help="write only what the table sees")
+    p.add_argument("--mistakes", type=float, default=0.0, metavar="P",
+                   help="probability that a bot breaks a rule at a chance to (0..1)")
+    p.add_argument("--out", "-o", help="write the log here instead of standard output")
+    p.add_argument("--show", action="store_true",
+                   help="print the referee's announcements instead of the log")
+    p.set_defaults(func=run_simulate)
+
+
+DEFAULT_NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
+
+
+def player_names(spec: str) -> list[str]:
+    if spec.isdigit():
+        n = int(spec)
+        if not 2 <= n <= len(DEFAULT_NAMES):
+            raise SystemExit(f"companion simulate: --players must be 2..{len(DEFAULT_NAMES)}")
+        return DEFAULT_NAMES[:n]
+    names = [s.strip() for s in spec.split(",") if s.strip()]
+    if len(set(names)) != len(names):
+        raise SystemExit("companion simulate: player names must differ")
+    return names
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    if not 0.0 <= args.mistakes <= 1.0:
+        print("companion simulate: --mistakes must be between 0 and 1", file=sys.stderr)
+        return 2
+    simulate = find_simulator(args.game)
+    try:
+        events = simulate(players=player_names(args.players), rounds=args.rounds,
+                          seed=args.seed, hidden=args.hidden, mistakes=args.mistakes,
+                          chips=args.chips, game=args.game)
+    except ValueError as exc:
+        print(f"companion simulate: {exc}", file=sys.stderr)
+        return 2
+    if args.show:
+        from companion.referee.base import replay_dicts
+        report = replay_dicts(events).report()
+        print(format_report(report))
+        return 0
+    if args.out:
+        write_log(args.out, events)
+        print(f"wrote {len(events)} events to {args.out}", file=sys.stderr)
+    else:
+        for ev in events:
+            sys.stdout.write(json.dumps(ev, ensure_ascii=False) + "\n")
+    return 0

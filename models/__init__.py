@@ -1,0 +1,1 @@
+"""Shipped detector weights, their model card and the dataset config (data only)."""

@@ -1,0 +1,280 @@
+"""Real deck designs on this machine: find them and rasterise single cards from their SVG.
+
+The designs are the Debian ``kdegames-card-data-kf5`` decks (``/usr/share/carddecks``) and
+aisleriot's ``bonded`` deck. One card is cut out of a deck's sheet by pruning the SVG to that
+card's element (plus what it references), rendering it with cairosvg and cropping to its alpha.
+Renders are cached in memory and on disk (``$MICHIGAN_CACHE`` or ``~/.cache/michigan-companion``).
+"""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import os
+import re
+import threading
+import xml.etree.ElementTree as ET
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.cards import CARD_CODES
+
+#: Folders searched for deck designs (KDE card decks, aisleriot).
+DECK_DIRS: tuple[Path, ...] = (
+    Path("/usr/share/carddecks"),
+    Path("/usr/local/share/carddecks"),
+    Path("/usr/share/aisleriot/cards"),
+)
+
+#: Designs that are not ordinary French-suited 52-card decks (German suits) and are never used.
+EXCLUDED_DECKS: frozenset[str] = frozenset({"xskat-german"})
+
+#: Designs kept out of training entirely, to measure generalisation to decks never seen.
+HELDOUT_DECKS: list[str] = ["dondorf", "tigullio-international"]
+
+#: Designs used to render training scenes (those of them found on this machine).
+TRAIN_DECKS: list[str] = [
+    "ancient-egyptians", "bonded", "future", "gm-paris", "jolly-royal", "konqi-modern",
+    "nicu-ornamental", "nicu-white", "oxygen", "oxygen-air", "oxygen-white", "penguins",
+    "standard", "xskat-french",
+]
+
+#: The height (px) at which a card is rasterised once; smaller requests are resized from it.
+BASE_HEIGHT = 480
+
+_RANK_WORDS = {"A": "1", "T": "10", "J": "jack", "Q": "queen", "K": "king"}
+_SUIT_WORDS = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
+_XLINK = "{http://www.w3.org/1999/xlink}href"
+_REF = re.compile(r"url\(\s*#([^)\s]+)\s*\)")
+_lock = threading.Lock()
+
+
+def _deck_files() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for base in DECK_DIRS:
+        if not base.is_dir():
+            continue
+        for sub in sorted(base.iterdir()):
+            if sub.is_dir() and sub.name.startswith("svg-"):
+                files = sorted(sub.glob("*.svgz")) + sorted(sub.glob("*.svg"))
+                if files:
+                    found.setdefault(sub.name[4:], files[0])
+            elif sub.is_file() and sub.suffix in (".svgz", ".svg"):
+                found.setdefault(sub.name.split(".")[0], sub)
+    return {k: v for k, v in found.items() if k not in EXCLUDED_DECKS}
+
+
+@lru_cache(maxsize=1)
+def _deck_index() -> dict[str, Path]:
+    return _deck_files()
+
+
+def available_decks() -> list[str]:
+    """Names of the deck designs found on this machine (e.g. ``"oxygen"``, ``"bonded"``)."""
+    return sorted(_deck_index())
+
+
+def element_id(deck: str, code: str) -> str:
+    """The SVG element id of card ``code`` (``"QH"``) in ``deck``; ``"back"`` for the back."""
+    if code == "back":
+        return "back"
+    rank, suit = code[0], code[1]
+    r = _RANK_WORDS.get(rank, rank)
+    s = _SUIT_WORDS[suit]
+    if deck == "bonded":
+        return f"{s}_{r}"
+    return f"{r}_{s}"
+
+
+@lru_cache(maxsize=4)
+def _load_tree(deck: str) -> ET.Element:
+    path = _deck_index().get(deck)
+    if path is None:
+        raise KeyError(f"deck design {deck!r} not found; available: {available_decks()}")
+    raw = path.read_bytes()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    ET.register_namespace("", "http://www.w3.org/2000/svg")
+    ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
+    return ET.fromstring(raw)
+
+
+def _local(tag: object) -> str:
+    return tag.rsplit("}", 1)[-1] if isinstance(tag, str) else ""
+
+
+def _refs(el: ET.Element) -> set[str]:
+    out: set[str] = set()
+    for node in el.iter():
+        for key, val in node.attrib.items():
+            if key in (_XLINK, "href") and val.startswith("#"):
+                out.add(val[1:])
+            elif "url(" in val:
+                out.update(_REF.findall(val))
+    return out
+
+
+def _pruned_svg(root: ET.Element, target_id: str) -> bytes:
+    """The sheet with only ``target_id`` drawn (ancestors, defs and referenced elements kept)."""
+    root = copy.deepcopy(root)
+    parents = {c: p for p in root.iter() for c in p}
+    by_id = {el.get("id"): el for el in root.iter() if el.get("id")}
+    target = by_id.get(target_id)
+    if target is None:
+        raise KeyError(f"element {target_id!r} not in the deck's SVG")
+    chain = [target]
+    while chain[-1] in parents:
+        chain.append(parents[chain[-1]])
+    keep_path = set(chain)
+    target_nodes = set(target.iter())
+    # Elements referenced (transitively) from the card but drawn elsewhere on the sheet.
+    moved: list[ET.Element] = []
+    seen: set[str] = set()
+    todo = list(_refs(target))
+    while todo:
+        rid = todo.pop()
+        if rid in seen or rid not in by_id:
+            continue
+        seen.add(rid)
+        el = by_id[rid]
+        if el in target_nodes:
+            continue
+        anc, in_defs = el, False
+        while anc in parents:
+            anc = parents[anc]
+            if _local(anc.tag) == "defs":
+                in_defs = True
+                break
+        if not in_defs:
+            moved.append(copy.deepcopy(el))
+        todo.extend(_refs(el))
+
+    nonvisual = {"defs", "style", "linearGradient", "radialGradient", "clipPath", "mask",
+                 "pattern", "filter", "symbol", "metadata", "title", "desc", "marker", "font"}
+
+    def prune(node: ET.Element) -> None:
+        for child in list(node):
+            if child is target:
+                continue
+            if child in keep_path:
+                prune(child)
+            elif _local(child.tag) not in nonvisual:
+                node.remove(child)
+
+    prune(root)
+    if moved:
+        defs = ET.SubElement(root, "{http://www.w3.org/2000/svg}defs")
+        defs.extend(moved)
+    return ET.tostring(root)
+
+
+def _render_png(svg: bytes, scale: float) -> np.ndarray:
+    import cairosvg  # only needed when a card is not cached yet
+
+    png = cairosvg.svg2png(bytestring=svg, scale=scale, unsafe=True)
+    img = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_UNCHANGED)
+    if img is None:
+        raise RuntimeError("cairosvg produced no image")
+    if img.ndim == 2:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGRA)
+    elif img.shape[2] == 3:
+        img = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
+    return img
+
+
+def _alpha_box(img: np.ndarray) -> tuple[int, int, int, int]:
+    ys, xs = np.nonzero(img[:, :, 3] > 8)
+    if len(xs) == 0:
+        raise RuntimeError("the card rendered empty")
+    return int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1
+
+
+def _rasterise(deck: str, code: str, height: int) -> np.ndarray:
+    root = _load_tree(deck)
+    svg = _pruned_svg(root, element_id(deck, code))
+    # Pass 1: locate the card on the sheet at a modest scale.
+    probe = _render_png(svg, 1.0)
+    x1, y1, x2, y2 = _alpha_box(probe)
+    scale = max(0.05, 1.0 * (height + 2) / max(1, y2 - y1))
+    big = _render_png(svg, scale)
+    x1, y1, x2, y2 = _alpha_box(big)
+    card = big[y1:y2, x1:x2]
+    if card.shape[0] != height:
+        w = max(1, round(card.shape[1] * height / card.shape[0]))
+        card = cv2.resize(card, (w, height), interpolation=cv2.INTER_AREA)
+    return np.ascontiguousarray(card)
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("MICHIGAN_CACHE") or str(Path.home() / ".cache" / "michigan-companion")
+    return Path(base) / "cards"
+
+
+def _base_render(deck: str, code: str, height: int) -> np.ndarray:
+    path = _cache_dir() / deck / f"{code}_{height}.png"
+    if path.exists():
+        img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+        if img is not None and img.ndim == 3 and img.shape[2] == 4:
+            return img
+    with _lock:
+        img = _rasterise(deck, code, height)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.png")
+        cv2.imwrite(str(tmp), img)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return img
+
+
+@lru_cache(maxsize=2048)
+def _cached(deck: str, code: str, height: int) -> np.ndarray:
+    base_h = BASE_HEIGHT if height <= BASE_HEIGHT else int(np.ceil(height / 160) * 160)
+    img = _base_render(deck, code, base_h)
+    if height != base_h:
+        w = max(1, round(img.shape[1] * height / img.shape[0]))
+        img = cv2.resize(img, (w, height), interpolation=cv2.INTER_AREA)
+    img.setflags(write=False)
+    return img
+
+
+def render_card(deck: str, code: str, height: int) -> np.ndarray:
+    """Card ``code`` (e.g. ``"QH"``) of ``deck`` as a BGRA uint8 image ``height`` px tall.
+
+    The alpha channel is the card's shape (rounded corners transparent). Cached: the returned
+    array is read-only; copy it before drawing on it.
+    """
+    if code not in CARD_CODES:
+        raise ValueError(f"not a card code: {code!r}")
+    return _cached(deck, code, int(height))
+
+
+def render_back(deck: str, height: int) -> np.ndarray:
+    """The back of ``deck``'s cards, BGRA uint8, ``height`` px tall (read-only, cached)."""
+    return _cached(deck, "back", int(height))
+
+
+def corner_index_box(deck: str, code: str) -> tuple[float, float, float, float]:
+    """The top-left corner index (rank and suit) as fractions of the card (x1, y1, x2, y2).
+
+    Found from the card's ink in its top-left region; used to decide whether a partly covered
+    card still shows its index.
+    """
+    img = render_card(deck, code, 240)
+    h, w = img.shape[:2]
+    bgr = img[:, :, :3].astype(np.int16)
+    alpha = img[:, :, 3] > 128
+    paper = np.median(bgr[h // 2 - 5:h // 2 + 5, 2:6].reshape(-1, 3), axis=0)
+    ink = (np.abs(bgr - paper).sum(axis=2) > 90) & alpha
+    region = ink[: int(h * 0.32), : int(w * 0.26)].copy()
+    region[: max(1, int(h * 0.015)), :] = False
+    region[:, : max(1, int(w * 0.02))] = False
+    ys, xs = np.nonzero(region)
+    if len(xs) < 10:
+        return 0.0, 0.0, 0.22, 0.3
+    return (float(xs.min()) / w, float(ys.min()) / h, float(xs.max() + 1) / w,
+            float(ys.max() + 1) / h)
