@@ -29,15 +29,16 @@ DECK_DIRS: tuple[Path, ...] = (
     Path("/usr/share/aisleriot/cards"),
 )
 
-#: Designs that are not ordinary French-suited 52-card decks (German suits) and are never used.
-EXCLUDED_DECKS: frozenset[str] = frozenset({"xskat-german"})
+#: Designs that are not ordinary 52-card decks and are never used: German suits
+#: (``xskat-german``), and ``future``, whose landscape sci-fi cards have no usual indices.
+EXCLUDED_DECKS: frozenset[str] = frozenset({"xskat-german", "future"})
 
 #: Designs kept out of training entirely, to measure generalisation to decks never seen.
 HELDOUT_DECKS: list[str] = ["dondorf", "tigullio-international"]
 
 #: Designs used to render training scenes (those of them found on this machine).
 TRAIN_DECKS: list[str] = [
-    "ancient-egyptians", "bonded", "future", "gm-paris", "jolly-royal", "konqi-modern",
+    "ancient-egyptians", "bonded", "gm-paris", "jolly-royal", "konqi-modern",
     "nicu-ornamental", "nicu-white", "oxygen", "oxygen-air", "oxygen-white", "penguins",
     "standard", "xskat-french",
 ]
@@ -117,6 +118,17 @@ def _refs(el: ET.Element) -> set[str]:
     return out
 
 
+def _with_view(svg: bytes, box: tuple[float, float, float, float]) -> bytes:
+    """``svg`` with its root viewport set to the user-space box (x, y, w, h), 1 unit = 1 px."""
+    root = ET.fromstring(svg)
+    x, y, w, h = box
+    root.set("viewBox", f"{x:.3f} {y:.3f} {w:.3f} {h:.3f}")
+    root.set("width", f"{w:.3f}")
+    root.set("height", f"{h:.3f}")
+    root.set("preserveAspectRatio", "none")
+    return ET.tostring(root)
+
+
 def _pruned_svg(root: ET.Element, target_id: str) -> bytes:
     """The sheet with only ``target_id`` drawn (ancestors, defs and referenced elements kept)."""
     root = copy.deepcopy(root)
@@ -160,11 +172,16 @@ def _pruned_svg(root: ET.Element, target_id: str) -> bytes:
             if child is target:
                 continue
             if child in keep_path:
-                prune(child)
+                if _local(child.tag) not in ("defs", "symbol"):
+                    prune(child)
             elif _local(child.tag) not in nonvisual:
                 node.remove(child)
 
     prune(root)
+    in_defs = any(_local(a.tag) in ("defs", "symbol") for a in chain[1:])
+    if in_defs:
+        use = ET.SubElement(root, "{http://www.w3.org/2000/svg}use")
+        use.set(_XLINK, "#" + target_id)
     if moved:
         defs = ET.SubElement(root, "{http://www.w3.org/2000/svg}defs")
         defs.extend(moved)
@@ -195,11 +212,16 @@ def _alpha_box(img: np.ndarray) -> tuple[int, int, int, int]:
 def _rasterise(deck: str, code: str, height: int) -> np.ndarray:
     root = _load_tree(deck)
     svg = _pruned_svg(root, element_id(deck, code))
-    # Pass 1: locate the card on the sheet at a modest scale.
-    probe = _render_png(svg, 1.0)
+    # Pass 1: locate the card anywhere in a wide user-space window (cards may lie off-sheet).
+    ox, oy, span = -3000.0, -3000.0, 12000.0
+    probe = _render_png(_with_view(svg, (ox, oy, span, span)), 2000 / span)
     x1, y1, x2, y2 = _alpha_box(probe)
-    scale = max(0.05, 1.0 * (height + 2) / max(1, y2 - y1))
-    big = _render_png(svg, scale)
+    u = span / 2000
+    bx, by = ox + (x1 - 2) * u, oy + (y1 - 2) * u
+    bw, bh = (x2 - x1 + 4) * u, (y2 - y1 + 4) * u
+    # Pass 2: render that window at the wanted height and crop to the card's alpha.
+    scale = (height + 2) / max(1e-3, bh - 4 * u)
+    big = _render_png(_with_view(svg, (bx, by, bw, bh)), scale)
     x1, y1, x2, y2 = _alpha_box(big)
     card = big[y1:y2, x1:x2]
     if card.shape[0] != height:
@@ -278,3 +300,34 @@ def corner_index_box(deck: str, code: str) -> tuple[float, float, float, float]:
         return 0.0, 0.0, 0.22, 0.3
     return (float(xs.min()) / w, float(ys.min()) / h, float(xs.max() + 1) / w,
             float(ys.max() + 1) / h)
+
+
+def _prerender_one(job: tuple[str, str]) -> str:
+    deck, code = job
+    if code == "back":
+        render_back(deck, BASE_HEIGHT)
+    else:
+        render_card(deck, code, BASE_HEIGHT)
+    return f"{deck}/{code}"
+
+
+def prerender(decks: list[str] | None = None, workers: int = 2) -> None:
+    """Rasterise every card and back of ``decks`` into the disk cache (slow once, then free)."""
+    from multiprocessing import get_context
+
+    from tqdm import tqdm
+
+    names = decks if decks is not None else available_decks()
+    jobs = [(d, c) for d in names for c in (*CARD_CODES, "back")
+            if not (_cache_dir() / d / f"{c}_{BASE_HEIGHT}.png").exists()]
+    if not jobs:
+        return
+    if workers <= 1:
+        for job in tqdm(jobs, desc="rendering cards", unit="card"):
+            _prerender_one(job)
+        return
+    # Group by deck so each worker parses a deck's SVG once.
+    with get_context("fork").Pool(workers) as pool:
+        for _ in tqdm(pool.imap(_prerender_one, jobs, chunksize=8), total=len(jobs),
+                      desc="rendering cards", unit="card"):
+            pass
