@@ -382,6 +382,9 @@ def _weights(category: int, key: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def _build_tables() -> None:
+    """Fill the tables (about 0.1 s, done on first use rather than at import)."""
+    if _PLAIN[1]:
+        return
     from itertools import combinations_with_replacement
 
     for ranks in combinations_with_replacement(range(2, 15), 5):
@@ -389,21 +392,29 @@ def _build_tables() -> None:
         for r in ranks:
             p *= _PRIMES[r]
         plain = [r << 2 | i % 4 for i, r in enumerate(ranks)]  # suits 0 1 2 3 0: no flush
-        flushable = max(ranks.count(r) for r in ranks) <= 2
-        for mode in (0, 1):
-            cat, key, _ = _solve(plain, 0, bool(mode), True)
-            _PLAIN[mode][p] = _pack(cat, key)
-            _PLAIN_INFO[mode][p] = (_CATS[cat], key, _weights(cat, key))
-            if flushable:
-                cat, key, _ = _solve([r << 2 for r in ranks], 0, bool(mode), True)
-                _FLUSHED[mode][p] = _pack(cat, key)
-                _FLUSH_INFO[mode][p] = (_CATS[cat], key, _weights(cat, key))
+        cat, key, _ = _solve(plain, 0, False, True)
+        _PLAIN[0][p] = _pack(cat, key)
+        _PLAIN_INFO[0][p] = (_CATS[cat], key, _weights(cat, key))
+        if max(ranks.count(r) for r in ranks) <= 2:  # at most two of a card: two decks
+            cat, key, _ = _solve([r << 2 for r in ranks], 0, False, True)
+            _FLUSHED[0][p] = _pack(cat, key)
+            _FLUSH_INFO[0][p] = (_CATS[cat], key, _weights(cat, key))
+    # Ace high-or-low differs only for A-2-3-4-5 (the wheel).
+    _PLAIN[1].update(_PLAIN[0])
+    _FLUSHED[1].update(_FLUSHED[0])
+    _PLAIN_INFO[1].update(_PLAIN_INFO[0])
+    _FLUSH_INFO[1].update(_FLUSH_INFO[0])
+    wheel = [14, 5, 4, 3, 2]
+    p = _PRIMES[14] * _PRIMES[5] * _PRIMES[4] * _PRIMES[3] * _PRIMES[2]
+    for suits, plain_t, info_t in (([0, 1, 2, 3, 0], _PLAIN, _PLAIN_INFO),
+                                   ([0] * 5, _FLUSHED, _FLUSH_INFO)):
+        cat, key, _ = _solve([r << 2 | s for r, s in zip(wheel, suits, strict=True)], 0, True,
+                             True)
+        plain_t[1][p] = _pack(cat, key)
+        info_t[1][p] = (_CATS[cat], key, _weights(cat, key))
 
 
-_build_tables()
-
-
-def rank5_fast(a: int, b: int, c: int, d: int, e: int, ace_low: bool = False) -> int:
+def rank5_fast(a: int, b: int, c: int, d: int, e: int, *, ace_low: bool = False) -> int:
     """Score five card codes (see `code_of`); a higher score is a better hand. Five of a kind is
     allowed (two decks); there are no wild cards here.
 
@@ -413,9 +424,16 @@ def rank5_fast(a: int, b: int, c: int, d: int, e: int, ace_low: bool = False) ->
     'Straight flush'
     """
     p = _PRIME[a] * _PRIME[b] * _PRIME[c] * _PRIME[d] * _PRIME[e]
-    if _SUITBIT[a] & _SUITBIT[b] & _SUITBIT[c] & _SUITBIT[d] & _SUITBIT[e]:
-        return _FLUSHED[ace_low][p]
-    return _PLAIN[ace_low][p]
+    flush = _SUITBIT[a] & _SUITBIT[b] & _SUITBIT[c] & _SUITBIT[d] & _SUITBIT[e]
+    try:
+        return (_FLUSHED if flush else _PLAIN)[ace_low][p]
+    except KeyError:
+        if not p:
+            raise ValueError(f"not five card codes: {(a, b, c, d, e)}") from None
+        if _PLAIN[1]:  # more than two copies of a card (three decks or more)
+            return _pack(*_solve((a, b, c, d, e), 0, ace_low, True)[:2])
+        _build_tables()
+        return rank5_fast(a, b, c, d, e, ace_low=ace_low)
 
 
 # --- public API -------------------------------------------------------------------------------
@@ -449,11 +467,17 @@ def evaluate(cards: Sequence[Card], *, ace_low: bool = False, wilds: Collection[
         a, b, c, d, e = cards
         p = (_PRIMES[a.rank] * _PRIMES[b.rank] * _PRIMES[c.rank] * _PRIMES[d.rank]
              * _PRIMES[e.rank])
-        if a.suit == b.suit == c.suit == d.suit == e.suit:
-            info = _FLUSH_INFO[ace_low][p]
-        else:
-            info = _PLAIN_INFO[ace_low][p]
-        cat, key, w = info
+        try:
+            if a.suit == b.suit == c.suit == d.suit == e.suit:
+                cat, key, w = _FLUSH_INFO[ace_low][p]
+            else:
+                cat, key, w = _PLAIN_INFO[ace_low][p]
+        except KeyError:
+            if not _PLAIN[1]:
+                _build_tables()
+                return evaluate(cards, ace_low=ace_low, five_of_a_kind=five_of_a_kind)
+            # more than two copies of a card (three decks or more): the general search
+            return best_hand(cards, ace_low=ace_low, five_of_a_kind=five_of_a_kind)
         if cat == FIVE and not five_ok:
             cat, key = Category.FOUR_OF_A_KIND, (key[0], key[0])
         return HandRank(cat, key, tuple(sorted(cards, key=lambda x: w[x.rank])))
