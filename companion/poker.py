@@ -35,6 +35,7 @@ Fast internal path: cards as integer codes ``rank * 4 + suit`` (suit index in ``
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -370,6 +371,7 @@ _PLAIN: list[dict[int, int]] = [{}, {}]
 _FLUSHED: list[dict[int, int]] = [{}, {}]
 _PLAIN_INFO: list[dict[int, _Info]] = [{}, {}]
 _FLUSH_INFO: list[dict[int, _Info]] = [{}, {}]
+_BUILD_LOCK = threading.Lock()
 
 
 def _weights(category: int, key: tuple[int, ...]) -> tuple[int, ...]:
@@ -383,8 +385,12 @@ def _weights(category: int, key: tuple[int, ...]) -> tuple[int, ...]:
 
 def _build_tables() -> None:
     """Fill the tables (about 0.1 s, done on first use rather than at import)."""
-    if _PLAIN[1]:
-        return
+    with _BUILD_LOCK:
+        if not _PLAIN[1]:
+            _fill_tables()
+
+
+def _fill_tables() -> None:
     from itertools import combinations_with_replacement
 
     for ranks in combinations_with_replacement(range(2, 15), 5):
