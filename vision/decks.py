@@ -167,12 +167,27 @@ def _pruned_svg(root: ET.Element, target_id: str) -> bytes:
     nonvisual = {"defs", "style", "linearGradient", "radialGradient", "clipPath", "mask",
                  "pattern", "filter", "symbol", "metadata", "title", "desc", "marker", "font"}
 
+    needed = seen | {target_id}
+
+    def prune_defs(node: ET.Element) -> None:
+        # Keep only definitions the card uses (big decks define every card's art here).
+        for child in list(node):
+            if child is target or child in keep_path:
+                if child in keep_path and child is not target:
+                    prune_defs(child)
+                continue
+            ids = {el.get("id") for el in child.iter()}
+            if not ids & needed and _local(child.tag) not in ("style", "font"):
+                node.remove(child)
+
     def prune(node: ET.Element) -> None:
         for child in list(node):
             if child is target:
                 continue
             if child in keep_path:
-                if _local(child.tag) not in ("defs", "symbol"):
+                if _local(child.tag) in ("defs", "symbol"):
+                    prune_defs(child)
+                else:
                     prune(child)
             elif _local(child.tag) not in nonvisual:
                 node.remove(child)
