@@ -1,0 +1,243 @@
+"""The tracker on hand-made detections: debounce, occlusion, slides, misreads, peeking cards,
+multi-card moves and uncertain readings (no model, no pixels)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from calibration.layout import Zone, default_zones
+from companion.cards import CARD_CODES
+from vision.detections import Detections
+from vision.tracker import Tracker, TrackerConfig
+
+ZONES = default_zones(4)
+FPS = 15.0
+
+
+def seat_center(seat: int) -> tuple[float, float]:
+    return ZONES[seat].center
+
+
+def dets(rows: list[tuple[str, float, float, float]]) -> Detections:
+    """Detections with boxes centred on board points (identity homography)."""
+    if not rows:
+        return Detections.empty()
+    xyxy = [(x - 12, y - 17, x + 12, y + 17) for _, x, y, _ in rows]
+    return Detections(np.array(xyxy), np.array([r[3] for r in rows]),
+                      np.array([CARD_CODES.index(r[0]) for r in rows]))
+
+
+def run(tracker: Tracker, frames: list[list[tuple[str, float, float, float]]],
+        t0: float = 0.0) -> list:
+    out = []
+    for i, rows in enumerate(frames):
+        out.extend(tracker.update(t0 + i / FPS, dets(rows)))
+    return out
+
+
+def still(code: str, seat: int, n: int, conf: float = 0.9, dx: float = 0.0
+          ) -> list[list[tuple[str, float, float, float]]]:
+    x, y = seat_center(seat)
+    return [[(code, x + dx, y, conf)] for _ in range(n)]
+
+
+def test_a_still_card_is_observed_once_in_its_seat_after_still_time() -> None:
+    tr = Tracker(ZONES)
+    frames = [[] for _ in range(3)] + still("5C", 1, 20)
+    obs = []
+    times = []
+    for i, rows in enumerate(frames):
+        got = tr.update(i / FPS, dets(rows))
+        obs.extend(got)
+        times.extend([i / FPS] * len(got))
+    assert len(obs) == 1
+    o = obs[0]
+    assert o.cards == ["5C"] and o.seat == 1 and o.kind == "pile" and o.certain
+    assert abs(o.t_still - 3 / FPS) < 1e-9
+    # decided as soon as still_time has passed, not later than one frame after
+    assert 0.2 - 1e-9 <= o.t - o.t_still <= 0.2 + 1 / FPS + 1e-9
+
+
+def test_nothing_before_still_time() -> None:
+    tr = Tracker(ZONES, TrackerConfig(still_time=0.5))
+    assert run(tr, still("5C", 0, 7)) == []  # 7 frames = 0.4 s
+
+
+def test_card_outside_every_zone_is_never_observed() -> None:
+    tr = Tracker(ZONES)
+    assert run(tr, [[("AS", 0.0, 0.0, 0.99)]] * 30) == []  # the board centre: not a zone
+    assert run(tr, [[("KD", 200.0, 200.0, 0.99)]] * 30, t0=3.0) == []  # a hand, far off
+
+
+def test_hidden_zone_hides_a_card_even_inside_a_pile() -> None:
+    hidden = Zone("dummy", "hidden", ((-200.0, 40.0), (200.0, 40.0), (200.0, 200.0),
+                                      (-200.0, 200.0)))
+    tr = Tracker([*ZONES, hidden])
+    assert run(tr, still("9H", 0, 30)) == []
+    assert [o.cards for o in run(tr, still("9S", 2, 30), t0=5.0)] == [["9S"]]
+
+
+def test_slide_across_zones_counts_only_where_it_comes_to_rest() -> None:
+    tr = Tracker(ZONES)
+    (x0, y0), (x1, y1) = seat_center(0), seat_center(3)
+    frames = []
+    for k in range(20):  # slides from seat 0's pile to seat 3's over 1.3 s
+        f = k / 19
+        frames.append([("7D", x0 + (x1 - x0) * f, y0 + (y1 - y0) * f, 0.9)])
+    frames += still("7D", 3, 10)
+    obs = run(tr, frames)
+    assert [(o.cards, o.seat) for o in obs] == [(["7D"], 3)]
+
+
+def test_slow_pause_on_the_way_is_not_a_play_if_shorter_than_still_time() -> None:
+    tr = Tracker(ZONES)
+    frames = still("7D", 0, 2) + still("7D", 1, 15)  # 0.13 s pause in seat 0, then seat 1
+    assert [(o.cards, o.seat) for o in run(tr, frames)] == [(["7D"], 1)]
+
+
+def test_hand_passing_over_does_not_duplicate_or_lose_the_card() -> None:
+    tr = Tracker(ZONES)
+    frames = still("QS", 2, 2) + [[] for _ in range(5)] + still("QS", 2, 10)
+    obs = run(tr, frames)
+    assert [(o.cards, o.seat) for o in obs] == [(["QS"], 2)]
+    # and covering an already counted card for a while never recounts it
+    obs2 = run(tr, [[] for _ in range(10)] + still("QS", 2, 20), t0=2.0)
+    assert obs2 == []
+
+
+def test_single_misread_frame_makes_no_event() -> None:
+    tr = Tracker(ZONES)
+    frames = still("8C", 0, 10)
+    frames += [[("8S", *seat_center(0), 0.9)]]  # one frame misread 8C as 8S
+    frames += still("8C", 0, 20)
+    obs = run(tr, frames)
+    assert [o.cards for o in obs] == [["8C"]]
+
+
+def test_repeated_misread_for_two_frames_is_still_rejected() -> None:
+    tr = Tracker(ZONES)
+    x, y = seat_center(1)
+    frames = still("3H", 1, 10) + [[("8H", x, y, 0.9)]] * 2 + still("3H", 1, 20)
+    assert [o.cards for o in run(tr, frames)] == [["3H"]]
+
+
+def test_previous_card_peeking_out_is_not_played_again() -> None:
+    tr = Tracker(ZONES)
+    x, y = seat_center(0)
+    frames = [[("4C", x, y, 0.9)] for _ in range(10)]
+    frames += [[("4C", x - 5, y, 0.6), ("5C", x + 5, y, 0.9)] for _ in range(10)]
+    obs = run(tr, frames)
+    assert [o.cards for o in obs] == [["4C"], ["5C"]]
+
+
+def test_cards_laid_together_make_one_multi_card_observation() -> None:
+    tr = Tracker(ZONES)
+    x, y = seat_center(3)
+    cards = ["JD", "JH", "TC", "TH"]
+    frames = []
+    for k in range(20):
+        rows = []
+        for j, c in enumerate(cards):
+            if k >= j:  # each lands one frame after the previous
+                rows.append((c, x - 15 + 10 * j, y, 0.9))
+        frames.append(rows)
+    obs = run(tr, frames)
+    assert len(obs) == 1 and obs[0].cards == cards and obs[0].seat == 3
+
+
+def test_group_wait_does_not_merge_cards_laid_far_apart_in_time() -> None:
+    tr = Tracker(ZONES)
+    x, y = seat_center(1)
+    frames = [[("2S", x, y, 0.9)] for _ in range(15)]
+    frames += [[("2S", x, y, 0.9), ("3S", x + 6, y, 0.9)] for _ in range(15)]
+    assert [o.cards for o in run(tr, frames)] == [["2S"], ["3S"]]
+
+
+def test_low_confidence_reading_is_held_for_confirmation() -> None:
+    tr = Tracker(ZONES)
+    obs = run(tr, still("6H", 2, 20, conf=0.4))
+    assert len(obs) == 1 and not obs[0].certain and obs[0].confidence < 0.5
+    obs = run(tr, still("6S", 1, 20, conf=0.9), t0=5.0)
+    assert obs[0].certain
+
+
+def test_below_min_confidence_is_ignored() -> None:
+    tr = Tracker(ZONES)
+    assert run(tr, still("6H", 2, 20, conf=0.2)) == []
+
+
+def test_card_taken_away_and_laid_again_counts_after_forget_time_only() -> None:
+    cfg = TrackerConfig(forget_time=1.0)
+    tr = Tracker(ZONES, cfg)
+    frames = still("KH", 0, 10) + [[] for _ in range(5)] + still("KH", 0, 10)
+    assert len(run(tr, frames)) == 1  # gone 0.33 s: the same card
+    frames = [[] for _ in range(20)] + still("KH", 0, 10)  # gone 1.3 s: a new hand
+    assert [o.cards for o in run(tr, frames, t0=3.0)] == [["KH"]]
+
+
+def test_two_copies_with_two_decks() -> None:
+    tr = Tracker(ZONES, TrackerConfig(copies=2))
+    x, y = seat_center(0)
+    frames = [[("AS", x, y, 0.9)]] * 10 + [[("AS", x, y, 0.9), ("AS", *seat_center(2), 0.9)]] * 10
+    obs = run(tr, frames)
+    assert [(o.cards, o.seat) for o in obs] == [(["AS"], 0), (["AS"], 2)]
+
+
+def test_image_to_board_homography_is_applied() -> None:
+    h = np.array([[0.5, 0, 10], [0, 0.5, 20], [0, 0, 1]], float)  # image -> board
+    tr = Tracker(ZONES)
+    bx, by = seat_center(2)
+    ix, iy = (bx - 10) / 0.5, (by - 20) / 0.5
+    obs = []
+    for i in range(10):
+        obs.extend(tr.update(i / FPS, dets([("TD", ix, iy, 0.9)]), h))
+    assert [(o.cards, o.seat) for o in obs] == [(["TD"], 2)]
+
+
+def test_time_cannot_go_backwards() -> None:
+    tr = Tracker(ZONES)
+    tr.update(1.0, Detections.empty())
+    try:
+        tr.update(0.5, Detections.empty())
+    except ValueError as exc:
+        assert "backwards" in str(exc)
+    else:
+        raise AssertionError("expected ValueError")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    plays=st.lists(st.tuples(st.sampled_from(CARD_CODES), st.integers(0, 3)), min_size=1,
+                   max_size=6, unique_by=lambda p: p[0]),
+    jitter=st.floats(0.0, 1.2),
+    drop=st.floats(0.0, 0.3),
+    misread=st.floats(0.0, 0.05),
+    seed=st.integers(0, 10_000),
+)
+def test_each_card_laid_once_is_observed_exactly_once(
+        plays: list[tuple[str, int]], jitter: float, drop: float, misread: float,
+        seed: int) -> None:
+    """Noisy boxes, dropped frames and rare single-frame misreads never change the events."""
+    rng = np.random.default_rng(seed)
+    tr = Tracker(ZONES)
+    on_table: list[tuple[str, float, float]] = []
+    obs = []
+    t = 0.0
+    for n, (code, seat) in enumerate(plays):
+        x, y = seat_center(seat)
+        x += rng.uniform(-12, 12)
+        on_table.append((code, x, y + rng.uniform(-5, 5)))
+        for _ in range(12 if n < len(plays) - 1 else 30):  # 0.8 s per play, 2 s after the last
+            rows = []
+            for c, cx, cy in on_table:
+                if rng.random() < drop:
+                    continue
+                if rng.random() < misread:
+                    c = CARD_CODES[int(rng.integers(0, 52))]
+                rows.append((c, cx + rng.normal(0, jitter), cy + rng.normal(0, jitter), 0.9))
+            obs.extend(tr.update(t, dets(rows)))
+            t += 1 / FPS
+    got = [(o.cards, o.seat) for o in obs]
+    assert got == [([c], s) for c, s in plays]

@@ -1,0 +1,300 @@
+"""The tracker: per-frame card detections in, debounced observations per table zone out.
+
+A card becomes an observation only once it has lain still in a zone for ``still_time``; hands
+passing over the table, cards slid across zones, a misread frame and the previous card peeking
+out under a new one produce nothing. Pure logic on `Detections` and zones (no pixels, no model).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from calibration.layout import Zone
+from calibration.profile import apply_homography, points_in_polygon
+from vision.detections import Detections
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    """The tracker's knobs. Each states what raising it buys and what it costs.
+
+    - ``still_time`` (s): how long a card must lie still before it counts. Raising it ignores
+      cards that pause briefly on their way (a card slid across a zone, a card held over the
+      table) but adds that much delay to every announcement (the 300 ms goal includes it).
+    - ``still_tol`` (board units; the board is 100 wide, a card 24): how far a card may seem
+      to move and still be "still". Raising it tolerates box jitter and a shaky camera, but a
+      slowly sliding card may then count before it reaches its place.
+    - ``min_frames``: fewest sightings inside the still window. Raising it protects against a
+      misread that repeats for a couple of frames, but at low frame rates it stretches the
+      still window beyond ``still_time``.
+    - ``min_presence`` (0..1): share of the window's frames that must show the card. Raising it
+      rejects flickering misreads; lowering it keeps counting a card half hidden by a hand.
+    - ``lost_time`` (s): how long an unconfirmed card may be unseen (a hand over it) before
+      it is dropped. Raising it rides out longer occlusions; a misread then lingers longer.
+    - ``forget_time`` (s): how long a counted card may be unseen before the tracker forgets
+      it, so that the same card can be played again in a later hand. Raising it keeps a card
+      hidden under others from being counted twice; lowering it lets a quickly re-dealt table
+      (a new trick, a new hand) count its cards again sooner. The pipeline also refuses a
+      card played twice within one round.
+    - ``group_wait`` (s): when one card has settled and others in the same zone are still
+      moving, wait this long so cards laid together become one multi-card move (a Great Lakes
+      dump, a revealed hand). Raising it groups sloppier lays; it delays those announcements.
+    - ``min_confidence``: detections scoring below are ignored. Raising it removes phantom
+      cards; lowering it keeps poorly lit cards.
+    - ``confirm_below``: an observation whose mean score is below this is held for the user to
+      confirm instead of being logged. Raising it asks more often; lowering it trusts more.
+    - ``match_dist`` (board units): how far a card may jump between two frames and still be
+      the same physical card (for two decks, WA-1).
+    - ``copies``: copies of each card in play (2 for two-deck Wanagan, WA-1).
+    """
+
+    still_time: float = 0.2
+    still_tol: float = 3.0
+    min_frames: int = 3
+    min_presence: float = 0.6
+    lost_time: float = 0.6
+    forget_time: float = 2.0
+    group_wait: float = 0.3
+    min_confidence: float = 0.3
+    confirm_below: float = 0.5
+    match_dist: float = 60.0
+    copies: int = 1
+
+
+@dataclass
+class Observation:
+    """Cards that settled together in one zone.
+
+    ``t`` is the frame time the decision was made; ``t_still`` the estimated time the cards
+    came to rest (so ``t - t_still`` is the debounce delay). ``certain`` is False when the
+    reading should be confirmed by a person before it is logged.
+    """
+
+    zone: int
+    zone_name: str
+    kind: str
+    seat: int | None
+    cards: list[str]
+    confidence: float
+    t: float
+    t_still: float
+    certain: bool = True
+    positions: list[tuple[float, float]] = field(default_factory=list)
+
+
+@dataclass
+class _Track:
+    code: str
+    samples: deque[tuple[float, float, float, float]]
+    first_seen: float
+    last_seen: float
+    stable_since: float | None = None
+    counted: bool = False
+
+    @property
+    def position(self) -> tuple[float, float]:
+        _, x, y, _ = self.samples[-1]
+        return (x, y)
+
+
+class Tracker:
+    """Turns per-frame detections into `Observation` s, one zone at a time.
+
+    ``zones`` are in board units; `update` receives each frame's detections in image pixels
+    and the image->board homography. Detections outside every readable zone are dropped at
+    once: cards in players' hands and the dummy are never tracked or kept.
+    """
+
+    def __init__(self, zones: Sequence[Zone], config: TrackerConfig | None = None) -> None:
+        self.zones = list(zones)
+        self.config = config or TrackerConfig()
+        self._polys = [np.asarray(z.polygon, np.float64) for z in self.zones]
+        self._tracks: dict[str, list[_Track]] = {}
+        self._frames: deque[float] = deque()
+        self.t = float("-inf")
+
+    # --- geometry ---------------------------------------------------------------------------
+    def zone_of(self, board_points: np.ndarray) -> np.ndarray:
+        """Index of the readable zone of each board point, -1 outside (or in a hidden zone)."""
+        pts = np.asarray(board_points, np.float64).reshape(-1, 2)
+        out = np.full(len(pts), -1, np.int64)
+        hidden = np.zeros(len(pts), bool)
+        for i, (zone, poly) in enumerate(zip(self.zones, self._polys, strict=True)):
+            inside = points_in_polygon(pts, poly)
+            if zone.kind == "hidden":
+                hidden |= inside
+            else:
+                out[(out < 0) & inside] = i
+        out[hidden] = -1
+        return out
+
+    # --- the fold ---------------------------------------------------------------------------
+    def update(self, t: float, detections: Detections,
+               image_to_board: np.ndarray | None = None) -> list[Observation]:
+        """Feed one frame taken at time ``t`` (seconds, increasing); return what settled."""
+        cfg = self.config
+        if t < self.t:
+            raise ValueError(f"frame time went backwards: {t} after {self.t}")
+        self.t = t
+        self._frames.append(t)
+        keep_from = t - max(cfg.still_time, cfg.lost_time) * 3 - 1.0
+        while self._frames and self._frames[0] < keep_from:
+            self._frames.popleft()
+
+        dets = detections[detections.confidence >= cfg.min_confidence] if len(detections) \
+            else detections
+        if len(dets):
+            centers = dets.centers.astype(np.float64)
+            board = apply_homography(image_to_board, centers) if image_to_board is not None \
+                else centers
+            zone = self.zone_of(board)
+            inside = zone >= 0
+            for code, (x, y), conf in zip([dets.names[c] for c in dets.class_id[inside]],
+                                          board[inside], dets.confidence[inside], strict=True):
+                self._observe(code, float(x), float(y), float(conf), t)
+        self._expire(t)
+        return self._settle(t)
+
+    def _observe(self, code: str, x: float, y: float, conf: float, t: float) -> None:
+        cfg = self.config
+        tracks = self._tracks.setdefault(code, [])
+        best: _Track | None = None
+        best_d = cfg.match_dist
+        for tr in tracks:
+            if tr.last_seen == t:  # already matched a detection in this frame
+                continue
+            px, py = tr.position
+            d = float(np.hypot(px - x, py - y))
+            if d <= best_d:
+                best, best_d = tr, d
+        if best is None:
+            counted = sum(tr.counted for tr in tracks)
+            if counted >= cfg.copies:
+                # Every copy of this card is already on the table: it is one of them (moved,
+                # or peeking out from under another card), never a new play.
+                best = min((tr for tr in tracks if tr.counted),
+                           key=lambda tr: np.hypot(tr.position[0] - x, tr.position[1] - y))
+            elif len(tracks) >= 2 * cfg.copies + 1:
+                return  # a burst of misreads of one card: ignore the surplus
+            else:
+                best = _Track(code, deque(), t, t)
+                tracks.append(best)
+        best.samples.append((t, x, y, conf))
+        best.last_seen = t
+        horizon = t - max(cfg.still_time, cfg.lost_time) * 3 - 1.0
+        while best.samples and best.samples[0][0] < horizon:
+            best.samples.popleft()
+
+    def _expire(self, t: float) -> None:
+        cfg = self.config
+        for code in list(self._tracks):
+            kept = []
+            for tr in self._tracks[code]:
+                limit = cfg.forget_time if tr.counted else cfg.lost_time
+                if t - tr.last_seen <= limit:
+                    kept.append(tr)
+            if kept:
+                self._tracks[code] = kept
+            else:
+                del self._tracks[code]
+
+    def _window(self, tr: _Track, t: float) -> list[tuple[float, float, float, float]]:
+        start = t - self.config.still_time - 1e-6
+        return [s for s in tr.samples if s[0] >= start]
+
+    def _is_still(self, tr: _Track, t: float) -> bool:
+        cfg = self.config
+        if tr.last_seen != t and t - tr.last_seen > cfg.lost_time:
+            return False
+        if tr.first_seen > t - cfg.still_time + 1e-6:
+            return False
+        win = self._window(tr, t)
+        if len(win) < cfg.min_frames:
+            return False
+        frames = sum(1 for ft in self._frames if ft >= t - cfg.still_time - 1e-6)
+        if frames and len(win) / frames < cfg.min_presence:
+            return False
+        pts = np.array([(s[1], s[2]) for s in win])
+        med = np.median(pts, axis=0)
+        return bool(np.max(np.hypot(*(pts - med).T)) <= cfg.still_tol)
+
+    def _rest_time(self, tr: _Track) -> float:
+        """When the card came to rest: the start of the run of samples near its last place."""
+        tol = self.config.still_tol
+        _, x, y, _ = tr.samples[-1]
+        since = tr.samples[-1][0]
+        for s in reversed(tr.samples):
+            if np.hypot(s[1] - x, s[2] - y) > tol:
+                break
+            since = s[0]
+        return since
+
+    def _settle(self, t: float) -> list[Observation]:
+        cfg = self.config
+        by_zone_still: dict[int, list[_Track]] = {}
+        by_zone_moving: dict[int, list[_Track]] = {}
+        for tracks in self._tracks.values():
+            for tr in tracks:
+                if tr.counted:
+                    continue
+                still = self._is_still(tr, t)
+                if still:
+                    if tr.stable_since is None:
+                        tr.stable_since = t
+                    win = self._window(tr, t)
+                    pos = np.median(np.array([(s[1], s[2]) for s in win]), axis=0)
+                else:
+                    tr.stable_since = None
+                    pos = np.array(tr.position)
+                z = int(self.zone_of(pos[None, :])[0])
+                if z < 0:
+                    continue
+                if still:
+                    by_zone_still.setdefault(z, []).append(tr)
+                elif t - tr.last_seen <= cfg.lost_time:
+                    by_zone_moving.setdefault(z, []).append(tr)
+        out: list[Observation] = []
+        for z, still in sorted(by_zone_still.items()):
+            first = min(tr.stable_since or t for tr in still)
+            if by_zone_moving.get(z) and t - first < cfg.group_wait:
+                continue  # others are still settling here: they may belong to the same move
+            still.sort(key=lambda tr: (tr.stable_since or t, tr.position[0], tr.position[1]))
+            confs = []
+            positions = []
+            for tr in still:
+                win = self._window(tr, t)
+                confs.append(float(np.mean([s[3] for s in win])))
+                positions.append(tuple(float(v) for v in
+                                       np.median(np.array([(s[1], s[2]) for s in win]), axis=0)))
+                tr.counted = True
+            zone = self.zones[z]
+            conf = min(confs)
+            out.append(Observation(
+                zone=z, zone_name=zone.name, kind=zone.kind, seat=zone.seat,
+                cards=[tr.code for tr in still], confidence=round(conf, 4), t=t,
+                t_still=min(self._rest_time(tr) for tr in still),
+                certain=conf >= cfg.confirm_below,
+                positions=[(p[0], p[1]) for p in positions],
+            ))
+        return out
+
+    # --- control ----------------------------------------------------------------------------
+    def uncount(self, code: str) -> None:
+        """Forget that ``code`` was counted (a reading the user rejected): it may count again."""
+        for tr in self._tracks.get(code, []):
+            tr.counted = False
+            tr.stable_since = None
+
+    def reset(self) -> None:
+        """Forget every card (a new table)."""
+        self._tracks.clear()
+        self._frames.clear()
+
+    def tracked(self) -> dict[str, list[tuple[float, float, bool]]]:
+        """The cards currently tracked: code -> [(x, y, counted)] (for display and tests)."""
+        return {code: [(*tr.position, tr.counted) for tr in trs]
+                for code, trs in self._tracks.items()}
