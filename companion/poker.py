@@ -52,7 +52,7 @@ __all__ = [
     "rank5_fast",
     "code_of",
     "score_category",
-    "cards",
+    "cards",  # re-exported from companion.cards for convenience (and the doctests)
 ]
 
 
@@ -167,16 +167,6 @@ def _pack(category: int, key: Sequence[int]) -> int:
     for i in range(5):
         s = s << 4 | (key[i] if i < len(key) else 0)
     return s
-
-
-def _unpack_key(score: int) -> tuple[int, ...]:
-    out = []
-    for shift in (16, 12, 8, 4, 0):
-        r = score >> shift & 15
-        if not r:
-            break
-        out.append(r)
-    return tuple(out)
 
 
 def score_category(score: int) -> Category:
