@@ -258,14 +258,14 @@ class Tracker:
                 elif t - tr.last_seen <= cfg.lost_time:
                     by_zone_moving.setdefault(z, []).append(tr)
         out: list[Observation] = []
-        for z, still in sorted(by_zone_still.items()):
-            first = min(tr.stable_since or t for tr in still)
+        for z, settled in sorted(by_zone_still.items()):
+            first = min(tr.stable_since or t for tr in settled)
             if by_zone_moving.get(z) and t - first < cfg.group_wait:
                 continue  # others are still settling here: they may belong to the same move
-            still.sort(key=lambda tr: (tr.stable_since or t, tr.position[0], tr.position[1]))
+            settled.sort(key=lambda tr: (tr.stable_since or t, tr.position[0], tr.position[1]))
             confs = []
             positions = []
-            for tr in still:
+            for tr in settled:
                 win = self._window(tr, t)
                 confs.append(float(np.mean([s[3] for s in win])))
                 positions.append(tuple(float(v) for v in
@@ -275,8 +275,8 @@ class Tracker:
             conf = min(confs)
             out.append(Observation(
                 zone=z, zone_name=zone.name, kind=zone.kind, seat=zone.seat,
-                cards=[tr.code for tr in still], confidence=round(conf, 4), t=t,
-                t_still=min(self._rest_time(tr) for tr in still),
+                cards=[tr.code for tr in settled], confidence=round(conf, 4), t=t,
+                t_still=min(self._rest_time(tr) for tr in settled),
                 certain=conf >= cfg.confirm_below,
                 positions=[(p[0], p[1]) for p in positions],
             ))
