@@ -7,19 +7,17 @@ ends (OC-5) and once more at the end of the game (OC-7). House rules live in dat
 from __future__ import annotations
 
 import copy
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from pathlib import Path
 from typing import Any
 
+from companion import house
 from companion.cards import SUIT_NAMES, Card
 from companion.events import Event
 from companion.ledger import Ledger
 from companion.referee.base import EventError, GameState, Referee, register_referee
 
 GAME = "oh-claire"
-DATA_FILE = Path(__file__).with_name("data") / "oh-claire.toml"
 JACKPOT = "Jackpot"
 
 
@@ -82,40 +80,21 @@ def _coerce(name: str, value: Any, default: Any) -> Any:
     raise ValueError(f"house rule {name} cannot be set")  # pragma: no cover
 
 
-def read_data(path: Path = DATA_FILE) -> dict[str, Any]:
-    """The game's TOML data file as a dict."""
-    with open(path, "rb") as fh:
-        return tomllib.load(fh)
-
-
-_DATA: dict[str, Any] | None = None
-
-
 def house_rules(overrides: Mapping[str, Any] | None = None) -> HouseRules:
-    """The house rules: the data file's defaults, then ``overrides`` by name (from the log).
+    """The house rules: data/oh-claire.toml's defaults, then ``overrides`` by name (from the log).
 
-    Unknown names raise ValueError so a misspelt rule is never silently ignored.
+    Unknown names or values of the wrong kind raise ValueError, so a misspelt rule is never
+    silently ignored.
     """
-    global _DATA
-    if _DATA is None:
-        _DATA = read_data()
     base = HouseRules()
     known = {f.name: getattr(base, f.name) for f in fields(HouseRules)}
     values: dict[str, Any] = {}
-    for name, spec in _DATA.get("house", {}).items():
+    for name, value in house.house_settings(GAME, overrides).items():
         if name in known:
-            values[name] = _coerce(name, spec.get("default"), known[name])
-    cups = _DATA.get("board", {}).get("number_cups")
+            values[name] = _coerce(name, value, known[name])
+    cups = house.game_data(GAME).get("board", {}).get("number_cups")
     if cups is not None:
         values["number_cups"] = _coerce("number_cups", cups, known["number_cups"])
-    if overrides is not None:
-        if not isinstance(overrides, Mapping):
-            raise ValueError(f"\"house\" must be an object of house rules, got {overrides!r}")
-        for name, value in overrides.items():
-            if name not in known:
-                raise ValueError(f"unknown house rule {name!r} for Oh Claire! "
-                                 f"(known: {', '.join(sorted(known))})")
-            values[name] = _coerce(name, value, known[name])
     return replace(base, **values).check()
 
 
