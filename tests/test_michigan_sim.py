@@ -163,7 +163,7 @@ class Checker:
                 m = self.mistake(line, "withheld")
                 if m is None or m.player != holder or m.card != nxt.code:
                     self.fail(line, f"{holder} should have played {nxt}")
-                withholders.add(holder)               # and this play is the lead after the stop
+                withholders.add(m.player)             # and this play is the lead after the stop
             # a lead: who may lead, which suits (MR-4, MR-6, BO-4, GL-2, GL-3)
             if lead_kind == "open":
                 leader, allowed = last_player, set("CDHS")
