@@ -6,8 +6,9 @@ game's own events (docs/events-michigan-rum.md) into scores, announcements and v
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Literal
 
 from companion.cards import RANK_NAMES, Card, card, format_cards
@@ -272,6 +273,27 @@ class RumState(GameState):
     revealed: dict[str, int] = field(default_factory=dict)  # hand points of each reveal
     last_end: str = ""  # how the last round ended: "out", "nobody"
     winners: list[str] = field(default_factory=list)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RumState:
+        """A fast deep copy for the replay's checkpoint before every event (cards, names and
+        numbers are immutable, so only the containers are copied)."""
+        new = copy.copy(self)
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "known":
+                new.known = {p: list(cs) for p, cs in self.known.items()}
+            elif f.name == "melds":
+                new.melds = [Meld(m.number, m.owner, m.kind, list(m.cards)) for m in self.melds]
+            elif isinstance(value, (dict, list)) and f.name in _FLAT:
+                setattr(new, f.name, copy.copy(value))
+            elif not isinstance(value, (int, str, bool, Card, type(None))):
+                setattr(new, f.name, copy.deepcopy(value, memo))
+        return new
+
+
+#: RumState fields that are containers of immutable values (a shallow copy is a deep one).
+_FLAT = frozenset({"scores", "hand_size", "where", "pile", "stock_order", "revealed",
+                   "winners"})
 
 
 def _place(loc: str) -> str:
