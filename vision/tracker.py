@@ -259,10 +259,15 @@ class Tracker:
                     by_zone_moving.setdefault(z, []).append(tr)
         out: list[Observation] = []
         for z, settled in sorted(by_zone_still.items()):
-            first = min(tr.stable_since or t for tr in settled)
-            if by_zone_moving.get(z) and t - first < cfg.group_wait:
-                continue  # others are still settling here: they may belong to the same move
-            settled.sort(key=lambda tr: (tr.stable_since or t, tr.position[0], tr.position[1]))
+            rest = {id(tr): self._rest_time(tr) for tr in settled}
+            first = min(rest.values())
+            # Cards of one move come to rest together: later ones are another move.
+            settled = [tr for tr in settled if rest[id(tr)] <= first + cfg.group_wait]
+            waiting = [tr for tr in by_zone_moving.get(z, [])
+                       if tr.first_seen <= first + cfg.group_wait]
+            if waiting and t - first < cfg.still_time + cfg.group_wait:
+                continue  # others of the same move are still settling here
+            settled.sort(key=lambda tr: (rest[id(tr)], tr.position[0], tr.position[1]))
             confs = []
             positions = []
             for tr in settled:
@@ -276,7 +281,7 @@ class Tracker:
             out.append(Observation(
                 zone=z, zone_name=zone.name, kind=zone.kind, seat=zone.seat,
                 cards=[tr.code for tr in settled], confidence=round(conf, 4), t=t,
-                t_still=min(self._rest_time(tr) for tr in settled),
+                t_still=first,
                 certain=conf >= cfg.confirm_below,
                 positions=[(p[0], p[1]) for p in positions],
             ))
