@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any
 
@@ -120,11 +120,16 @@ class WanaganState(GameState):
     hand: str | None = None
     #: The hand that comes next in this round (None between rounds).
     next_hand: str | None = None
-    reveals: dict[str, list[Card]] = field(default_factory=dict)
+    reveals: dict[str, tuple[Card, ...]] = field(default_factory=dict)
     reveal_lines: dict[str, int] = field(default_factory=dict)
     #: Full information for the current hand, when the log has a ``deal``.
-    deal: dict[str, list[Card]] | None = None
+    deal: dict[str, tuple[Card, ...]] | None = None
     deal_line: int = 0
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> WanaganState:
+        # Every value is immutable (str, int, tuples of Cards) except the dicts: copy those.
+        return replace(self, reveals=dict(self.reveals), reveal_lines=dict(self.reveal_lines),
+                       deal=None if self.deal is None else dict(self.deal))
 
 
 def hand_name(kind: str, rules: WanaganRules) -> str:
@@ -140,6 +145,11 @@ def hand_name(kind: str, rules: WanaganRules) -> str:
         wild = " ".join(w.pretty() for w in rules.wilds)
         return f"overtime 3: wilds {wild}" if wild else "overtime 3"
     return "5-card draw for the Jackpot"
+
+
+def _and(names: Sequence[str]) -> str:
+    """``["Ann", "Bob", "Cy"]`` -> ``"Ann, Bob and Cy"``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _spoken(text: str) -> str:
@@ -272,7 +282,7 @@ class WanaganReferee(Referee):
         missing = [p for p in self.players if p not in hands]
         if missing:
             raise EventError(f"the deal has no cards for {', '.join(missing)}")
-        dealt: dict[str, list[Card]] = {}
+        dealt: dict[str, tuple[Card, ...]] = {}
         seen: dict[Card, int] = {}
         for p in self.players:
             cs = self._cards(hands[p], f"the deal for {p}")
@@ -283,7 +293,7 @@ class WanaganReferee(Referee):
                 if seen[c] > self.decks:
                     raise EventError(f"the deal holds {c.pretty()} {seen[c]} times with "
                                      f"{self._decks_text()} in play")
-            dealt[p] = cs
+            dealt[p] = tuple(cs)
         st.deal = dealt
         st.deal_line = event.line
 
@@ -323,7 +333,7 @@ class WanaganReferee(Referee):
                     raise EventError(f"{player} reveals {c.pretty()}, which is not among the "
                                      f"cards dealt to {player} (deal, line {st.deal_line})")
                 left.remove(c)
-        st.reveals[player] = shown
+        st.reveals[player] = tuple(shown)
         st.reveal_lines[player] = event.line
         if len(st.reveals) == len(self.players):
             self._settle(event.line)
@@ -334,7 +344,7 @@ class WanaganReferee(Referee):
         kind = st.hand
         assert kind is not None
         st.hand = None
-        hands = {p: st.reveals[p] for p in self.players}
+        hands = {p: list(st.reveals[p]) for p in self.players}
         if kind == "draw":
             self._settle_draw(hands, line)
         else:
@@ -384,7 +394,7 @@ class WanaganReferee(Referee):
         share = paid[names[0]]
         rest = amount - share * len(names)
         tail = f"; {rest} stay in the cup" if rest else ""
-        self.announce(line, f"{' and '.join(names)} tie for {cup} with {_spoken(hand)}: "
+        self.announce(line, f"{_and(names)} tie for {cup} with {_spoken(hand)}: "
                             f"{share} chips each{tail}")
 
     def _settle_draw(self, hands: Mapping[str, list[Card]], line: int) -> None:
@@ -395,7 +405,7 @@ class WanaganReferee(Referee):
         paid = self.ledger.split(jackpot, names, "won the Jackpot in the 5-card draw (WA-6)",
                                  line)
         if not amount:
-            self.announce(line, f"{' and '.join(names)}: best draw, {_spoken(best.describe())}; "
+            self.announce(line, f"{_and(names)}: best draw, {_spoken(best.describe())}; "
                                 f"the Jackpot is empty")
         elif len(names) == 1:
             self.announce(line, f"{names[0]} wins the Jackpot with {_spoken(best.describe())}: "
@@ -404,7 +414,7 @@ class WanaganReferee(Referee):
             share = paid[names[0]]
             rest = amount - share * len(names)
             tail = f"; {rest} stay in the Jackpot" if rest else ""
-            self.announce(line, f"{' and '.join(names)} tie for the Jackpot with "
+            self.announce(line, f"{_and(names)} tie for the Jackpot with "
                                 f"{_spoken(best.describe())}: {share} chips each{tail}")
         st.in_round = False
         st.next_hand = None
@@ -436,7 +446,7 @@ class WanaganReferee(Referee):
         top = max(chips.values())
         leaders = [p for p, n in chips.items() if n == top]
         verb = "wins" if len(leaders) == 1 else "tie"
-        text += f" {' and '.join(leaders)} {verb} with {top} chips."
+        text += f" {_and(leaders)} {verb} with {top} chips."
         self.announce(line, text)
 
     # --- helpers -----------------------------------------------------------------------------

@@ -190,6 +190,29 @@ def judge(hand: Sequence[Card], kinds: Iterable[str] = KINDS, *, wilds: Collecti
     return out
 
 
+def strengths(hand: Sequence[Card], kinds: Collection[str], *, wilds: Collection[Card] = (),
+              ace_low: bool = True) -> dict[str, int]:
+    """Like `judge` but only the strength per qualifying kind (no names): fast, for the bots."""
+    wild_set = set(wilds)
+    real = [c for c in hand if c not in wild_set]
+    k = len(hand) - len(real)
+    out: dict[str, int] = {}
+    if not k:
+        score = rank5_fast(*(code_of(c) for c in hand), ace_low=ace_low)
+        for kind in KINDS_OF[score_category(score)]:
+            if kind in kinds:
+                out[kind] = score
+    else:
+        for kind, (score, _) in _best_with_wilds(tuple(sorted(real)), k, ace_low).items():
+            if kind in kinds:
+                out[kind] = score
+    if "wanagan" in kinds:
+        template = wanagan_of([c.rank for c in real], k)
+        if template is not None:
+            out["wanagan"] = template[-1]
+    return out
+
+
 def winners(judged: Mapping[str, Mapping[str, CupHand]], kind: str
             ) -> tuple[list[str], CupHand | None]:
     """The players (in the order of ``judged``) with the best hand of ``kind``, and that hand;
@@ -211,4 +234,4 @@ def draw_winners(hands: Mapping[str, Sequence[Card]], *, ace_low: bool = True
 
 
 __all__ = ["KINDS", "KINDS_OF", "WANAGANS", "CupHand", "draw_winners", "judge",
-           "rank_label", "wanagan_of", "winners"]
+           "rank_label", "strengths", "wanagan_of", "winners"]
