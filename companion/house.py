@@ -1,0 +1,93 @@
+"""House rules as data: each game's TOML file under ``companion/data/`` names its settings.
+
+A house rule is ``[house.NAME]`` with ``default``, ``ruling`` (the RULINGS.md id) and ``text``
+(or ``description``); the log's game event may override any of them by name (``"house": {...}``).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """One named setting a table may change, with the RULINGS.md default and its ruling id."""
+
+    name: str
+    default: Any
+    ruling: str
+    description: str
+
+
+@lru_cache(maxsize=32)
+def _load(game: str) -> dict[str, Any]:
+    if not game or "/" in game or "\\" in game or game.startswith("."):
+        raise ValueError(f"not a game name: {game!r}")
+    path = resources.files("companion").joinpath("data", f"{game}.toml")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        raise ValueError(f"no data file for game {game!r} (companion/data/{game}.toml)") from None
+    return tomllib.loads(text)
+
+
+def game_data(game: str) -> dict[str, Any]:
+    """The whole TOML table of a game (a fresh copy the caller may change)."""
+    import copy
+    return copy.deepcopy(_load(game))
+
+
+def house_rules(game: str) -> list[HouseRule]:
+    """Every house rule of a game, in file order, for the setup dialog."""
+    out: list[HouseRule] = []
+    for name, spec in _load(game).get("house", {}).items():
+        if not isinstance(spec, dict) or "default" not in spec:
+            raise ValueError(f"house rule {name!r} of {game!r} has no default")
+        text = str(spec.get("text", spec.get("description", "")))
+        out.append(HouseRule(name, spec["default"], str(spec.get("ruling", "")), text))
+    return out
+
+
+def _same_kind(default: Any, value: Any) -> bool:
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, int):
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(default, float):
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if isinstance(default, str):
+        return isinstance(value, str)
+    if isinstance(default, list):
+        if not isinstance(value, list):
+            return False
+        kinds = {type(x) for x in default}
+        return not kinds or all(type(x) in kinds for x in value)
+    if isinstance(default, dict):
+        return isinstance(value, dict)
+    return True
+
+
+def house_settings(game: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The settings for one game: every default, replaced by ``overrides`` by name.
+
+    Raises ValueError for an unknown name or a value of another kind than the default.
+    """
+    settings = {r.name: r.default for r in house_rules(game)}
+    if overrides is None:
+        return settings
+    if not isinstance(overrides, Mapping):
+        raise ValueError(f"\"house\" must be an object of house rules, got {overrides!r}")
+    for name, value in overrides.items():
+        if name not in settings:
+            known = ", ".join(settings)
+            raise ValueError(f"unknown house rule {name!r} for {game} (known: {known})")
+        if not _same_kind(settings[name], value):
+            raise ValueError(f"house rule {name!r} must be like {settings[name]!r}, "
+                             f"got {value!r}")
+        settings[name] = value
+    return settings
