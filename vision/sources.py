@@ -1,0 +1,322 @@
+"""Frame sources: a webcam by index, a network stream (HTTP/MJPEG, RTSP), a video file, a folder
+of images, frames in memory; every frame stamped with its time. A live source that drops out is
+reported and reopened; `LatestFrame` keeps only the newest frame so a slow consumer never lags.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One camera frame: BGR pixels, its time in seconds (source clock) and its index."""
+
+    image: np.ndarray
+    t: float
+    index: int
+
+
+class Capture(Protocol):
+    """What we use of ``cv2.VideoCapture`` (so tests can pass a fake camera)."""
+
+    def isOpened(self) -> bool: ...  # noqa: N802 - OpenCV's name
+    def read(self) -> tuple[bool, Any]: ...
+    def release(self) -> None: ...
+
+
+class FrameSource:
+    """Base of every source. ``live`` sources deliver frames in real time (cameras, streams):
+    a consumer that falls behind must drop frames; recorded ones (files) can be read at will.
+    """
+
+    live: bool = False
+    name: str = "source"
+
+    def read(self) -> Frame | None:
+        """The next frame, or None when the source has ended (or was closed)."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release the device or file (idempotent)."""
+
+    @property
+    def fps(self) -> float | None:
+        return None
+
+    def __iter__(self) -> Iterator[Frame]:
+        while True:
+            frame = self.read()
+            if frame is None:
+                return
+            yield frame
+
+    def __enter__(self) -> FrameSource:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class ArraySource(FrameSource):
+    """Frames from memory (a list or an iterator of images), stamped ``index / fps``."""
+
+    def __init__(self, images: Iterable[np.ndarray], fps: float = 10.0, name: str = "frames"
+                 ) -> None:
+        self._it = iter(images)
+        self._fps = fps
+        self._i = 0
+        self.name = name
+
+    @property
+    def fps(self) -> float | None:
+        return self._fps
+
+    def read(self) -> Frame | None:
+        try:
+            img = next(self._it)
+        except StopIteration:
+            return None
+        frame = Frame(img, self._i / self._fps, self._i)
+        self._i += 1
+        return frame
+
+
+class ImageFolderSource(FrameSource):
+    """Every image of a folder in name order, stamped ``index / fps``."""
+
+    def __init__(self, folder: str | Path, fps: float = 10.0) -> None:
+        self.folder = Path(folder)
+        self.files = sorted(p for p in self.folder.iterdir()
+                            if p.suffix.lower() in IMAGE_SUFFIXES)
+        self._fps = fps
+        self._i = 0
+        self.name = str(self.folder)
+
+    @property
+    def fps(self) -> float | None:
+        return self._fps
+
+    def read(self) -> Frame | None:
+        while self._i < len(self.files):
+            path = self.files[self._i]
+            i = self._i
+            self._i += 1
+            img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if img is not None:
+                return Frame(img, i / self._fps, i)
+        return None
+
+
+class VideoFileSource(FrameSource):
+    """A video file, frame by frame, stamped with the file's own timeline (``index / fps``)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if not self.path.exists():
+            raise FileNotFoundError(f"no video file {self.path}")
+        self._cap = cv2.VideoCapture(str(self.path))
+        if not self._cap.isOpened():
+            raise OSError(f"cannot open video {self.path}")
+        fps = float(self._cap.get(cv2.CAP_PROP_FPS) or 0.0)
+        self._fps = fps if fps > 0 else 30.0
+        self._i = 0
+        self.name = str(self.path)
+
+    @property
+    def fps(self) -> float | None:
+        return self._fps
+
+    @property
+    def frame_count(self) -> int:
+        return int(self._cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+
+    def read(self) -> Frame | None:
+        ok, img = self._cap.read()
+        if not ok or img is None:
+            return None
+        frame = Frame(img, self._i / self._fps, self._i)
+        self._i += 1
+        return frame
+
+    def close(self) -> None:
+        self._cap.release()
+
+
+def _default_opener(spec: int | str) -> Capture:
+    return cv2.VideoCapture(spec)
+
+
+class CaptureSource(FrameSource):
+    """A live camera (``0``, ``1``...) or network stream (``http://.../video``, ``rtsp://...``).
+
+    Frames are stamped with ``clock()`` (monotonic seconds) when they arrive. When the device
+    stops delivering, the loss is reported through ``on_status`` and the source reopens it
+    every ``retry_every`` seconds until it comes back (or ``give_up_after`` passes), so the
+    game goes on where it was: the tracker and the log never see the gap as cards moving.
+    """
+
+    live = True
+
+    def __init__(self, spec: int | str, *, opener: Callable[[int | str], Capture] | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep,
+                 retry_every: float = 1.0, give_up_after: float | None = None,
+                 fail_after: int = 5,
+                 on_status: Callable[[str], None] | None = None) -> None:
+        self.spec = spec
+        self.name = f"camera {spec}" if isinstance(spec, int) else str(spec)
+        self._opener = opener or _default_opener
+        self._clock = clock
+        self._sleep = sleep
+        self.retry_every = retry_every
+        self.give_up_after = give_up_after
+        self.fail_after = fail_after
+        self.on_status = on_status
+        self.statuses: list[str] = []
+        self.reconnects = 0
+        self._closed = False
+        self._i = 0
+        self._cap: Capture | None = None
+        self._open()
+        if self._cap is None:
+            raise OSError(f"cannot open {self.name}")
+
+    def _say(self, text: str) -> None:
+        self.statuses.append(text)
+        if self.on_status is not None:
+            self.on_status(text)
+
+    def _open(self) -> bool:
+        try:
+            cap = self._opener(self.spec)
+        except Exception:  # noqa: BLE001 - a driver error is just "not available now"
+            return False
+        if cap is None or not cap.isOpened():
+            if cap is not None:
+                cap.release()
+            return False
+        self._cap = cap
+        return True
+
+    def read(self) -> Frame | None:
+        failures = 0
+        lost_at: float | None = None
+        while not self._closed:
+            if self._cap is not None:
+                ok, img = self._cap.read()
+                if ok and img is not None:
+                    if lost_at is not None:
+                        self.reconnects += 1
+                        self._say(f"{self.name}: back after {self._clock() - lost_at:.1f} s")
+                    frame = Frame(img, self._clock(), self._i)
+                    self._i += 1
+                    return frame
+                failures += 1
+                if failures < self.fail_after:
+                    continue
+                self._cap.release()
+                self._cap = None
+            if lost_at is None:
+                lost_at = self._clock()
+                self._say(f"{self.name}: lost; reconnecting")
+            if self.give_up_after is not None and self._clock() - lost_at > self.give_up_after:
+                self._say(f"{self.name}: gave up after {self.give_up_after:.0f} s")
+                return None
+            if not self._open():
+                self._sleep(self.retry_every)
+            failures = 0
+        return None
+
+    def close(self) -> None:
+        self._closed = True
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
+
+class LatestFrame:
+    """Reads a source on a background thread and keeps only the newest frame.
+
+    `get` returns the newest frame not handed out yet, so a consumer slower than the camera
+    skips stale frames (counted in ``dropped``) instead of falling further and further behind.
+    """
+
+    def __init__(self, source: FrameSource) -> None:
+        self.source = source
+        self.dropped = 0
+        self.read_count = 0
+        self._frame: Frame | None = None
+        self._ended = False
+        self._cond = threading.Condition()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="frame-reader", daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            frame = self.source.read()
+            with self._cond:
+                if frame is None:
+                    self._ended = True
+                    self._cond.notify_all()
+                    return
+                if self._frame is not None:
+                    self.dropped += 1
+                self._frame = frame
+                self.read_count += 1
+                self._cond.notify_all()
+
+    def get(self, timeout: float | None = None) -> Frame | None:
+        """The newest unseen frame; None when the source ended (or on timeout)."""
+        with self._cond:
+            if self._frame is None and not self._ended:
+                self._cond.wait_for(lambda: self._frame is not None or self._ended, timeout)
+            frame, self._frame = self._frame, None
+            return frame
+
+    @property
+    def ended(self) -> bool:
+        return self._ended and self._frame is None
+
+    def close(self) -> None:
+        self._stop.set()
+        self.source.close()
+        self._thread.join(timeout=2.0)
+
+
+def parse_source(spec: str | int) -> FrameSource:
+    """Open a source from what a user types: ``0`` (webcam index), a URL (``http://``,
+    ``rtsp://``), a folder of images, a video file, or ``demo`` / ``demo:SEED`` (the rendered
+    demo table)."""
+    if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
+        return CaptureSource(int(spec))
+    text = str(spec).strip()
+    if text == "demo" or text.startswith("demo:"):
+        from vision.table_render import demo_source
+
+        seed = int(text.split(":", 1)[1]) if ":" in text else 0
+        return demo_source(seed)[0]
+    if "://" in text:
+        return CaptureSource(text)
+    path = Path(text)
+    if path.is_dir():
+        return ImageFolderSource(path)
+    if path.is_file():
+        if path.suffix.lower() in IMAGE_SUFFIXES:
+            img = cv2.imread(str(path))
+            if img is None:
+                raise OSError(f"cannot read image {path}")
+            return ArraySource([img], name=str(path))
+        return VideoFileSource(path)
+    raise FileNotFoundError(f"no camera, stream, folder or file called {text!r}")
