@@ -15,13 +15,14 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from companion.events import Event, parse_lines
 from companion.michigan_sim import SimResult, simulate_game
-from companion.referee.base import Referee, find_referee, replay, replay_dicts
+from companion.referee.base import Referee, find_referee, replay, replay_dicts, replay_file
 
 GAMES = ("michigan-rummy", "great-lakes", "pressman", "boodle")
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -258,3 +259,15 @@ def test_a_clean_game_has_no_violations_and_the_check_can_fail() -> None:
     report2 = replay_dicts(doctored).report()
     assert Counter((v["line"], v["player"], v["rule"]) for v in report2["violations"]) \
         != Counter(res.mistakes) or report2["errors"]
+
+
+def test_regression_withheld_payments_do_not_depend_on_when_they_were_proven() -> None:
+    """PR-6 end-of-round payments (paid "as far as P's chips go") settled in the same order
+    whether the offences were proven at once (full log) or late (hidden log), as PR-5a asks.
+    Found by the simulator: pressman, 4 players, 1 round, seed 81, mistakes 0.15, 20 chips."""
+    data = Path(__file__).parent / "data"
+    full = replay_file(str(data / "pressman-withheld-payment-order.full.jsonl")).report()
+    hidden = replay_file(str(data / "pressman-withheld-payment-order.hidden.jsonl")).report()
+    assert not full["errors"] and not hidden["errors"]
+    assert len(full["violations"]) == len(hidden["violations"]) == 3
+    assert hidden["chips"] == full["chips"] and hidden["pots"] == full["pots"]
