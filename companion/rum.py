@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Literal
 
-from companion.cards import RANK_NAMES, Card, card, format_cards
+from companion.cards import RANK_NAMES, Card, format_cards
 from companion.events import Event, LogProblem
 from companion.house import house_settings
 from companion.referee.base import EventError, GameState, Referee, register_referee
@@ -95,10 +95,10 @@ def shape_meld(cs: Sequence[Card]) -> tuple[MeldKind, list[Card]]:
     Raises `MeldError` with the reason: too few cards, mixed ranks and suits, a gap, or a run
     that goes round the corner (K-A-2).
 
-    >>> shape_meld([card("2H"), card("AH"), card("3H")])[1]
+    >>> shape_meld([Card.parse("2H"), Card.parse("AH"), Card.parse("3H")])[1]
     [Card.parse('AH'), Card.parse('2H'), Card.parse('3H')]
     >>> try:
-    ...     shape_meld([card("KH"), card("AH"), card("2H")])
+    ...     shape_meld([Card.parse("KH"), Card.parse("AH"), Card.parse("2H")])
     ... except MeldError as exc:
     ...     print(exc)
     K♥-A♥-2♥ goes round the corner: an ace is high or low, not both
@@ -357,7 +357,7 @@ class RumReferee(Referee):
         raw = ev.get(key)
         if not isinstance(raw, list):
             raise EventError(f"\"{key}\" must be a list of cards")
-        cs = [card(x) for x in raw]
+        cs = [Card.parse(x) for x in raw]
         if len(set(cs)) != len(cs):
             raise EventError(f"the same card appears twice in {format_cards(cs)}")
         return cs
@@ -366,7 +366,7 @@ class RumReferee(Referee):
         raw = ev.get(key)
         if raw is None:
             raise EventError(f"\"{key}\" is missing")
-        return card(raw)
+        return Card.parse(raw)
 
     def _next(self, p: str) -> str:
         return self.players[(self.players.index(p) + 1) % len(self.players)]
@@ -429,8 +429,11 @@ class RumReferee(Referee):
         return f"cannot {action}: {st.out} went out; waiting for {waiting} to show their cards"
 
     def _waiting(self) -> list[str]:
+        """Players who still have to show their cards, from the left of who went out."""
         st = self.state
-        return [q for q in self.players if q != st.out and q not in st.revealed]
+        k = self.players.index(st.out) if st.out in self.players else 0
+        seats = self.players[k:] + self.players[:k]
+        return [q for q in seats if q != st.out and q not in st.revealed]
 
     def _scores_text(self) -> str:
         order = sorted(self.players, key=lambda q: (-self.state.scores[q],
@@ -485,7 +488,7 @@ class RumReferee(Referee):
         seen: set[Card] = set()
         parsed: dict[str, list[Card]] = {}
         for p in self.players:
-            cs = [card(x) for x in hands[p]] if isinstance(hands[p], list) else None
+            cs = [Card.parse(x) for x in hands[p]] if isinstance(hands[p], list) else None
             if cs is None or len(cs) != self.hand:
                 raise EventError(f"{p} must be dealt {self.hand} cards (RU-1)")
             if seen & set(cs) or len(set(cs)) != len(cs):
@@ -497,7 +500,7 @@ class RumReferee(Referee):
         if stock_raw is not None:
             if not isinstance(stock_raw, list):
                 raise EventError("\"stock\" must be a list of cards, top first")
-            stock = [card(x) for x in stock_raw]
+            stock = [Card.parse(x) for x in stock_raw]
             if len(stock) != st.stock or seen & set(stock) or len(set(stock)) != len(stock):
                 raise EventError(f"the stock must hold the {st.stock} cards not dealt")
         for p, cs in parsed.items():
@@ -543,10 +546,11 @@ class RumReferee(Referee):
             drawn: Card | None = None
             if st.stock_order is not None:
                 drawn = st.stock_order.pop(0)
-                if "card" in ev and card(ev["card"]) != drawn:
-                    raise EventError(f"the top card of the stock is not {card(ev['card'])}")
+                said = ev.get("card")
+                if said is not None and Card.parse(said) != drawn:
+                    raise EventError(f"the top card of the stock is not {Card.parse(said)}")
             elif ev.get("card") is not None:
-                drawn = card(ev["card"])
+                drawn = Card.parse(ev["card"])
                 if drawn in st.where:
                     raise EventError(f"{drawn.pretty()} cannot come from the stock: "
                                      f"{_place(st.where[drawn])}")
@@ -626,7 +630,7 @@ class RumReferee(Referee):
                                  f"({len(st.melds)} melds)")
             return st.melds[ref - 1]
         if isinstance(ref, str):
-            target = card(ref)
+            target = Card.parse(ref)
             for m in st.melds:
                 if target in m.cards:
                     return m

@@ -207,8 +207,9 @@ class _Round:
                 options.append((value, j, use))
         if not options:
             return -1, None
-        if len(options) > 1 and self.rng.random() < 0.25:
-            _, j, use = min(options, key=lambda o: o[1])  # dig deep now and then
+        deep = [o for o in options if o[0] >= -6]
+        if len(deep) > 1 and self.rng.random() < 0.25:
+            _, j, use = min(deep, key=lambda o: o[1])  # dig deep now and then
             return j, use
         value, j, use = max(options, key=lambda o: (o[0], -o[1]))
         if value >= 4 or self.rng.random() < 0.5:
