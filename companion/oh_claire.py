@@ -516,12 +516,15 @@ class OhClaireReferee(Referee):
         st = self.state
         assert st.trump is not None
         winner, c = trick_winner(st.trick, st.trump.suit)     # OC-4
+        ruff = c.suit != st.trick[0][1].suit
         st.taken[winner] += 1
         st.tricks_done += 1
         st.trick = []
         st.leader = winner
-        self.announce(line, f"{winner} wins trick {st.tricks_done} with {c.pretty()} "
-                            f"({st.taken[winner]} taken, bid {st.bids[winner]})")
+        how = (f"trumps with {c.pretty()} and wins trick {st.tricks_done}" if ruff
+               else f"wins trick {st.tricks_done} with {c.pretty()}")
+        self.announce(line, f"{winner} {how} ({st.taken[winner]} taken, bid "
+                            f"{st.bids[winner]})")
         if st.tricks_done < st.cards:
             self._announce_next(line)
             return
@@ -537,8 +540,8 @@ class OhClaireReferee(Referee):
         made = [p for p in order if st.taken[p] == st.bids[p]
                 and not (self.rules.revoke_misses_bid and p in st.revoked)]
         missed = [p for p in order if p not in made]
-        self.announce(line, f"Hand {st.round} over. Tricks: "
-                      + ", ".join(f"{p} {st.taken[p]} of {st.bids[p]}" for p in order))
+        self.announce(line, f"Hand {st.round} over: " + ", ".join(
+            f"{p} took {st.taken[p]} (bid {st.bids[p]})" for p in order))
         for p in made:
             bid = st.bids[p]
             if bid in self.rules.number_cups and self.rules.cup_chip:

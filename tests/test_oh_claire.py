@@ -164,7 +164,7 @@ def test_oc4_trump_wins_over_the_suit_led() -> None:
     r = run(game(schedule=[1, 1]),
             hand("Cy", "KC", [("Ann", 0), ("Bob", 0), ("Cy", 0)],
                  [("Ann", "AH"), ("Bob", "2C"), ("Cy", "KH")]))
-    assert "Bob wins trick 1 with 2♣ (1 taken, bid 0)" in texts(r)
+    assert "Bob trumps with 2♣ and wins trick 1 (1 taken, bid 0)" in texts(r)
 
 
 # --- OC-3: bidding --------------------------------------------------------------------------------
