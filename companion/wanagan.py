@@ -147,6 +147,11 @@ def hand_name(kind: str, rules: WanaganRules) -> str:
     return "5-card draw for the Jackpot"
 
 
+def _n(chips: int) -> str:
+    """``1`` -> ``"1 chip"``, ``5`` -> ``"5 chips"``."""
+    return f"{chips} chip" if chips == 1 else f"{chips} chips"
+
+
 def _and(names: Sequence[str]) -> str:
     """``["Ann", "Bob", "Cy"]`` -> ``"Ann, Bob and Cy"``."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
@@ -234,7 +239,7 @@ class WanaganReferee(Referee):
                                        event.line)
                 if paid < cup.ante:
                     short.append(p)
-        text = f"Round {st.round}, {dealer} deals. Antes: {self.rules.ante_each} chips each"
+        text = f"Round {st.round}, {dealer} deals. Antes: {_n(self.rules.ante_each)} each"
         if short:
             text += f" ({', '.join(dict.fromkeys(short))} short, paid all they had)"
         self.announce(event.line, text + ". Next: the main hand.")
@@ -380,8 +385,8 @@ class WanaganReferee(Referee):
                                             "left in the cup after overtime (WA-6)", line)
         st.next_hand = "draw"
         pot = self.ledger[self.rules.jackpot]
-        lead = f"{moved} chips left in cups go to the Jackpot. " if moved else ""
-        self.announce(line, f"{lead}Next: 5-card draw for the Jackpot ({pot} chips).")
+        lead = f"{_n(moved)} left in cups go to the Jackpot. " if moved else ""
+        self.announce(line, f"{lead}Next: 5-card draw for the Jackpot ({_n(pot)}).")
 
     def _award(self, cup: str, names: list[str], best: CupHand, line: int) -> None:
         amount = self.ledger[cup]
@@ -389,13 +394,13 @@ class WanaganReferee(Referee):
         hand = best.named()
         which = "" if hand.lower().startswith(cup.lower()) else f" ({cup})"
         if len(names) == 1:
-            self.announce(line, f"{names[0]}: {hand} — wins {amount} chips{which}")
+            self.announce(line, f"{names[0]}: {hand} — wins {_n(amount)}{which}")
             return
         share = paid[names[0]]
         rest = amount - share * len(names)
         tail = f"; {rest} stay in the cup" if rest else ""
         self.announce(line, f"{_and(names)} tie for {cup} with {_spoken(hand)}: "
-                            f"{share} chips each{tail}")
+                            f"{_n(share)} each{tail}")
 
     def _settle_draw(self, hands: Mapping[str, list[Card]], line: int) -> None:
         st = self.state
@@ -409,13 +414,13 @@ class WanaganReferee(Referee):
                                 f"the Jackpot is empty")
         elif len(names) == 1:
             self.announce(line, f"{names[0]} wins the Jackpot with {_spoken(best.describe())}: "
-                                f"{amount} chips")
+                                f"{_n(amount)}")
         else:
             share = paid[names[0]]
             rest = amount - share * len(names)
             tail = f"; {rest} stay in the Jackpot" if rest else ""
             self.announce(line, f"{_and(names)} tie for the Jackpot with "
-                                f"{_spoken(best.describe())}: {share} chips each{tail}")
+                                f"{_spoken(best.describe())}: {_n(share)} each{tail}")
         st.in_round = False
         st.next_hand = None
         self.ledger.close_round()
@@ -437,16 +442,18 @@ class WanaganReferee(Referee):
                                  line)
         st.finished = True
         text = "Game over."
-        if left:
-            share = paid[self.players[0]]
-            text += f" {left} chips left on the board: {share} to each player"
+        share = paid.get(self.players[0], 0)
+        if share:
+            text += f" {_n(left)} left on the board: {share} to each player"
             rest = self.ledger[jackpot]
             text += f", {rest} stay on the board." if rest else "."
+        elif left:
+            text += f" {_n(left)} stay on the board, too few to divide."
         chips = self.ledger.player_chips()
         top = max(chips.values())
         leaders = [p for p, n in chips.items() if n == top]
         verb = "wins" if len(leaders) == 1 else "tie"
-        text += f" {_and(leaders)} {verb} with {top} chips."
+        text += f" {_and(leaders)} {verb} with {_n(top)}."
         self.announce(line, text)
 
     # --- helpers -----------------------------------------------------------------------------
