@@ -598,6 +598,12 @@ class OhClaireReferee(Referee):
         return [n for n in self.rules.number_cups
                 if self.ledger.accounts.get(cup_account(player, n), 0) > 0]
 
+    def number_cups(self) -> dict[int, dict[str, int]]:
+        """The board for people: each number cup with the chips each player has in it."""
+        return {n: {p: self.ledger.accounts[cup_account(p, n)] for p in self.players
+                    if self.ledger.accounts.get(cup_account(p, n), 0) > 0}
+                for n in self.rules.number_cups}
+
     def cup_chips(self, player: str) -> int:
         return sum(self.ledger.accounts.get(cup_account(player, n), 0)
                    for n in self.rules.number_cups)

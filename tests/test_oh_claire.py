@@ -228,6 +228,10 @@ def test_oc5_cups_and_payments() -> None:
     assert "Ann misses and pays 2 to Bob, 2 to Cy and 1 to the Jackpot" in said
     assert "Bob makes 0 and covers the 0" in said
     assert "Numbers covered: Ann none; Bob 0; Cy 0" in said
+    ref = r.referee
+    assert isinstance(ref, OhClaireReferee)
+    assert ref.number_cups()[0] == {"Bob": 1, "Cy": 1}
+    assert ref.number_cups()[1] == {} and ref.covered("Bob") == [0]
     assert not r.report()["finished"]
 
 
