@@ -83,7 +83,22 @@ class Mistake:
     """A rule a bot broke. ``line`` is the line in the hidden log (``full_line`` in the full one):
     the lead for ``illegal-lead`` / ``wrong-colour-lead``, and for ``withheld`` the play made
     instead of the withheld card (the first play after the stop). ``proof_line`` (hidden log) is
-    the first later play or reveal by the offender of a card that proves it, or 0 if none."""
+    the first later play or reveal by the offender of a card that proves it, or 0 if none.
+
+    What the bots do, and why the evidence always proves it (cards never change hands after the
+    dummy choice, and every card a player holds is later played by them or revealed, MR-10a):
+
+    - ``illegal-lead`` (MR-4, PR-5): any leader leads a card of an allowed suit that is not
+      their lowest of it; proven by the first lower card of that suit they play or reveal.
+    - ``wrong-colour-lead`` (MR-6, PR-7; not in boodle): only the player who played the last
+      card, holding a card of the opposite colour, leads the lowest card of a suit of the same
+      colour (never a 2 right after their own Ace follow in great-lakes: that is GL-2's legal
+      Ace-2); proven by the first opposite-colour card they play or reveal.
+    - ``withheld`` (MR-5, PR-6): the holder of the next card of the sequence keeps it; the
+      sequence looks stopped and the last player leads (MR-6). The mistake is not made when
+      that lead would be the withheld card itself (it would read as the follow, no offence
+      visible); proven when the offender plays (necessarily as a lead) or reveals the card.
+    """
 
     line: int
     full_line: int
