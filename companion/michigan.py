@@ -271,9 +271,14 @@ def _is_full_house(ranks: Sequence[int]) -> bool:
     return sorted(Counter(ranks).values()) == [2, 3]
 
 
-def _is_straight(ranks: Sequence[int]) -> bool:
-    """Five distinct consecutive ranks, ace high only (MR-11)."""
-    return len(set(ranks)) == 5 and max(ranks) - min(ranks) == 4
+def _is_straight(ranks: Sequence[int], ace_low: bool = False) -> bool:
+    """Five distinct consecutive ranks; the ace is high only unless ``ace_low`` (MR-11)."""
+    if len(set(ranks)) != 5:
+        return False
+    if max(ranks) - min(ranks) == 4:
+        return True
+    low = [1 if r == 14 else r for r in ranks]
+    return ace_low and max(low) - min(low) == 4
 
 
 class MichiganReferee(Referee):
@@ -540,7 +545,7 @@ class MichiganReferee(Referee):
             return False
         ranks = [seq.rank] + [c.rank for c in cs]
         kind = ("dump" if _is_full_house(ranks) else
-                "straight" if _is_straight(ranks) else "")
+                "straight" if _is_straight(ranks, not self.rules.ace_high_only) else "")
         cup = self.rules.cup(kind) if kind else None
         if cup is None:
             return False
@@ -568,7 +573,8 @@ class MichiganReferee(Referee):
         # Anything else starts a sequence: a lead (MR-4, MR-6).
         ace2 = (st.ace is not None and st.ace[0] == player and c.rank == 2
                 and self.rules.cup("ace2") is not None)
-        if i > 0 and not ace2:
+        if i > 0 and not ace2 and not any(
+                o.line == line and o.rule == "out-of-sequence" for o in st.offences):
             # Several cards in one move must follow one another (or be a GL dump/straight).
             self._prove(Offence(line, player, "out-of-sequence", line),
                         f"{player} played {c.pretty()} out of sequence in one move")
