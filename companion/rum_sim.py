@@ -107,7 +107,8 @@ def use_for(c: Card, hand: Sequence[Card], melds: Sequence[Meld],
     """How a bot would use ``c`` at once: ("meld", cards, 0, points) or ("layoff", [c], meld
     number, points); None when it cannot."""
     best: tuple[str, list[Card], int, int] | None = None
-    for kind, cs in candidate_melds(hand):
+    near = [x for x in hand if x.rank == c.rank or x.suit == c.suit]  # only these can join c
+    for kind, cs in candidate_melds(near):
         if c in cs:
             pts = meld_points(kind, cs, rules)
             if best is None or pts > best[3]:
