@@ -182,6 +182,14 @@ class OhClaireReferee(Referee):
     ``trump``, ``bid`` and ``play``. Violations: ``dealer-bid``, ``out-of-turn``, ``revoke``.
     A card played twice, a card not in the player's dealt hand, or a play after the hand's last
     trick is an error (the event cannot happen), not a violation.
+
+    Where RULINGS.md is silent: a revoke is only proven by a later card (never from the deal,
+    which is secret), and the player must play all their cards, so the proof always comes
+    before the hand is scored at its last trick. A `round` event while a hand is unfinished
+    ends that hand unscored (events were missed), unless no card was played and the same dealer
+    deals again (a redeal). The game ends early when fewer than two players are left. An
+    eliminated player cannot win the Jackpot (house rule ``eliminated_win_jackpot``) but gets
+    their own number-cup chips back (OC-7).
     """
 
     game = GAME
