@@ -62,7 +62,8 @@ def format_report(report: dict[str, Any], announcements: bool = True) -> str:
         for a in report["announcements"]:
             out.append(f"  line {a['line']:>4}: {a['text']}")
     out.append("")
-    out.append("Chips:")
+    # Michigan Rum scores points, not chips (its report carries points under "chips").
+    out.append("Points:" if report.get("game") == "michigan-rum" else "Chips:")
     chips = report["chips"]
     width = max((len(p) for p in chips), default=4)
     for player, n in sorted(chips.items(), key=lambda kv: (-kv[1], kv[0])):
