@@ -9,12 +9,11 @@ player has revealed (the referee knows the seating).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from importlib import resources
 from typing import Any
 
+from companion import house
 from companion.cards import Card, CardError
 from companion.events import Event
 from companion.ledger import Ledger
@@ -59,28 +58,17 @@ class WanaganRules:
         return sum(c.ante for c in self.cups)
 
 
-def _default_settings() -> dict[str, Any]:
-    text = resources.files("companion").joinpath("data/wanagan.toml").read_text("utf-8")
-    return tomllib.loads(text)
-
-
 def _whole(name: str, value: Any, least: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < least:
         raise ValueError(f"house rule {name!r} must be a whole number >= {least}, got {value!r}")
     return value
 
 
-def load_rules(house: Mapping[str, Any] | None = None) -> WanaganRules:
-    """The rules from wanagan.toml, with the log's ``house`` overrides applied by name.
-
-    Raises ValueError (with the setting's name) for an unknown or ill-typed setting.
+def load_rules(house_overrides: Mapping[str, Any] | None = None) -> WanaganRules:
+    """The rules from wanagan.toml (via `companion.house`), with the log's ``house`` overrides
+    applied by name. Raises ValueError (naming the setting) for an unknown or ill-typed one.
     """
-    settings = _default_settings()
-    for key, value in dict(house or {}).items():
-        if key not in settings:
-            known = ", ".join(sorted(settings))
-            raise ValueError(f"unknown Wanagan house rule {key!r} (known: {known})")
-        settings[key] = value
+    settings = house.house_settings("wanagan", house_overrides)
     raw_cups = settings["cups"]
     if not isinstance(raw_cups, list) or not raw_cups:
         raise ValueError("house rule 'cups' must be a list of cups")
@@ -183,10 +171,10 @@ class WanaganReferee(Referee):
 
     def __init__(self, setup: Event) -> None:
         super().__init__(setup)
-        house = setup.get("house") or {}
-        if not isinstance(house, Mapping):
+        overrides = setup.get("house") or {}
+        if not isinstance(overrides, Mapping):
             raise ValueError("\"house\" must be an object of house rules")
-        self.rules = load_rules(house)
+        self.rules = load_rules(overrides)
         players = self.players
         if any(not isinstance(p, str) or not p for p in players) or len(set(players)) != len(
                 players):

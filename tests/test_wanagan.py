@@ -472,3 +472,16 @@ def test_cli_simulate_and_referee(tmp_path: Path, capsys: pytest.CaptureFixture[
 def test_referee_class_is_registered() -> None:
     from companion.referee.base import find_referee
     assert find_referee("wanagan") is WanaganReferee
+
+
+def test_house_rules_are_data_with_their_rulings() -> None:
+    from companion.house import house_rules
+
+    rules = {r.name: r for r in house_rules("wanagan")}
+    assert {"cups", "wilds", "rounds", "two_decks_from", "ace_low"} <= set(rules)
+    assert all(r.ruling.startswith("WA-") and r.description for r in rules.values())
+    assert rules["wilds"].ruling == "WA-5"
+    assert run([game(FOUR, house={"wilds": "KH"})])["game"] is None  # not a list
+    assert run([game(FOUR, house={"wilds": ["ZZ"]})])["game"] is None  # not a card
+    assert run([game(FOUR, house={"cups": [{"name": "X", "ante": 1, "hands": "?"}]})])[
+        "game"] is None
