@@ -751,3 +751,40 @@ def demo_source(seed: int = 0, game: str = "michigan-rummy", realtime: bool = Fa
     cfg = config or RenderConfig(seed=seed)
     video = TableVideo(events, cfg)
     return RenderedSource(video, realtime=realtime), video.truth
+
+
+class TruthDetector:
+    """A stand-in detector for the rendered table: reports the cards whose corner index is
+    visible in the frame the source delivered last, optionally with box jitter, dropped
+    cards and misreads. For tests of everything after the model, and a demo without weights.
+    """
+
+    def __init__(self, source: RenderedSource, *, jitter: float = 0.0, drop: float = 0.0,
+                 misread: float = 0.0, confidence: float = 0.9, seed: int = 0) -> None:
+        self.source = source
+        self.jitter = jitter
+        self.drop = drop
+        self.misread = misread
+        self.confidence = confidence
+        self._rng = np.random.default_rng(seed)
+
+    def detect(self, frame_bgr: np.ndarray) -> Any:
+        from companion.cards import CARD_CODES
+        from vision.detections import Detections
+
+        ft = self.source.last
+        if ft is None:
+            return Detections.empty()
+        boxes, confs, ids = [], [], []
+        for code, box, visible in ft.cards:
+            if not visible or self._rng.random() < self.drop:
+                continue
+            if self._rng.random() < self.misread:
+                code = CARD_CODES[int(self._rng.integers(0, 52))]
+            j = self._rng.normal(0, self.jitter, 4) if self.jitter else np.zeros(4)
+            boxes.append(np.array(box) + j)
+            confs.append(self.confidence)
+            ids.append(CARD_CODES.index(code))
+        if not boxes:
+            return Detections.empty()
+        return Detections(np.array(boxes), np.array(confs), np.array(ids))

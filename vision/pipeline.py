@@ -1,0 +1,463 @@
+"""The live pipeline: frames in, a clean stream of game events out (DESIGN.md's flow).
+
+`TablePipeline.process(frame, t)` runs the detector, keeps only cards inside the calibrated
+zones, debounces them with the tracker, turns settled cards into events (asking the referee only
+whether a lay is a play or a reveal, never what the cards are), appends them to the event log
+and returns plain data for a window or the console. Qt-free; the window runs it in a QThread.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import count
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from calibration.profile import TableProfile
+from companion.cards import Card
+from companion.events import Event, EventLog, read_log
+from companion.referee.base import EventError, Referee, replay
+from vision.detections import Detections
+from vision.sources import FrameSource, LatestFrame
+from vision.tracker import Observation, Tracker, TrackerConfig
+
+#: Events that start a new deal: every card may be played again after them.
+NEW_DEAL = frozenset({"round", "hand"})
+
+
+class Detector(Protocol):
+    """Anything with ``detect(frame_bgr) -> Detections`` (the YOLO runtime, or a test double)."""
+
+    def detect(self, frame_bgr: np.ndarray) -> Detections: ...
+
+
+@dataclass
+class Pending:
+    """A reading held for a person to confirm: the event it would log and why it is held."""
+
+    id: int
+    event: dict[str, Any]
+    reason: str
+    observation: Observation
+
+    def describe(self) -> str:
+        cards = " ".join(Card.parse(c).pretty() for c in self.observation.cards)
+        who = self.event.get("player") or self.observation.zone_name
+        return f"Confirm {who}: {cards}? ({self.reason})"
+
+
+@dataclass
+class FrameResult:
+    """What one frame produced, as plain data (safe to hand to another thread).
+
+    - ``detections``: cards seen inside readable zones, ``{"card","box","score","zone"}``;
+    - ``events``: ``(line, event)`` appended to the log during this frame;
+    - ``announcements``: the referee's sentences for those events (and chip warnings);
+    - ``pending``: readings now waiting for confirmation; ``chip_warnings``; ``notes``;
+    - ``latency``: for each event, seconds from the cards coming to rest to this frame;
+    - ``ms``: processing time of this frame.
+    """
+
+    t: float
+    index: int
+    detections: list[dict[str, Any]] = field(default_factory=list)
+    events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    announcements: list[str] = field(default_factory=list)
+    pending: list[Pending] = field(default_factory=list)
+    chip_warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    latency: list[float] = field(default_factory=list)
+    ms: float = 0.0
+
+
+@dataclass
+class RunStats:
+    """How a run went: frames processed and dropped, frame rate, events, latencies."""
+
+    frames: int = 0
+    dropped: int = 0
+    seconds: float = 0.0
+    events: int = 0
+    latencies: list[float] = field(default_factory=list)
+    process_ms: list[float] = field(default_factory=list)
+
+    @property
+    def fps(self) -> float:
+        return self.frames / self.seconds if self.seconds > 0 else 0.0
+
+
+class TablePipeline:
+    """Detector -> zones -> tracker -> events -> referee, for one table and one game.
+
+    ``game_setup`` is the log's ``game`` event (``{"event": "game", "game": ..., "players":
+    [...], ...}``); it is written first when the log is new, and a log that already holds
+    events is resumed (its events replayed). ``script`` holds events people enter (round,
+    dummy, bids...) each with ``"at"``: how many visual events precede it; they are logged in
+    place as the game reaches them (the window calls `inject` instead). ``chip_counter``
+    (optional) counts chips per cup every ``chip_every`` seconds; ``refit`` (optional,
+    ``frame -> homography | None``) re-fits the board every ``refit_every`` seconds.
+    Cards the referee cannot place as they are (part of a hand being revealed while a hand
+    still covers the rest) wait ``merge_window`` seconds for the rest of their move in the
+    same zone before they are held for confirmation.
+    """
+
+    def __init__(self, profile: TableProfile, detector: Detector,
+                 game_setup: Mapping[str, Any] | None, log: EventLog | str | Path, *,
+                 script: Sequence[Mapping[str, Any]] = (),
+                 tracker_config: TrackerConfig | None = None,
+                 chip_counter: Callable[[np.ndarray, TableProfile], dict[str, int]] | None = None,
+                 chip_every: float = 2.0, chip_confirm: int = 2,
+                 refit: Callable[[np.ndarray], np.ndarray | None] | None = None,
+                 refit_every: float = 5.0, merge_window: float = 1.5,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.profile = profile
+        self.detector = detector
+        self.log = log if isinstance(log, EventLog) else EventLog(log)
+        self.clock = clock
+        self.script = sorted((dict(e) for e in script), key=lambda e: int(e.get("at", 0)))
+        self.visual_count = 0
+        self.pending: dict[int, Pending] = {}
+        self._ids = count(1)
+        self.chip_counter = chip_counter
+        self.chip_every = chip_every
+        self.chip_confirm = chip_confirm
+        self._chip_last = float("-inf")
+        self._chip_streak: dict[str, tuple[int, int, int]] = {}
+        self._chip_said: set[tuple[str, int, int]] = set()
+        self.refit = refit
+        self.refit_every = refit_every
+        self._refit_last = float("-inf")
+        self.errors: list[str] = []
+        self.referee: Referee | None = None
+        self._round_cards: dict[str, int] = {}
+        self._partial: dict[int, tuple[Observation, float]] = {}
+        self.merge_window = merge_window
+        events = read_log(self.log.path).events if self.log.lines else []
+        if events:
+            self._resume(events)
+        else:
+            setup = dict(game_setup) if game_setup else self._script_game()
+            if not setup or setup.get("event") != "game":
+                raise ValueError("a new log needs a game event (game_setup or the script's)")
+            self._append(setup, [])
+        self.game = str(self.referee.game if self.referee else (game_setup or {}).get("game"))
+        players: list[str] = self.referee.players if self.referee else []
+        self.players = list(players)
+        copies = 2 if self.game == "wanagan" and len(self.players) >= 6 else 1  # WA-1
+        cfg = tracker_config or TrackerConfig()
+        if copies != cfg.copies:
+            from dataclasses import replace as _replace
+
+            cfg = _replace(cfg, copies=copies)
+        self.tracker = Tracker(profile.zones, cfg)
+
+    # --- the log and the referee -----------------------------------------------------------
+    def _script_game(self) -> dict[str, Any] | None:
+        for i, ev in enumerate(self.script):
+            if ev.get("event") == "game":
+                self.script.pop(i)
+                return {k: v for k, v in ev.items() if k != "at"}
+        return None
+
+    def _resume(self, events: list[Event]) -> None:
+        rep = replay(events)
+        self.referee = rep.referee
+        self.visual_count = sum(1 for e in events if e.kind in ("play", "reveal", "trump"))
+        self.script = [e for e in self.script if int(e.get("at", 0)) >= self.visual_count
+                       and e.get("event") != "game"]
+        for ev in events:
+            self._note_cards(ev.data)
+
+    def _note_cards(self, ev: Mapping[str, Any]) -> None:
+        kind = ev.get("event")
+        if kind in NEW_DEAL:
+            self._round_cards.clear()
+        elif kind in ("play", "reveal"):
+            for c in ([ev["card"]] if "card" in ev else list(ev.get("cards") or [])):
+                self._round_cards[str(c)] = self._round_cards.get(str(c), 0) + 1
+
+    def _append(self, event: Mapping[str, Any], out: list[str],
+                result: FrameResult | None = None) -> int:
+        """Append an event to the log, apply it, collect the referee's new announcements."""
+        data = dict(event)
+        line = self.log.append(data)
+        self._note_cards(data)
+        if data.get("event") == "game":
+            rep = replay([Event(data, line)])
+            self.referee = rep.referee
+            if self.referee is not None:
+                out.extend(a.text for a in self.referee.announcements)
+            for err in rep.errors:
+                self.errors.append(err.text)
+            if result is not None:
+                result.events.append((line, data))
+            return line
+        ref = self.referee
+        if ref is not None:
+            n = len(ref.announcements)
+            mark = ref.checkpoint()
+            try:
+                ref.apply(Event(data, line))
+            except (EventError, ValueError, TypeError, KeyError) as exc:
+                ref.rollback(mark)
+                self.errors.append(f"line {line}: {exc}")
+                out.append(f"Line {line} not accepted: {exc}")
+            else:
+                out.extend(a.text for a in ref.announcements[n:])
+        if result is not None:
+            result.events.append((line, data))
+        return line
+
+    def _flush_script(self, upto: int, out: list[str], result: FrameResult | None) -> None:
+        while self.script and int(self.script[0].get("at", 0)) <= upto:
+            ev = {k: v for k, v in self.script.pop(0).items() if k != "at"}
+            self._append(ev, out, result)
+
+    def inject(self, event: Mapping[str, Any]) -> tuple[int, list[str]]:
+        """Log an event a person entered (a bid, the dummy decision, a new round...)."""
+        out: list[str] = []
+        line = self._append(event, out)
+        return line, out
+
+    def finish(self) -> list[str]:
+        """Log the rest of the script (events after the last card) and close the log."""
+        out: list[str] = []
+        self._flush_script(10**9, out, None)
+        if self.referee is not None:
+            n = len(self.referee.announcements)
+            try:
+                self.referee.finish(self.log.lines)
+            except EventError as exc:
+                self.errors.append(str(exc))
+            out.extend(a.text for a in self.referee.announcements[n:])
+        self.log.close()
+        return out
+
+    # --- deciding what a settled lay means --------------------------------------------------
+    def _accepts(self, event: dict[str, Any]) -> tuple[bool, int]:
+        """Would the referee accept ``event`` now (and with how many new violations)?"""
+        ref = self.referee
+        if ref is None:
+            return True, 0
+        mark = ref.checkpoint()
+        n = len(ref.violations)
+        try:
+            ref.apply(Event(event, self.log.lines + 1))
+            return True, len(ref.violations) - n
+        except Exception:  # noqa: BLE001 - any refusal means "not this reading"
+            return False, 0
+        finally:
+            ref.rollback(mark)
+
+    def _interpret(self, obs: Observation) -> tuple[dict[str, Any] | None, str]:
+        """The event for a settled observation, or (None, why) when a person must decide."""
+        extra = {"t": round(obs.t_still, 3), "confidence": round(obs.confidence, 3)}
+        if obs.kind == "trump":
+            if len(obs.cards) != 1:
+                return None, "several cards in the trump spot"
+            return {"event": "trump", "card": obs.cards[0], **extra}, ""
+        if obs.kind != "pile" or obs.seat is None or obs.seat >= len(self.players):
+            return None, f"cards in the {obs.zone_name} area"
+        player = self.players[obs.seat]
+        reveal = {"event": "reveal", "player": player, "cards": list(obs.cards), **extra}
+        if self.game == "wanagan":
+            return reveal, ""  # WA-3: every lay is a hand shown
+        options: list[dict[str, Any]] = []
+        if len(obs.cards) == 1:
+            options.append({"event": "play", "player": player, "card": obs.cards[0], **extra})
+        else:
+            for first in obs.cards:  # GL-3: the next-in-sequence card comes first
+                rest = [c for c in obs.cards if c != first]
+                options.append({"event": "play", "player": player, "cards": [first, *rest],
+                                **extra})
+        best: tuple[int, dict[str, Any]] | None = None
+        for opt in options:
+            ok, violations = self._accepts(opt)
+            if ok and (best is None or violations < best[0]):
+                best = (violations, opt)
+        if best is not None:
+            return best[1], ""
+        ok, _ = self._accepts(reveal)
+        if ok:
+            return reveal, ""
+        return None, "the referee cannot place it now"
+
+    # --- the frame loop ---------------------------------------------------------------------
+    def process(self, frame: np.ndarray, t: float, index: int = 0) -> FrameResult:
+        """Run one frame taken at time ``t`` (seconds) through the whole pipeline."""
+        start = self.clock()
+        result = FrameResult(t, index)
+        if self.refit is not None and t - self._refit_last >= self.refit_every:
+            self._refit_last = t
+            h = self.refit(frame)
+            if h is not None:
+                self.profile = self.profile.with_homography(h)
+        dets = self.detector.detect(frame)
+        inverse = self.profile.inverse
+        observations = self.tracker.update(t, dets, inverse)
+        if len(dets):
+            from calibration.profile import apply_homography
+
+            zones = self.tracker.zone_of(apply_homography(inverse, dets.centers))
+            for (name, box, score), z in zip(dets, zones, strict=True):
+                if z >= 0:  # cards outside the zones are neither shown nor kept
+                    result.detections.append({"card": name, "box": [round(v, 1) for v in box],
+                                              "score": round(score, 3),
+                                              "zone": self.profile.zones[z].name})
+        for obs in observations:
+            self._handle(obs, result)
+        for zone, (obs, deadline) in list(self._partial.items()):
+            if t > deadline:
+                del self._partial[zone]
+                self._hold(obs, "the referee cannot place it now", None, result)
+        if self.chip_counter is not None and t - self._chip_last >= self.chip_every:
+            self._chip_last = t
+            self._check_chips(frame, result)
+        result.pending = list(self.pending.values())
+        result.ms = (self.clock() - start) * 1000.0
+        return result
+
+    def _handle(self, obs: Observation, result: FrameResult) -> None:
+        # People's events that come before this move (a new round, bids) go in first.
+        self._flush_script(self.visual_count, result.announcements, result)
+        copies = self.tracker.config.copies
+        fresh = [c for c in obs.cards if self._round_cards.get(c, 0) < copies]
+        if obs.kind == "pile" and len(fresh) < len(obs.cards):
+            dup = [c for c in obs.cards if c not in fresh]
+            result.notes.append(f"{' '.join(dup)} already played this round; ignored")
+            if not fresh:
+                return
+            obs.cards = fresh
+        held = self._partial.pop(obs.zone, None)
+        if held is not None:
+            # The rest of a move the referee could not place alone (a hand uncovering the
+            # other cards of a revealed hand a moment later): try them together.
+            obs = _merge(held[0], obs)
+        event, why = self._interpret(obs)
+        if event is None and obs.kind == "pile" and obs.certain:
+            self._partial[obs.zone] = (obs, obs.t + self.merge_window)
+            return
+        if event is None or not obs.certain:
+            self._hold(obs, why or f"low confidence {obs.confidence:.2f}", event, result)
+            return
+        self._log_visual(event, obs, result)
+
+    def _hold(self, obs: Observation, reason: str, event: dict[str, Any] | None,
+              result: FrameResult) -> None:
+        if event is None:
+            player = (self.players[obs.seat] if obs.seat is not None
+                      and obs.seat < len(self.players) else None)
+            event = {"event": "play", "player": player, "cards": list(obs.cards)}
+        pid = next(self._ids)
+        self.pending[pid] = Pending(pid, event, reason, obs)
+        result.notes.append(self.pending[pid].describe())
+
+    def _log_visual(self, event: dict[str, Any], obs: Observation, result: FrameResult) -> None:
+        self._append(event, result.announcements, result)
+        self.visual_count += 1
+        result.latency.append(max(0.0, result.t - obs.t_still))
+
+    def confirm(self, pending_id: int, event: Mapping[str, Any] | None = None
+                ) -> tuple[int, list[str]]:
+        """A person confirms a held reading (optionally corrected); it is logged now."""
+        held = self.pending.pop(pending_id)
+        out: list[str] = []
+        self._flush_script(self.visual_count, out, None)
+        line = self._append(dict(event or held.event), out)
+        self.visual_count += 1
+        return line, out
+
+    def reject(self, pending_id: int) -> None:
+        """A person says a held reading is wrong: nothing is logged for it."""
+        self.pending.pop(pending_id, None)
+
+    # --- chips ------------------------------------------------------------------------------
+    def ledger_cups(self) -> dict[str, int]:
+        """Chips the referee's ledger holds in each physical cup of the profile."""
+        from vision.chips import ledger_cups
+
+        if self.referee is None:
+            return {}
+        return ledger_cups(self.referee.ledger.accounts, set(self.referee.ledger.players),
+                           [c.name for c in self.profile.cups])
+
+    def _check_chips(self, frame: np.ndarray, result: FrameResult) -> None:
+        assert self.chip_counter is not None
+        if self.tracker_busy():
+            return  # a hand may be over the board: count another time
+        seen = self.chip_counter(frame, self.profile)
+        ledger = self.ledger_cups()
+        for cup, want in ledger.items():
+            got = seen.get(cup)
+            if got is None:
+                continue
+            if got == want:
+                self._chip_streak.pop(cup, None)
+                continue
+            streak = self._chip_streak.get(cup)
+            n = streak[2] + 1 if streak and streak[:2] == (want, got) else 1
+            self._chip_streak[cup] = (want, got, n)
+            if n >= self.chip_confirm and (cup, want, got) not in self._chip_said:
+                self._chip_said.add((cup, want, got))
+                word = "short" if got < want else "over"
+                text = f"{cup} looks {word}: ledger {want}, seen {got}"
+                result.chip_warnings.append(text)
+                result.announcements.append(text)
+
+    def tracker_busy(self) -> bool:
+        """True while some card is moving (a hand is probably over the table)."""
+        return any(not counted for trs in self.tracker.tracked().values()
+                   for _x, _y, counted in trs)
+
+    # --- the loop ---------------------------------------------------------------------------
+    def run(self, source: FrameSource, stop_event: threading.Event | None = None,
+            on_result: Callable[[FrameResult], None] | None = None,
+            realtime: bool | None = None, max_frames: int | None = None) -> RunStats:
+        """Process a source until it ends or ``stop_event`` is set.
+
+        A live source (or ``realtime=True``) is read on its own thread and only the newest
+        frame is processed, so the pipeline keeps up by dropping stale frames, never by lagging.
+        A recorded source is processed frame by frame on its own timeline.
+        """
+        stop = stop_event or threading.Event()
+        live = source.live if realtime is None else realtime
+        stats = RunStats()
+        began = time.perf_counter()
+        reader = LatestFrame(source) if live else None
+        try:
+            while not stop.is_set():
+                if max_frames is not None and stats.frames >= max_frames:
+                    break
+                frame = reader.get(timeout=0.5) if reader is not None else source.read()
+                if frame is None:
+                    if reader is None or reader.ended:
+                        break
+                    continue
+                res = self.process(frame.image, frame.t, frame.index)
+                stats.frames += 1
+                stats.events += len(res.events)
+                stats.latencies.extend(res.latency)
+                stats.process_ms.append(res.ms)
+                if on_result is not None:
+                    on_result(res)
+        finally:
+            if reader is not None:
+                stats.dropped = reader.dropped
+                reader.close()
+        stats.seconds = time.perf_counter() - began
+        return stats
+
+
+def _merge(first: Observation, later: Observation) -> Observation:
+    """One observation of the cards of two, in the order they settled."""
+    return Observation(
+        zone=first.zone, zone_name=first.zone_name, kind=first.kind, seat=first.seat,
+        cards=first.cards + [c for c in later.cards if c not in first.cards],
+        confidence=min(first.confidence, later.confidence), t=later.t,
+        t_still=later.t_still, certain=first.certain and later.certain,
+        positions=first.positions + later.positions)

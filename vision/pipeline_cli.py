@@ -1,0 +1,222 @@
+"""`companion watch` (run the live pipeline headless, appending events to a log and printing the
+referee's announcements) and `companion render-table` (write a synthetic table video and its
+ground truth). Registered through the ``companion.commands`` entry points.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+from calibration.calibrate import CalibrationError, calibrate
+from calibration.profile import TableProfile
+from vision.pipeline import FrameResult, TablePipeline
+from vision.tracker import TrackerConfig
+
+
+def register_watch(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "watch",
+        help="watch a table: cards laid down become events in the log, announced as they come",
+        description=(
+            "Run the live pipeline on SOURCE (webcam index, stream URL, video file, image "
+            "folder, or 'demo'): detect cards in the calibrated zones, wait until each lies "
+            "still, append play/reveal/trump events to the log and print the referee's "
+            "announcements. Events people enter (round, dummy, bids) come from --script. "
+            "Uncertain readings are held and listed, never guessed."
+        ),
+    )
+    p.add_argument("source")
+    p.add_argument("--game", help="game name (not needed with --script or an existing log)")
+    p.add_argument("--players", nargs="+", help="players clockwise from the camera's seat")
+    p.add_argument("--chips", type=int, help="starting chips for everyone")
+    p.add_argument("--rounds", type=int, help="rounds to play")
+    p.add_argument("--profile", help="table profile JSON (default: calibrate from the source)")
+    p.add_argument("--log", required=True, help="event log to append to (JSON Lines)")
+    p.add_argument("--script", help="JSON Lines of events people enter, each with \"at\": how "
+                                    "many card events precede it (render-table writes one)")
+    p.add_argument("--model", help="detector weights (default: the shipped models/cards.onnx)")
+    p.add_argument("--detector", choices=["model", "truth"], default="model",
+                   help="'truth' reads the demo table's own boxes (no model needed)")
+    p.add_argument("--imgsz", type=int, help="detector input size (default: the model's)")
+    p.add_argument("--still-time", type=float, default=TrackerConfig.still_time,
+                   help="seconds a card must lie still before it counts")
+    p.add_argument("--confirm-below", type=float, default=TrackerConfig.confirm_below,
+                   help="hold readings scoring below this for confirmation")
+    p.add_argument("--realtime", action="store_true",
+                   help="drop stale frames of a file as if it were a live camera")
+    p.add_argument("--chip-check", action="store_true", help="count chips in the cups")
+    p.add_argument("--json", action="store_true", help="print one JSON object per event")
+    p.add_argument("--quiet", action="store_true", help="print only the summary")
+    p.set_defaults(func=run_watch)
+
+
+def _load_script(path: str | None) -> list[dict[str, Any]]:
+    if not path:
+        return []
+    out = []
+    with open(path, encoding="utf-8") as fh:
+        for line in fh:
+            if line.strip():
+                out.append(json.loads(line))
+    return out
+
+
+def build_detector(args: argparse.Namespace, source: Any) -> Any:
+    if args.detector == "truth":
+        from vision.table_render import RenderedSource, TruthDetector
+
+        if not isinstance(source, RenderedSource):
+            raise ValueError("--detector truth works only with the 'demo' source")
+        return TruthDetector(source)
+    from vision.detector import CardDetector
+
+    kwargs: dict[str, Any] = {}
+    if args.imgsz:
+        kwargs["imgsz"] = args.imgsz
+    return CardDetector(args.model, **kwargs)
+
+
+def run_watch(args: argparse.Namespace) -> int:
+    from vision.sources import parse_source
+
+    script = _load_script(args.script)
+    setup: dict[str, Any] | None = None
+    if args.game:
+        setup = {"event": "game", "game": args.game, "players": list(args.players or [])}
+        if args.chips is not None:
+            setup["chips"] = args.chips
+        if args.rounds is not None:
+            setup["rounds"] = args.rounds
+        script = [e for e in script if e.get("event") != "game"]
+    try:
+        source = parse_source(args.source)
+    except (OSError, ValueError) as exc:
+        print(f"companion watch: {exc}", file=sys.stderr)
+        return 2
+    players = list(args.players or [])
+    if not players:
+        game_ev = setup or next((e for e in script if e.get("event") == "game"), None)
+        players = list((game_ev or {}).get("players") or [])
+    game = (setup or {}).get("game") or next(
+        (e.get("game") for e in script if e.get("event") == "game"), "michigan-rummy")
+    if args.profile:
+        profile = TableProfile.load(args.profile)
+    else:
+        try:
+            if source.live:
+                frames = [f.image for f in islice(iter(source), 30)]
+            else:
+                probe = parse_source(args.source)
+                frames = [f.image for f in islice(iter(probe), 30)]
+                probe.close()
+            profile = calibrate(frames, str(game), max(1, len(players)))
+        except CalibrationError as exc:
+            print(f"companion watch: {exc}", file=sys.stderr)
+            return 1
+    try:
+        detector = build_detector(args, source)
+    except (OSError, ValueError) as exc:
+        print(f"companion watch: cannot load the detector: {exc}", file=sys.stderr)
+        return 2
+    from vision.chips import ChipCounter
+
+    config = TrackerConfig(still_time=args.still_time, confirm_below=args.confirm_below)
+    pipe = TablePipeline(profile, detector, setup, args.log, script=script,
+                         tracker_config=config,
+                         chip_counter=ChipCounter() if args.chip_check else None)
+
+    def show(res: FrameResult) -> None:
+        if args.quiet:
+            return
+        for line, ev in res.events:
+            if args.json:
+                print(json.dumps({"line": line, **ev}, ensure_ascii=False), flush=True)
+            else:
+                print(f"[{res.t:7.2f}s] line {line}: {describe(ev)}", flush=True)
+        if not args.json:
+            for text in res.announcements:
+                print(f"           {text}", flush=True)
+            for text in res.notes:
+                print(f"           ({text})", flush=True)
+
+    stop = threading.Event()
+    try:
+        stats = pipe.run(source, stop, show, realtime=True if args.realtime else None)
+    except KeyboardInterrupt:
+        stop.set()
+        return 130
+    tail = pipe.finish()
+    if not args.quiet and not args.json:
+        for text in tail:
+            print(f"           {text}")
+    held = list(pipe.pending.values())
+    print(f"{stats.frames} frames in {stats.seconds:.1f} s ({stats.fps:.1f} fps), "
+          f"{stats.dropped} dropped; {stats.events} events logged to {args.log}; "
+          f"{len(held)} readings await confirmation", file=sys.stderr)
+    for p in held:
+        print(f"  unconfirmed: {p.describe()}", file=sys.stderr)
+    return 0
+
+
+def describe(ev: dict[str, Any]) -> str:
+    """A log event for people: ``Bob plays 5♣``."""
+    from companion.cards import Card
+
+    kind = ev.get("event")
+    def pretty(codes: list[str]) -> str:
+        return " ".join(Card.parse(c).pretty() for c in codes)
+    if kind == "play":
+        codes = [ev["card"]] if "card" in ev else list(ev.get("cards") or [])
+        return f"{ev.get('player')} plays {pretty(codes)}"
+    if kind == "reveal":
+        return f"{ev.get('player')} shows {pretty(list(ev.get('cards') or []))}"
+    if kind == "trump":
+        return f"trump card {pretty([ev['card']])}"
+    return json.dumps({k: v for k, v in ev.items()}, ensure_ascii=False)
+
+
+def register_render_table(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "render-table",
+        help="render a simulated game on a synthetic table to a video, with its ground truth",
+        description=(
+            "Simulate a game (or read a log), draw it on a synthetic table (board, cups, chips, "
+            "piles growing, hands reaching in, camera perspective and lighting) and write "
+            "OUT (video), OUT.truth.jsonl (the log) and OUT.script.jsonl (the events people "
+            "enter, for `companion watch --script`)."
+        ),
+    )
+    p.add_argument("--out", required=True, help="video file (.mp4 or .avi)")
+    p.add_argument("--game", default="michigan-rummy")
+    p.add_argument("--players", default="Ann,Bob,Cy,Dee", help="names, comma separated")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--rounds", type=int, default=1, help="rounds (hands) to keep")
+    p.add_argument("--log", help="render this log instead of simulating")
+    p.add_argument("--fps", type=float, default=10.0)
+    p.add_argument("--width", type=int, default=640)
+    p.add_argument("--height", type=int, default=480)
+    p.add_argument("--deck", help="deck design (default: the demo deck)")
+    p.set_defaults(func=run_render_table)
+
+
+def run_render_table(args: argparse.Namespace) -> int:
+    from vision.table_render import DEMO_DECK, RenderConfig, render_video, simulated_round
+
+    if args.log:
+        events = _load_script(args.log)
+    else:
+        names = [n.strip() for n in args.players.split(",") if n.strip()]
+        events = simulated_round(args.game, names, seed=args.seed, max_rounds=args.rounds)
+    cfg = RenderConfig(width=args.width, height=args.height, fps=args.fps, seed=args.seed,
+                       deck=args.deck or DEMO_DECK)
+    truth = render_video(events, args.out, cfg)
+    base = Path(args.out).with_suffix("")
+    print(f"wrote {args.out} ({truth.duration:.1f} s, {len(truth.visual)} card events), "
+          f"{base}.truth.jsonl, {base}.script.jsonl")
+    return 0
