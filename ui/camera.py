@@ -1,0 +1,125 @@
+"""Cameras: finding one quickly (or none, then the demo), and the camera feed for the worker.
+
+`find_cameras` probes webcam indices briefly (< 2 s in all, nothing printed); the camera feed
+runs the vision pipeline when it is installed, otherwise it shows the picture and leaves the
+events to the dialogs.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from calibration.profile import TableProfile
+from ui.demo import CardMark, camera_profile
+from ui.worker import FramePacket, SeenEvent, Tick
+
+
+def find_cameras(max_index: int = 2, budget_s: float = 1.5) -> list[str]:
+    """Webcam indices that deliver a picture, probed within ``budget_s`` seconds."""
+    if sys.platform.startswith("linux") and not glob.glob("/dev/video*"):
+        return []  # no video device at all: do not wake OpenCV
+    try:
+        import cv2
+    except ImportError:
+        return []
+    try:
+        cv2.setLogLevel(0)  # type: ignore[attr-defined]
+    except AttributeError:
+        pass
+    found: list[str] = []
+    end = time.monotonic() + budget_s
+    for index in range(max_index):
+        if time.monotonic() > end:
+            break
+        cap = cv2.VideoCapture(index)
+        try:
+            if cap.isOpened():
+                ok, _ = cap.read()
+                if ok:
+                    found.append(str(index))
+        finally:
+            cap.release()
+    return found
+
+
+def _masked(profile: TableProfile | None, img: np.ndarray) -> np.ndarray | None:
+    return profile.mask_private(img) if profile is not None else None
+
+
+class CameraFeed:
+    """A camera (or stream, file, folder) through the vision pipeline, when there is one.
+
+    Without a detector the feed only shows the picture; people enter the plays by hand.
+    The pipeline writes recognised events to the game's log itself; they come out of `tick`
+    as `SeenEvent` with ``line`` set, and the window records them without writing again.
+    """
+
+    def __init__(self, source_spec: str, profile: TableProfile | None, game: str,
+                 players: Sequence[str], pipeline: Any = None, interval_ms: int = 30) -> None:
+        from vision.sources import parse_source
+
+        self.source = parse_source(source_spec)
+        self.interval_ms = interval_ms
+        self.pipeline = pipeline
+        first = self.source.read()
+        size = (first.image.shape[1], first.image.shape[0]) if first is not None else (640, 480)
+        self.profile = profile or camera_profile(game, len(players), size)
+        self._first = first
+
+    def tick(self) -> Tick:
+        frame = self._first or self.source.read()
+        self._first = None
+        if frame is None:
+            return Tick(done=not getattr(self.source, "live", False),
+                        notes=["no picture from the camera"])
+        img = frame.image
+        tick = Tick()
+        marks: list[CardMark] = []
+        if self.pipeline is not None:
+            res = self.pipeline.process(img, frame.t, frame.index)
+            for det in res.detections:
+                x1, y1, x2, y2 = det["box"]
+                marks.append(CardMark(det["card"], ((x1, y1), (x2, y1), (x2, y2), (x1, y2))))
+            evidence = _masked(self.profile, img)
+            for line, ev in res.events:
+                tick.events.append(SeenEvent(dict(ev), evidence, line))
+            tick.notes.extend(res.notes + res.chip_warnings)
+        tick.frame = FramePacket(img, tuple(marks), frame.t)
+        return tick
+
+    def resync(self) -> None:
+        """A person wrote to the log (an entry, a correction): rebuild the pipeline's referee."""
+        if self.pipeline is None:
+            return
+        from companion.events import read_log
+        from companion.referee.base import replay
+
+        self.pipeline.referee = replay(read_log(self.pipeline.log.path)).referee
+
+    def close(self) -> None:
+        self.source.close()
+
+
+def make_camera_feed(source: str, profile: TableProfile | None, game: str,
+                     players: Sequence[str], log: Any = None) -> CameraFeed:
+    """The feed for a camera; with the pipeline and a detector when both can be loaded."""
+    pipeline = None
+    if log is not None and os.environ.get("COMPANION_NO_DETECTOR") != "1":
+        try:
+            from vision.detector import CardDetector
+            from vision.pipeline import TablePipeline
+
+            feed = CameraFeed(source, profile, game, players)
+            pipeline = TablePipeline(feed.profile, CardDetector(), None, log)
+            feed.pipeline = pipeline
+            return feed
+        except Exception:  # noqa: BLE001 - no weights or no onnxruntime: picture only
+            pipeline = None
+    return CameraFeed(source, profile, game, players, pipeline)

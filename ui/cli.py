@@ -1,0 +1,88 @@
+"""Starting the window: `companion` (no subcommand) and `companion demo`.
+
+With a camera the window opens the game setup; with none it plays the demo table at once. A
+game left unfinished (crash, restart) is offered for resuming first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from companion.referee.base import GAME_MODULES
+
+
+def _app() -> object:
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(sys.argv[:1])
+        app.setApplicationName("michigan-companion")
+        app.setOrganizationName("michigan-companion")
+        app.setApplicationDisplayName("Michigan Companion")
+    return app
+
+
+def build_window(demo: bool | None = None, game: str = "michigan-rummy", seed: int = 1,
+                 speech: bool | None = None, ask_resume: bool = True,
+                 cameras: Sequence[str] | None = None) -> object:
+    """Make the main window and start what the situation calls for (returns the window)."""
+    _app()
+    from PySide6.QtCore import QSettings
+
+    from ui.camera import find_cameras
+    from ui.speech import Speaker
+    from ui.window import MainWindow
+
+    settings = QSettings()
+    if speech is None:
+        speech = str(settings.value("speech", "false")).lower() in ("true", "1")
+    window = MainWindow(speaker=Speaker(enabled=bool(speech)), settings=settings)
+    window.act_speak.setChecked(bool(speech))
+    if ask_resume and window.offer_resume() is not None:
+        return window
+    if demo is None:
+        cams = find_cameras() if cameras is None else list(cameras)
+        demo = not cams
+    if demo:
+        window.start_demo(game=game, seed=seed)
+    else:
+        from PySide6.QtCore import QTimer
+
+        QTimer.singleShot(0, window.new_game)
+    return window
+
+
+def run_window(demo: bool | None = None, game: str = "michigan-rummy", seed: int = 1,
+               speech: bool | None = None) -> int:
+    """Entry point of `companion` without a subcommand: open the window, run until closed."""
+    app = _app()
+    window = build_window(demo=demo, game=game, seed=seed, speech=speech,
+                          ask_resume=demo is not True)
+    window.show()  # type: ignore[attr-defined]
+    return int(app.exec())  # type: ignore[attr-defined]
+
+
+def register_demo(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "demo",
+        help="open the window on the built-in demo table (bots play a game it watches)",
+        description=(
+            "Open the companion window on the demo table: bots play a simulated game, drawn "
+            "as a camera would see it, and the window recognises, announces, referees and "
+            "keeps the chips as it would at a real table."
+        ),
+    )
+    p.add_argument("--game", "-g", default="michigan-rummy", choices=sorted(GAME_MODULES))
+    p.add_argument("--seed", "-s", type=int, default=1)
+    p.add_argument("--speak", action="store_true", help="speak the announcements")
+    p.set_defaults(func=run_demo)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    os.environ.setdefault("QT_LOGGING_RULES", "qt.multimedia*=false")
+    return run_window(demo=True, game=args.game, seed=args.seed,
+                      speech=True if args.speak else None)

@@ -1,0 +1,255 @@
+"""Small dialogs for what the camera cannot see, and for fixing what it got wrong.
+
+Each dialog only collects values and returns ordinary log events (``dummy``, ``bid``,
+``trump``, ``hand``, ``play``, ``reveal``, ``end-round``, ``round``); the window appends them
+or wraps them in a ``correct`` event. No rules are checked here: the referee judges them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGridLayout,
+    QLabel,
+    QLineEdit,
+    QRadioButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from companion.cards import CardError, cards
+
+USER = {"source": "user"}  # marks events typed in by a person (unknown fields are ignored)
+
+
+def parse_cards(text: str) -> list[str]:
+    """Card codes from what a person typed ("5c 10♣ qh"); raises CardError/ValueError."""
+    cleaned = text.replace(",", " ").split()
+    return [c.code for c in cards(cleaned)]
+
+
+class CardsEdit(QLineEdit):
+    """A line edit for one or more cards, shown in red while it does not parse."""
+
+    def __init__(self, text: str = "", placeholder: str = "e.g. 5C or 10♣ JH",
+                 parent: QWidget | None = None) -> None:
+        super().__init__(text, parent)
+        self.setPlaceholderText(placeholder)
+        self.textChanged.connect(self._check)
+
+    def codes(self) -> list[str]:
+        try:
+            return parse_cards(self.text())
+        except (CardError, ValueError):
+            return []
+
+    def valid(self) -> bool:
+        try:
+            return bool(parse_cards(self.text()))
+        except (CardError, ValueError):
+            return False
+
+    def _check(self) -> None:
+        self.setStyleSheet("" if self.valid() or not self.text() else "color: #b3261e;")
+
+
+class EventDialog(QDialog):
+    """Base: a form, OK/Cancel, and `events()` giving what to append."""
+
+    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.form = QFormLayout()
+        self.error = QLabel("")
+        self.error.setStyleSheet("color: #b3261e;")
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self._try_accept)
+        self.buttons.rejected.connect(self.reject)
+        box = QVBoxLayout(self)
+        box.addLayout(self.form)
+        box.addWidget(self.error)
+        box.addWidget(self.buttons)
+
+    def problem(self) -> str:
+        """Why the values cannot be accepted yet ("" when they can)."""
+        return ""
+
+    def _try_accept(self) -> None:
+        why = self.problem()
+        if why:
+            self.error.setText(why)
+            return
+        self.accept()
+
+    def events(self) -> list[dict[str, Any]]:
+        raise NotImplementedError
+
+
+def _players_combo(players: Sequence[str], current: str | None = None) -> QComboBox:
+    combo = QComboBox()
+    combo.addItems(list(players))
+    if current in players:
+        combo.setCurrentText(str(current))
+    return combo
+
+
+class DummyDialog(EventDialog):
+    """The dealer's choice about the dummy hand: keep, exchange, or sell it (buyer, price)."""
+
+    def __init__(self, players: Sequence[str], parent: QWidget | None = None) -> None:
+        super().__init__("The dummy hand", parent)
+        self.keep = QRadioButton("Dealer keeps the dealt hand")
+        self.exchange = QRadioButton("Dealer exchanges for the dummy")
+        self.sell = QRadioButton("Dealer sells the dummy")
+        self.keep.setChecked(True)
+        group = QButtonGroup(self)
+        for b in (self.keep, self.exchange, self.sell):
+            group.addButton(b)
+            self.form.addRow(b)
+        self.buyer = _players_combo(players)
+        self.price = QSpinBox()
+        self.price.setRange(1, 999)
+        self.price.setValue(3)
+        self.form.addRow("Buyer", self.buyer)
+        self.form.addRow("Price (chips)", self.price)
+        self.sell.toggled.connect(self._enable)
+        self._enable()
+
+    def _enable(self) -> None:
+        self.buyer.setEnabled(self.sell.isChecked())
+        self.price.setEnabled(self.sell.isChecked())
+
+    def events(self) -> list[dict[str, Any]]:
+        if self.sell.isChecked():
+            return [{"event": "dummy", "action": "sell", "buyer": self.buyer.currentText(),
+                     "price": self.price.value(), **USER}]
+        action = "exchange" if self.exchange.isChecked() else "keep"
+        return [{"event": "dummy", "action": action, **USER}]
+
+
+class BidDialog(EventDialog):
+    """An Oh Claire! bid: who bids how many tricks."""
+
+    def __init__(self, players: Sequence[str], current: str | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__("Bid", parent)
+        self.player = _players_combo(players, current)
+        self.tricks = QSpinBox()
+        self.tricks.setRange(0, 13)
+        self.form.addRow("Player", self.player)
+        self.form.addRow("Tricks", self.tricks)
+
+    def events(self) -> list[dict[str, Any]]:
+        return [{"event": "bid", "player": self.player.currentText(),
+                 "tricks": self.tricks.value(), **USER}]
+
+
+class TrumpDialog(EventDialog):
+    """The card turned up for trumps (Oh Claire!)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Trump card", parent)
+        self.card = CardsEdit()
+        self.form.addRow("Card turned up", self.card)
+
+    def problem(self) -> str:
+        return "" if len(self.card.codes()) == 1 else "Type one card, e.g. 7H."
+
+    def events(self) -> list[dict[str, Any]]:
+        return [{"event": "trump", "card": self.card.codes()[0], **USER}]
+
+
+class HandDialog(EventDialog):
+    """Which Wanagan hand starts now: main, overtime 1-3, or the draw for the Jackpot."""
+
+    KINDS = ("main", "overtime-1", "overtime-2", "overtime-3", "draw")
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("Next hand", parent)
+        self.kind = QComboBox()
+        self.kind.addItems(list(self.KINDS))
+        self.form.addRow("Hand", self.kind)
+
+    def events(self) -> list[dict[str, Any]]:
+        return [{"event": "hand", "kind": self.kind.currentText(), **USER}]
+
+
+class PlayDialog(EventDialog):
+    """A play: who laid which card(s). Used to add a missed play and to fix a misread card."""
+
+    def __init__(self, players: Sequence[str], player: str | None = None, card_text: str = "",
+                 title: str = "Add a missed play", kind: str = "play",
+                 parent: QWidget | None = None) -> None:
+        super().__init__(title, parent)
+        self.kind = kind
+        self.player = _players_combo(players, player)
+        self.cards = CardsEdit(card_text)
+        self.form.addRow("Player", self.player)
+        self.form.addRow("Card(s)", self.cards)
+
+    def problem(self) -> str:
+        return "" if self.cards.valid() else "Type the card(s), e.g. 5C or 10♣ JH."
+
+    def events(self) -> list[dict[str, Any]]:
+        codes = self.cards.codes()
+        ev: dict[str, Any] = {"event": self.kind, "player": self.player.currentText()}
+        if self.kind == "play" and len(codes) == 1:
+            ev["card"] = codes[0]
+        else:
+            ev["cards"] = codes
+        ev.update(USER)
+        return [ev]
+
+
+class EndRoundDialog(EventDialog):
+    """The end of a round: cards left in each hand (shown face up), whether nobody went out,
+    and who deals next (which starts the next round)."""
+
+    def __init__(self, players: Sequence[str], next_dealer: str | None = None,
+                 game_over: bool = False, parent: QWidget | None = None) -> None:
+        super().__init__("End of the round", parent)
+        grid = QGridLayout()
+        grid.addWidget(QLabel("Cards left in hand (leave empty when none or not shown)"), 0, 0,
+                       1, 2)
+        self.hands: dict[str, CardsEdit] = {}
+        for i, p in enumerate(players, start=1):
+            grid.addWidget(QLabel(p), i, 0)
+            edit = CardsEdit(placeholder="e.g. 9H KS")
+            self.hands[p] = edit
+            grid.addWidget(edit, i, 1)
+        self.form.addRow(grid)
+        self.nobody_out = QCheckBox("Nobody went out (the round was ended)")
+        self.form.addRow(self.nobody_out)
+        self.next_round = QCheckBox("Start the next round")
+        self.next_round.setChecked(not game_over)
+        self.dealer = _players_combo(players, next_dealer)
+        self.form.addRow(self.next_round)
+        self.form.addRow("Next dealer", self.dealer)
+
+    def problem(self) -> str:
+        for p, edit in self.hands.items():
+            if edit.text().strip() and not edit.valid():
+                return f"{p}'s cards do not read as cards."
+        return ""
+
+    def events(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for p, edit in self.hands.items():
+            codes = edit.codes()
+            if codes:
+                out.append({"event": "reveal", "player": p, "cards": codes, **USER})
+        if self.nobody_out.isChecked():
+            out.append({"event": "end-round", **USER})
+        if self.next_round.isChecked():
+            out.append({"event": "round", "dealer": self.dealer.currentText(), **USER})
+        return out

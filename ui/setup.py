@@ -1,0 +1,617 @@
+"""Game setup: rule set, players in seating order, chips, rounds, first dealer, house rules,
+the board disk, the camera, and the calibration step (zones drawn over the picture, draggable).
+
+The dialog returns a `GameSetup`: the ``game`` event for the log, the first dealer, the source
+to watch and the table profile; it decides no rule (defaults come from companion/data/*.toml).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPixmap, QPolygonF
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGraphicsEllipseItem,
+    QGraphicsItem,
+    QGraphicsPolygonItem,
+    QGraphicsScene,
+    QGraphicsSceneMouseEvent,
+    QGraphicsSimpleTextItem,
+    QGraphicsView,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from calibration.layout import BOARD_HALF, Zone, board_cups, default_zones
+from calibration.profile import TableProfile
+from companion.house import HouseRule, house_rules
+from companion.referee.base import GAME_MODULES
+from ui.demo import DEMO_PLAYERS, FRAME_SIZE, TableRenderer, TableView, camera_profile
+from ui.views import bgr_to_qimage
+
+GAMES: dict[str, str] = {
+    "michigan-rummy": "Michigan Rummy",
+    "great-lakes": "Great Lakes",
+    "pressman": "Pressman Michigan",
+    "boodle": "Boodle",
+    "oh-claire": "Oh Claire!",
+    "wanagan": "Wanagan",
+    "michigan-rum": "Michigan Rum",
+}
+DEMO_SOURCE = "demo"
+DEFAULT_ROUNDS = {"oh-claire": 11, "wanagan": 3, "michigan-rum": 5}
+BOARD_CORNERS = np.array([[-BOARD_HALF, -BOARD_HALF], [BOARD_HALF, -BOARD_HALF],
+                          [BOARD_HALF, BOARD_HALF], [-BOARD_HALF, BOARD_HALF]], np.float64)
+
+
+@dataclass
+class GameSetup:
+    """What the setup dialog decided."""
+
+    setup: dict[str, Any]
+    first_dealer: str
+    source: str
+    profile: TableProfile | None
+
+    @property
+    def game(self) -> str:
+        return str(self.setup["game"])
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.setup["players"])
+
+
+# --- house rule editors -------------------------------------------------------------------
+class RuleEditor:
+    """One house rule's widget; `value()` reads it back in the default's kind."""
+
+    def __init__(self, rule: HouseRule) -> None:
+        self.rule = rule
+        d = rule.default
+        self.widget: QWidget
+        if isinstance(d, bool):
+            box = QCheckBox()
+            box.setChecked(d)
+            self.widget = box
+        elif isinstance(d, int):
+            spin = QSpinBox()
+            spin.setRange(-1000, 100000)
+            spin.setValue(d)
+            self.widget = spin
+        elif isinstance(d, float):
+            dspin = QDoubleSpinBox()
+            dspin.setRange(-1e6, 1e6)
+            dspin.setValue(d)
+            self.widget = dspin
+        elif isinstance(d, list):
+            self.widget = QLineEdit(", ".join(str(x) for x in d))
+        else:
+            self.widget = QLineEdit(str(d))
+        self.widget.setToolTip(f"{rule.description} ({rule.ruling}; default {d!r})")
+
+    def value(self) -> Any:
+        d = self.rule.default
+        w = self.widget
+        if isinstance(w, QCheckBox):
+            return w.isChecked()
+        if isinstance(w, QSpinBox):
+            return w.value()
+        if isinstance(w, QDoubleSpinBox):
+            return w.value()
+        assert isinstance(w, QLineEdit)
+        text = w.text()
+        if isinstance(d, list):
+            items = [s.strip() for s in text.split(",") if s.strip()]
+            if d and all(isinstance(x, int) and not isinstance(x, bool) for x in d):
+                try:
+                    return [int(s) for s in items]
+                except ValueError:
+                    return d
+            return items
+        return text
+
+    def set_value(self, value: Any) -> None:
+        w = self.widget
+        if isinstance(w, QCheckBox):
+            w.setChecked(bool(value))
+        elif isinstance(w, QSpinBox):
+            w.setValue(int(value))
+        elif isinstance(w, QDoubleSpinBox):
+            w.setValue(float(value))
+        elif isinstance(w, QLineEdit):
+            w.setText(", ".join(str(x) for x in value) if isinstance(value, list)
+                      else str(value))
+
+    def changed(self) -> bool:
+        return bool(self.value() != self.rule.default)
+
+
+# --- calibration ---------------------------------------------------------------------------
+class Handle(QGraphicsEllipseItem):
+    """A draggable board corner."""
+
+    def __init__(self, x: float, y: float, on_move: Any) -> None:
+        r = 9.0
+        super().__init__(-r, -r, 2 * r, 2 * r)
+        self.setPos(x, y)
+        self.setBrush(QBrush(QColor("#ffeb3b")))
+        self.setPen(QPen(QColor("#000000"), 2))
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
+        self.setZValue(10)
+        self.setCursor(Qt.CursorShape.SizeAllCursor)
+        self._on_move = on_move
+
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged:
+            self._on_move()
+        return super().itemChange(change, value)
+
+
+class ZoneItem(QGraphicsPolygonItem):
+    """A zone drawn through the homography; dragging it moves the zone on the board."""
+
+    def __init__(self, index: int, view: CalibrationView) -> None:
+        super().__init__()
+        self.index = index
+        self._view = view
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable)
+        self.setCursor(Qt.CursorShape.OpenHandCursor)
+        self.setZValue(5)
+
+    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:
+        super().mouseReleaseEvent(event)
+        offset = self.pos()
+        if offset.x() or offset.y():
+            self._view.move_zone(self.index, (offset.x(), offset.y()))
+
+
+class CalibrationView(QGraphicsView):
+    """The live picture with the board's corners as handles and every zone and cup drawn
+    through the homography they define. Drag the corners onto the board's corners, and drag a
+    zone to where that seat lays its cards."""
+
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setScene(QGraphicsScene(self))
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setMinimumSize(480, 320)
+        self.profile: TableProfile | None = None
+        self.seat_names: list[str] = []
+        self._handles: list[Handle] = []
+        self._zone_items: list[ZoneItem] = []
+        self._cup_items: list[QGraphicsItem] = []
+        self._labels: list[QGraphicsSimpleTextItem] = []
+        self._pixmap = self.scene().addPixmap(QPixmap())
+        self._updating = False
+
+    def set_table(self, frame: np.ndarray, profile: TableProfile,
+                  seat_names: Sequence[str] = ()) -> None:
+        self.profile = profile
+        self.seat_names = list(seat_names)
+        self._pixmap.setPixmap(QPixmap.fromImage(bgr_to_qimage(frame)))
+        scene = self.scene()
+        for item in [*self._handles, *self._zone_items, *self._cup_items, *self._labels]:
+            scene.removeItem(item)
+        self._handles, self._zone_items, self._cup_items, self._labels = [], [], [], []
+        corners = profile.board_corners_px()
+        self._updating = True
+        for x, y in corners:
+            h = Handle(float(x), float(y), self._corners_moved)
+            scene.addItem(h)
+            self._handles.append(h)
+        for i, _zone in enumerate(profile.zones):
+            item = ZoneItem(i, self)
+            scene.addItem(item)
+            self._zone_items.append(item)
+            label = QGraphicsSimpleTextItem()
+            label.setBrush(QBrush(QColor("#ffffff")))
+            label.setZValue(6)
+            scene.addItem(label)
+            self._labels.append(label)
+        self._updating = False
+        self.setSceneRect(0, 0, frame.shape[1], frame.shape[0])
+        self.redraw()
+
+    def handle_positions(self) -> np.ndarray:
+        return np.array([[h.pos().x(), h.pos().y()] for h in self._handles], np.float64)
+
+    def move_corner(self, k: int, x: float, y: float) -> None:
+        """Move board corner ``k`` (0 = top-left, clockwise) to image point (x, y)."""
+        self._handles[k].setPos(x, y)
+
+    def _corners_moved(self) -> None:
+        if self._updating or self.profile is None or len(self._handles) != 4:
+            return
+        hom = cv2.getPerspectiveTransform(BOARD_CORNERS.astype(np.float32),
+                                          self.handle_positions().astype(np.float32))
+        self.profile = self.profile.with_homography(hom)
+        self.redraw()
+        self.changed.emit()
+
+    def move_zone(self, index: int, offset_px: tuple[float, float]) -> None:
+        """Shift zone ``index`` by an image offset (converted to board units)."""
+        assert self.profile is not None
+        zone = self.profile.zones[index]
+        centre = np.array([zone.center])
+        px = self.profile.board_to_image(centre)[0] + np.array(offset_px)
+        moved = self.profile.image_to_board(np.array([px]))[0]
+        dx, dy = float(moved[0] - centre[0][0]), float(moved[1] - centre[0][1])
+        poly = tuple((x + dx, y + dy) for x, y in zone.polygon)
+        zones = list(self.profile.zones)
+        zones[index] = Zone(zone.name, zone.kind, poly, zone.seat, dict(zone.meta))
+        self.profile.zones = zones
+        self._zone_items[index].setPos(0, 0)
+        self.redraw()
+        self.changed.emit()
+
+    def redraw(self) -> None:
+        if self.profile is None:
+            return
+        scene = self.scene()
+        for item in self._cup_items:
+            scene.removeItem(item)
+        self._cup_items = []
+        for i, (zone, pts) in enumerate(zip(self.profile.zones, self.profile.zone_polygons_px(),
+                                            strict=True)):
+            item = self._zone_items[i]
+            item.setPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in pts]))
+            colour = QColor("#4fc3f7") if zone.kind == "pile" else QColor("#ff8a65")
+            item.setPen(QPen(colour, 2.5))
+            fill = QColor(colour)
+            fill.setAlpha(50)
+            item.setBrush(QBrush(fill))
+            name = zone.name
+            if zone.seat is not None and zone.seat < len(self.seat_names):
+                name = f"{self.seat_names[zone.seat]}'s cards"
+            self._labels[i].setText(name)
+            self._labels[i].setPos(float(pts[:, 0].min()) + 4, float(pts[:, 1].min()) + 2)
+        board = self.profile.board_corners_px()
+        outline = scene.addPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in board]),
+                                   QPen(QColor("#ffeb3b"), 2, Qt.PenStyle.DashLine))
+        self._cup_items.append(outline)
+        for cup in self.profile.cups:
+            ring = [(cup.center[0] + cup.radius * np.cos(a), cup.center[1] + cup.radius * np.sin(a))
+                    for a in np.linspace(0, 2 * np.pi, 32, endpoint=False)]
+            pts = self.profile.board_to_image(np.array(ring))
+            poly = scene.addPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in pts]),
+                                    QPen(QColor("#ffffff"), 1.5))
+            self._cup_items.append(poly)
+            text = scene.addSimpleText(cup.name if len(cup.name) < 9 else cup.name[:8] + "…")
+            c = self.profile.board_to_image(np.array([cup.center]))[0]
+            text.setBrush(QBrush(QColor("#ffffff")))
+            text.setPos(float(c[0]) - text.boundingRect().width() / 2, float(c[1]) - 7)
+            self._cup_items.append(text)
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+
+
+def grab_frame(source: str, timeout_s: float = 2.0) -> np.ndarray | None:
+    """One picture from a camera index / stream / file for calibration (None if none)."""
+    try:
+        from vision.sources import parse_source
+        src = parse_source(source)
+    except (OSError, ValueError, ImportError):
+        return None
+    try:
+        import time
+        end = time.monotonic() + timeout_s
+        while time.monotonic() < end:
+            frame = src.read()
+            if frame is not None:
+                return frame.image
+        return None
+    finally:
+        src.close()
+
+
+# --- the dialog -----------------------------------------------------------------------------
+class SetupDialog(QDialog):
+    """Set up a game in four tabs: game, players, house rules, camera and calibration."""
+
+    def __init__(self, cameras: Sequence[str] = (), parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("New game")
+        self.resize(900, 640)
+        self.tabs = QTabWidget()
+        self._rule_editors: list[RuleEditor] = []
+        self._build_game_tab()
+        self._build_players_tab()
+        self._build_rules_tab()
+        self._build_camera_tab(cameras)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Start the game")
+        buttons.accepted.connect(self._try_accept)
+        buttons.rejected.connect(self.reject)
+        self.error = QLabel("")
+        self.error.setStyleSheet("color: #b3261e; font-weight: bold;")
+        box = QVBoxLayout(self)
+        box.addWidget(self.tabs)
+        box.addWidget(self.error)
+        box.addWidget(buttons)
+        self.game_combo.currentIndexChanged.connect(self._game_changed)
+        self._game_changed()
+
+    # game tab
+    def _build_game_tab(self) -> None:
+        page = QWidget()
+        form = QFormLayout(page)
+        self.game_combo = QComboBox()
+        for key, title in GAMES.items():
+            self.game_combo.addItem(title, key)
+        self.chips = QSpinBox()
+        self.chips.setRange(0, 100000)
+        self.chips.setValue(50)
+        self.rounds = QSpinBox()
+        self.rounds.setRange(1, 99)
+        self.rounds.setValue(5)
+        self.dealer = QComboBox()
+        form.addRow("Rule set", self.game_combo)
+        form.addRow("Starting chips (each)", self.chips)
+        form.addRow("Rounds", self.rounds)
+        form.addRow("First dealer", self.dealer)
+        self.tabs.addTab(page, "Game")
+
+    # players tab
+    def _build_players_tab(self) -> None:
+        page = QWidget()
+        v = QVBoxLayout(page)
+        v.addWidget(QLabel("Players in seating order, clockwise from the seat nearest the "
+                           "camera. Double-click a name to change it."))
+        self.players = QListWidget()
+        self.players.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+        for name in DEMO_PLAYERS:
+            self._add_player_item(name)
+        v.addWidget(self.players)
+        row = QHBoxLayout()
+        self.new_name = QLineEdit()
+        self.new_name.setPlaceholderText("Name")
+        add = QPushButton("Add")
+        add.clicked.connect(self._add_player)
+        remove = QPushButton("Remove")
+        remove.clicked.connect(self._remove_player)
+        up = QPushButton("Move up")
+        up.clicked.connect(lambda: self._move(-1))
+        down = QPushButton("Move down")
+        down.clicked.connect(lambda: self._move(1))
+        for w in (self.new_name, add, remove, up, down):
+            row.addWidget(w)
+        v.addLayout(row)
+        self.players.model().rowsMoved.connect(self._players_changed)
+        self.players.itemChanged.connect(self._players_changed)
+        self.tabs.addTab(page, "Players")
+
+    def _add_player_item(self, name: str) -> None:
+        item = QListWidgetItem(name)
+        item.setFlags(item.flags() | Qt.ItemFlag.ItemIsEditable)
+        self.players.addItem(item)
+
+    def _add_player(self) -> None:
+        name = self.new_name.text().strip()
+        if name:
+            self._add_player_item(name)
+            self.new_name.clear()
+            self._players_changed()
+
+    def _remove_player(self) -> None:
+        row = self.players.currentRow()
+        if row >= 0:
+            self.players.takeItem(row)
+            self._players_changed()
+
+    def _move(self, delta: int) -> None:
+        row = self.players.currentRow()
+        new = row + delta
+        if row < 0 or not 0 <= new < self.players.count():
+            return
+        item = self.players.takeItem(row)
+        self.players.insertItem(new, item)
+        self.players.setCurrentRow(new)
+        self._players_changed()
+
+    def player_names(self) -> list[str]:
+        return [self.players.item(i).text().strip() for i in range(self.players.count())]
+
+    def set_players(self, names: Sequence[str]) -> None:
+        self.players.clear()
+        for n in names:
+            self._add_player_item(n)
+        self._players_changed()
+
+    def _players_changed(self, *args: Any) -> None:
+        names = self.player_names()
+        current = self.dealer.currentText()
+        self.dealer.clear()
+        self.dealer.addItems(names)
+        if current in names:
+            self.dealer.setCurrentText(current)
+        self._refresh_calibration()
+
+    # house rules tab
+    def _build_rules_tab(self) -> None:
+        self.rules_page = QWidget()
+        self.rules_form = QFormLayout(self.rules_page)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.rules_page)
+        self.tabs.addTab(scroll, "House rules")
+
+    def _fill_rules(self, game: str) -> None:
+        while self.rules_form.rowCount():
+            self.rules_form.removeRow(0)
+        self._rule_editors = []
+        try:
+            rules = house_rules(game)
+        except ValueError:
+            rules = []
+        for rule in rules:
+            ed = RuleEditor(rule)
+            self._rule_editors.append(ed)
+            label = QLabel(f"{rule.name} <span style='color:#777'>({rule.ruling})</span>")
+            label.setToolTip(rule.description)
+            label.setWordWrap(True)
+            self.rules_form.addRow(label, ed.widget)
+            hint = QLabel(rule.description)
+            hint.setWordWrap(True)
+            hint.setStyleSheet("color: #555; font-size: 9pt;")
+            self.rules_form.addRow("", hint)
+
+    def rule_editor(self, name: str) -> RuleEditor | None:
+        return next((e for e in self._rule_editors if e.rule.name == name), None)
+
+    # camera tab
+    def _build_camera_tab(self, cameras: Sequence[str]) -> None:
+        page = QWidget()
+        v = QVBoxLayout(page)
+        row = QHBoxLayout()
+        self.source = QComboBox()
+        self.source.setEditable(True)
+        self.source.addItem("Demo table (no camera)", DEMO_SOURCE)
+        for cam in cameras:
+            self.source.addItem(f"Webcam {cam}", cam)
+        self.source.setToolTip("A webcam index, a stream URL (http://…, rtsp://…), a video file "
+                               "or a folder of images")
+        preview = QPushButton("Show the picture")
+        preview.clicked.connect(self._preview)
+        row.addWidget(QLabel("Camera"))
+        row.addWidget(self.source, 1)
+        row.addWidget(preview)
+        v.addLayout(row)
+        v.addWidget(QLabel("Drag the yellow corners onto the board's corners; drag a zone "
+                           "where that seat lays its cards. Hands held outside the zones are "
+                           "never read or stored."))
+        self.calibration = CalibrationView()
+        v.addWidget(self.calibration, 1)
+        self.tabs.addTab(page, "Camera && calibration")
+
+    def source_spec(self) -> str:
+        idx = self.source.currentIndex()
+        data = self.source.itemData(idx) if idx >= 0 else None
+        text = self.source.currentText().strip()
+        if data is not None and self.source.itemText(idx) == text:
+            return str(data)
+        return text or DEMO_SOURCE
+
+    def _frame_for(self, spec: str, profile: TableProfile) -> np.ndarray | None:
+        if spec == DEMO_SOURCE:
+            img, _ = TableRenderer(profile).render(TableView())
+            return img
+        return grab_frame(spec)
+
+    def _preview(self) -> None:
+        self._refresh_calibration(grab=True)
+
+    def _refresh_calibration(self, grab: bool = False) -> None:
+        game = self.game()
+        names = self.player_names()
+        if not names:
+            return
+        spec = self.source_spec()
+        old = self.calibration.profile
+        if old is not None and old.seats == len(names) and old.game == game:
+            profile = old
+        else:
+            profile = camera_profile(game, len(names))
+            disk = self._disk()
+            if disk is not None:
+                profile.cups = board_cups(game, disk)
+        frame = None
+        if grab or spec == DEMO_SOURCE or self.calibration.profile is None:
+            frame = self._frame_for(spec, profile)
+        if frame is None:
+            w, h = FRAME_SIZE
+            frame = np.full((h, w, 3), 60, np.uint8)
+        if frame.shape[1] != profile.image_size[0] or frame.shape[0] != profile.image_size[1]:
+            profile = camera_profile(game, len(names), (frame.shape[1], frame.shape[0]))
+        self.calibration.set_table(frame, profile, names)
+
+    def _disk(self) -> list[str] | None:
+        ed = self.rule_editor("disk")
+        if ed is None:
+            return None
+        value = ed.value()
+        return [str(x) for x in value] if isinstance(value, list) else None
+
+    # common
+    def game(self) -> str:
+        return str(self.game_combo.currentData())
+
+    def set_game(self, game: str) -> None:
+        idx = self.game_combo.findData(game)
+        if idx >= 0:
+            self.game_combo.setCurrentIndex(idx)
+
+    def _game_changed(self) -> None:
+        game = self.game()
+        self._fill_rules(game)
+        rounds = self.rule_editor("rounds")
+        self.rounds.setValue(int(rounds.rule.default) if rounds is not None
+                             else DEFAULT_ROUNDS.get(game, 5))
+        chips = self.rule_editor("chips")
+        if chips is not None and isinstance(chips.rule.default, int):
+            self.chips.setValue(chips.rule.default)
+        self.calibration.profile = None
+        self._players_changed()
+
+    def problem(self) -> str:
+        names = self.player_names()
+        if len(names) < 2:
+            return "A game needs at least two players."
+        if len(set(names)) != len(names) or any(not n for n in names):
+            return "Every player needs a different name."
+        if self.game() not in GAME_MODULES:
+            return "Choose a rule set."
+        return ""
+
+    def _try_accept(self) -> None:
+        why = self.problem()
+        if why:
+            self.error.setText(why)
+            return
+        self.accept()
+
+    def result_setup(self) -> GameSetup:
+        """The game event (only house rules changed from their default are written)."""
+        game = self.game()
+        house = {e.rule.name: e.value() for e in self._rule_editors if e.changed()
+                 and e.rule.name not in ("rounds", "chips")}
+        setup: dict[str, Any] = {"event": "game", "game": game, "players": self.player_names(),
+                                 "chips": self.chips.value(), "rounds": self.rounds.value()}
+        if house:
+            setup["house"] = house
+        profile = self.calibration.profile
+        if profile is not None:
+            profile.zones = list(profile.zones) or default_zones(len(self.player_names()), game)
+        return GameSetup(setup, self.dealer.currentText() or self.player_names()[0],
+                         self.source_spec(), profile)

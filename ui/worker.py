@@ -1,0 +1,194 @@
+"""Capture and inference off the window's thread: a `Feed` ticks in a worker `QThread`.
+
+A feed turns the table (camera + pipeline, or the demo table) into frames and events; the
+`FeedWorker` runs it on a timer inside its own thread and hands out plain, copied data through
+signals. `FeedThread` starts and stops it cooperatively (quit()/wait(), never terminate()).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal, Slot
+
+from calibration.profile import TableProfile
+from ui.demo import CardMark, DemoTable
+
+
+@dataclass(frozen=True)
+class FramePacket:
+    """One picture for the live view: the frame (BGR) and the cards recognised in it."""
+
+    image: np.ndarray
+    marks: tuple[CardMark, ...] = ()
+    t: float = 0.0
+
+
+@dataclass(frozen=True)
+class SeenEvent:
+    """An event the feed saw, with the evidence frame to keep (masked to readable zones)."""
+
+    event: dict[str, Any]
+    evidence: np.ndarray | None = None
+    #: Set when the feed already wrote the event to the log (the vision pipeline does).
+    line: int | None = None
+
+
+@dataclass
+class Tick:
+    """What one tick of a feed produced."""
+
+    frame: FramePacket | None = None
+    events: list[SeenEvent] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    done: bool = False
+
+
+class Feed(Protocol):
+    """Anything that watches a table: the window only sees its ticks."""
+
+    interval_ms: int
+    profile: TableProfile
+
+    def tick(self) -> Tick: ...
+
+    def close(self) -> None: ...
+
+
+class DemoFeed:
+    """The demo table as a feed: one simulated event per tick, drawn, with its evidence."""
+
+    def __init__(self, table: DemoTable, interval_ms: int = 900) -> None:
+        self.table = table
+        self.interval_ms = interval_ms
+        self.profile = table.profile
+
+    def tick(self) -> Tick:
+        ev = self.table.step()
+        img, marks = self.table.frame()
+        frame = FramePacket(img, tuple(marks), time.monotonic())
+        if ev is None:
+            return Tick(frame, done=True)
+        evidence = self.profile.mask_private(img)
+        return Tick(frame, [SeenEvent(dict(ev), evidence)])
+
+    def close(self) -> None:
+        pass
+
+
+class FeedWorker(QObject):
+    """Runs a feed on a timer in the thread it was moved to. Signals carry plain data."""
+
+    resyncRequested = Signal()
+    stopRequested = Signal()
+
+    ready = Signal(object)        # TableProfile (a copy) once the feed is open
+    frameReady = Signal(object)   # FramePacket
+    eventSeen = Signal(object)    # SeenEvent
+    note = Signal(str)            # something to tell the user ("camera lost, reconnecting")
+    feedDone = Signal()
+    failed = Signal(str)
+
+    def __init__(self, make_feed: Callable[[], Feed]) -> None:
+        super().__init__()
+        self._make_feed = make_feed
+        self.feed: Feed | None = None
+        self._timer: QTimer | None = None
+        self._paused = False
+        self.resyncRequested.connect(self.resync)  # queued: runs in the worker's thread
+        self.stopRequested.connect(self.stop)
+
+    @Slot()
+    def start(self) -> None:
+        try:
+            self.feed = self._make_feed()
+        except Exception as exc:  # noqa: BLE001 - reported to the window, never raised
+            self.failed.emit(f"cannot open the table feed: {exc}")
+            return
+        self.ready.emit(self.feed.profile)
+        self._timer = QTimer(self)
+        self._timer.timeout.connect(self._tick)
+        self._timer.start(max(1, self.feed.interval_ms))
+
+    @Slot()
+    def resync(self) -> None:
+        """The log changed behind the feed (a person's entry or correction): catch up."""
+        resync = getattr(self.feed, "resync", None)
+        if callable(resync):
+            resync()
+
+    @Slot(bool)
+    def set_paused(self, paused: bool) -> None:
+        self._paused = paused
+
+    @Slot(int)
+    def set_interval(self, ms: int) -> None:
+        if self.feed is not None:
+            self.feed.interval_ms = ms
+        if self._timer is not None:
+            self._timer.setInterval(max(1, ms))
+
+    @Slot()
+    def _tick(self) -> None:
+        if self._paused or self.feed is None:
+            return
+        try:
+            tick = self.feed.tick()
+        except Exception as exc:  # noqa: BLE001
+            self.note.emit(f"the feed stumbled: {exc}")
+            return
+        if tick.frame is not None:
+            self.frameReady.emit(tick.frame)
+        for seen in tick.events:
+            self.eventSeen.emit(seen)
+        for text in tick.notes:
+            self.note.emit(text)
+        if tick.done:
+            if self._timer is not None:
+                self._timer.stop()
+            self.feedDone.emit()
+
+    @Slot()
+    def stop(self) -> None:
+        """Runs in the worker's thread: stop the timer there, then end the thread's loop."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer.deleteLater()  # deleted in this thread as it finishes
+            self._timer = None
+        thread = QThread.currentThread()
+        app = QCoreApplication.instance()
+        if app is not None and thread is not app.thread():
+            self.moveToThread(app.thread())
+        thread.quit()
+
+
+class FeedThread(QObject):
+    """Owns a worker thread running one feed; `stop` ends it cleanly and waits."""
+
+    def __init__(self, make_feed: Callable[[], Feed], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.qthread = QThread()
+        self.qthread.setObjectName("table-feed")
+        self.worker = FeedWorker(make_feed)
+        self.worker.moveToThread(self.qthread)
+        self.qthread.started.connect(self.worker.start)
+
+    def start(self) -> None:
+        self.qthread.start()
+
+    def stop(self, timeout_ms: int = 5000) -> bool:
+        """Stop the timer, end the thread's event loop and wait for it; True when it ended."""
+        if not self.qthread.isRunning():
+            return True
+        self.worker.stopRequested.emit()  # the worker stops its timer and quits its loop
+        ok = self.qthread.wait(timeout_ms)
+        if not ok:  # a feed stuck in a read: ask the loop to end and wait once more
+            self.qthread.quit()
+            ok = self.qthread.wait(timeout_ms)
+        if ok and self.worker.feed is not None:
+            self.worker.feed.close()
+        return bool(ok)
