@@ -4,7 +4,8 @@ for it (RULINGS WA-1..WA-7). The disk and house rules are data: companion/data/w
 
 Events: ``round`` (antes, WA-2), ``hand`` (kind main / overtime-1..3 / draw), optionally ``deal``
 (full information), and one ``reveal`` of 5 cards per player; a hand is judged as soon as every
-player has revealed (the referee knows the seating).
+player has revealed (the referee knows the seating). A ``hand`` without ``kind`` is the hand
+that comes next; one of another kind than the rules allow next is an error.
 """
 
 from __future__ import annotations
@@ -151,7 +152,9 @@ def _spoken(text: str) -> str:
 
 
 def _chips_of(setup: Event, players: Sequence[str], default: int) -> dict[str, int]:
-    chips = setup.get("chips", default)
+    chips = setup.get("chips")
+    if chips is None:
+        chips = default
     if isinstance(chips, Mapping):
         missing = [p for p in players if p not in chips]
         if missing:
@@ -186,8 +189,8 @@ class WanaganReferee(Referee):
         if 5 * len(players) > 52 * self.decks:
             raise ValueError(f"{len(players)} players cannot each get 5 cards from "
                              f"{self.decks} deck(s)")
-        rounds = setup.get("rounds", self.rules.rounds)
-        self.rounds = _whole("rounds", rounds, 1)
+        rounds = setup.get("rounds")
+        self.rounds = _whole("rounds", self.rules.rounds if rounds is None else rounds, 1)
         cups = [c.name for c in self.rules.cups] + [self.rules.jackpot]
         clash = set(cups) & set(players)
         if clash:
