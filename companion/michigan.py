@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from companion.cards import SUIT_NAMES, Card, card, full_deck, hand_sizes
@@ -175,16 +175,17 @@ class MichiganState(GameState):
     facts: list[Fact] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
     start: dict[str, int] = field(default_factory=dict)
+    settled: tuple[int, int] = (-1, -1)     # (facts, offences) when last settled
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MichiganState:
         new = object.__new__(type(self))
-        for f in fields(self):
-            v = getattr(self, f.name)
-            if isinstance(v, dict):
+        d = new.__dict__
+        for k, v in self.__dict__.items():
+            if type(v) is dict:
                 v = dict(v)
-            elif isinstance(v, list):
+            elif type(v) is list:
                 v = list(v)
-            object.__setattr__(new, f.name, v)
+            d[k] = v
         return new
 
 
@@ -924,6 +925,12 @@ class MichiganReferee(Referee):
         st = self.state
         said = notes if notes is not None else []
         notes = []
+        version = (len(st.facts), len(st.offences))
+        if version == st.settled and st.phase != "complete":
+            if said:
+                self.announce(line, " ".join(said))
+            return
+        st.settled = version
         new = self._simulate()
         old = st.moves
         if new[:len(old)] == old:
