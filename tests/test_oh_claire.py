@@ -17,7 +17,7 @@ from companion.cards import cards
 from companion.oh_claire import HouseRules, OhClaireReferee, house_rules, trick_winner
 from companion.referee.base import Replay, replay_dicts, replay_file
 
-EXAMPLES = Path("/work/shared/examples")
+EXAMPLES = Path(__file__).resolve().parent / "golden"
 if not EXAMPLES.exists():  # the examples also travel with the repository's tests, if copied
     EXAMPLES = Path(__file__).resolve().parent / "examples"
 

@@ -13,7 +13,7 @@ from companion.cli import main
 from companion.referee.base import replay_dicts, replay_file
 from companion.wanagan import WanaganReferee, load_rules
 
-EXAMPLES = Path("/work/shared/examples")
+EXAMPLES = Path(__file__).resolve().parent / "golden"
 ROOT = Path(__file__).resolve().parents[1]
 CUPS = ["1 Pair", "2 Pair", "3 of a Kind", "Full House", "Any Flush", "Any Straight",
         "4 of a Kind", "Wanagan"]
