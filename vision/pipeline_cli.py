@@ -99,6 +99,10 @@ def run_watch(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         print(f"companion watch: {exc}", file=sys.stderr)
         return 2
+    from vision.table_render import RenderedSource
+
+    if not script and setup is None and isinstance(source, RenderedSource):
+        script = [dict(e) for e in source.truth.script]  # the demo's own typed events
     players = list(args.players or [])
     if not players:
         game_ev = setup or next((e for e in script if e.get("event") == "game"), None)

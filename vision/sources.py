@@ -297,16 +297,21 @@ class LatestFrame:
 
 def parse_source(spec: str | int) -> FrameSource:
     """Open a source from what a user types: ``0`` (webcam index), a URL (``http://``,
-    ``rtsp://``), a folder of images, a video file, or ``demo`` / ``demo:SEED`` (the rendered
-    demo table)."""
+    ``rtsp://``), a folder of images, a video file, or ``demo`` / ``demo:GAME:SEED`` (the
+    rendered demo table, e.g. ``demo:oh-claire:3``)."""
     if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
         return CaptureSource(int(spec))
     text = str(spec).strip()
     if text == "demo" or text.startswith("demo:"):
         from vision.table_render import demo_source
 
-        seed = int(text.split(":", 1)[1]) if ":" in text else 0
-        return demo_source(seed)[0]
+        game, seed = "michigan-rummy", 0
+        for part in text.split(":")[1:]:
+            if part.isdigit():
+                seed = int(part)
+            elif part:
+                game = part
+        return demo_source(seed, game=game)[0]
     if "://" in text:
         return CaptureSource(text)
     path = Path(text)
