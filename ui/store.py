@@ -321,5 +321,5 @@ def chip_history(ref: Referee | None, setup: Mapping[str, Any]
         rows.append((f"Round {n}", {p: int(bal.get(p, 0)) for p in players}))
     now = ref.ledger.player_chips()
     if not rows or rows[-1][1] != now:
-        rows.append(("Now", dict(now)))
+        rows.append(("Final" if ref.state.finished else "Now", dict(now)))
     return rows

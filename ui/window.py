@@ -433,21 +433,29 @@ class MainWindow(QMainWindow):
         self.speaker.stop()
         if self.session is not None:
             self.session.close(finished_by_user=False)  # offered again at the next start
+            self.session = None
         super().closeEvent(event)
 
     # --- from the feed ---------------------------------------------------------------------
+    def _current(self) -> bool:
+        """True when the signal being handled comes from the running feed (not a stopped one
+        whose queued signals are still arriving)."""
+        return self.feed is not None and self.sender() is self.feed.worker
+
     def _on_ready(self, profile: TableProfile) -> None:
+        if not self._current():
+            return
         self.profile = profile
         self.live.set_profile(profile, self.session.players if self.session else [])
 
     def _on_frame(self, packet: FramePacket) -> None:
-        if self.replay_mode:
+        if self.replay_mode or not self._current():
             return
         self._last_frame = packet.image
         self.live.set_frame(packet.image, packet.marks)
 
     def _on_event(self, seen: SeenEvent) -> None:
-        if self.session is None or self.replay_mode:
+        if self.session is None or self.replay_mode or not self._current():
             return
         if seen.line is not None:  # the vision pipeline wrote it already
             line = self.session.adopt(seen.line, seen.event, seen.evidence)
@@ -461,6 +469,8 @@ class MainWindow(QMainWindow):
         self.problem.emit(text)
 
     def _on_feed_done(self) -> None:
+        if not self._current():
+            return
         self.status.showMessage("The demo game is over. Start a new game or replay this one.")
         self.feedFinished.emit()
 
@@ -501,7 +511,7 @@ class MainWindow(QMainWindow):
 
     def _show_report(self, report: dict[str, Any], turn: str | None,
                      history: list[tuple[str, dict[str, int]]], events: Sequence[Event]) -> None:
-        closed = [h for label, h in history if label != "Now"]
+        closed = [h for label, h in history if label not in ("Now", "Final")]
         round_start = closed[-1] if closed else {}
         if report["finished"]:
             best = max(report["chips"].items(), key=lambda kv: kv[1], default=None)
