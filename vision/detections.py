@@ -44,7 +44,8 @@ class Detections:
             raise ValueError(f"class_id out of range 0..{len(self.names) - 1}: {cls.tolist()}")
         for key, arr in self.data.items():
             if len(arr) != len(cls):
-                raise ValueError(f"Detections.data[{key!r}] has {len(arr)} rows, expected {len(cls)}")
+                raise ValueError(f"Detections.data[{key!r}] has {len(arr)} rows, "
+                                 f"expected {len(cls)}")
         object.__setattr__(self, "xyxy", xyxy)
         object.__setattr__(self, "confidence", conf)
         object.__setattr__(self, "class_id", cls)

@@ -1,0 +1,147 @@
+"""The `companion detect`, `companion train` and `companion teach-deck` subcommands.
+
+Registered through the ``companion.commands`` entry points; each ``register_*`` adds one
+sub-parser whose handler returns the exit status. Heavy imports happen inside the handlers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+
+def register_detect(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "detect", help="read the playing cards in photos or frames",
+        description="Print the cards seen in each image: one per physical card, with its box "
+                    "in image pixels and a score. With --json, one JSON line per image.")
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--json", action="store_true", help="one JSON object per line")
+    p.add_argument("--annotate", metavar="DIR", help="write copies with boxes and names drawn")
+    p.add_argument("--model", help="ONNX weights (default: the shipped models/cards.onnx)")
+    p.add_argument("--imgsz", type=int, default=None, help="network input size in pixels")
+    p.add_argument("--conf", type=float, default=None, help="minimum score (default 0.4)")
+    p.add_argument("--deck", help="a deck profile written by `companion teach-deck`")
+    p.set_defaults(func=run_detect)
+
+
+def run_detect(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.detector import CardDetector, annotate
+
+    kwargs = {"conf": args.conf} if args.conf is not None else {}
+    try:
+        det = CardDetector(args.model, imgsz=args.imgsz, **kwargs)
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"companion detect: {exc}", file=sys.stderr)
+        return 2
+    profile = None
+    if args.deck:
+        from vision.teach import DeckProfile
+
+        profile = DeckProfile.load(args.deck)
+    out_dir = Path(args.annotate) if args.annotate else None
+    if out_dir:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    status = 0
+    for name in args.images:
+        img = cv2.imread(name)
+        if img is None:
+            print(f"companion detect: cannot read image {name}", file=sys.stderr)
+            status = 2
+            continue
+        t0 = time.perf_counter()
+        dets = det.detect(img)
+        if profile is not None:
+            dets = profile.apply(dets)
+        ms = (time.perf_counter() - t0) * 1000
+        if args.json:
+            print(json.dumps({"image": name, "cards": dets.to_json(), "ms": round(ms, 1)}),
+                  flush=True)
+        else:
+            print(f"{name}: {len(dets)} card{'s' if len(dets) != 1 else ''} ({ms:.0f} ms)")
+            for card, (x1, y1, x2, y2), score in sorted(dets, key=lambda r: (r[1][1], r[1][0])):
+                from companion.cards import Card
+
+                print(f"  {Card.parse(card).pretty():>4}  {score:.2f}  "
+                      f"[{x1:.0f}, {y1:.0f}, {x2:.0f}, {y2:.0f}]")
+        if out_dir:
+            cv2.imwrite(str(out_dir / Path(name).name), annotate(img, dets))
+    return status
+
+
+def register_train(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "train", help="render training data, train the card detector, export ONNX",
+        description="Render scenes from the deck designs, train YOLO from a model YAML on the "
+                    "CPU (resumes from runs/cards/NAME/weights/last.pt), export models/cards.onnx."
+                    " Needs the train extra (ultralytics with torch==2.13.0, cairosvg).")
+    p.add_argument("--scenes", type=int, default=2200, help="rendered training scenes")
+    p.add_argument("--val-scenes", type=int, default=120)
+    p.add_argument("--heldout-scenes", type=int, default=300,
+                   help="scenes of the held-out deck designs (measuring only)")
+    p.add_argument("--empty-scenes", type=int, default=150, help="scenes without card faces")
+    p.add_argument("--no-real", action="store_true", help="leave out the real training photos")
+    p.add_argument("--data-only", action="store_true", help="only build the dataset")
+    p.add_argument("--export-only", metavar="WEIGHTS", help="only export these weights to ONNX")
+    p.add_argument("--model", default="yolo26n.yaml", help="ultralytics model YAML")
+    p.add_argument("--name", default="yolo26n", help="run name under runs/cards/")
+    p.add_argument("--imgsz", type=int, default=320)
+    p.add_argument("--epochs", type=int, default=30)
+    p.add_argument("--hours", type=float, default=None, help="stop after this many hours")
+    p.add_argument("--batch", type=int, default=16)
+    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
+    p.add_argument("--fresh", action="store_true", help="do not resume from last.pt")
+    p.set_defaults(func=run_train)
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from vision import train
+
+    if args.export_only:
+        out = train.export(Path(args.export_only), args.imgsz)
+        print(f"exported {out}")
+        return 0
+    train.build_dataset(args.scenes, args.val_scenes, args.heldout_scenes, args.empty_scenes,
+                        workers=args.workers)
+    if args.data_only:
+        return 0
+    t0 = time.time()
+    best = train.train(epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, hours=args.hours,
+                       model_yaml=args.model, name=args.name, threads=args.threads,
+                       resume=not args.fresh, include_real=not args.no_real)
+    print(f"trained in {(time.time() - t0) / 60:.1f} min: {best}")
+    out = train.export(best, args.imgsz)
+    print(f"exported {out}")
+    return 0
+
+
+def register_teach_deck(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "teach-deck", help="learn your own deck from photos of its cards",
+        description="Show every card of your deck to the camera once (photos named by card, "
+                    "e.g. QH.jpg, or a folder with labels.jsonl). The detector is run on them and "
+                    "a deck profile is written: per-card score thresholds and the confusions "
+                    "this deck causes, applied by `companion detect --deck PROFILE`.")
+    p.add_argument("source", help="folder of card photos (CODE.jpg) or with labels.jsonl")
+    p.add_argument("--out", required=True, help="deck profile to write (JSON)")
+    p.add_argument("--model", help="ONNX weights (default: the shipped model)")
+    p.set_defaults(func=run_teach_deck)
+
+
+def run_teach_deck(args: argparse.Namespace) -> int:
+    from vision.teach import teach_from_folder
+
+    try:
+        profile = teach_from_folder(args.source, model=args.model)
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"companion teach-deck: {exc}", file=sys.stderr)
+        return 2
+    profile.save(args.out)
+    print(profile.summary())
+    return 0

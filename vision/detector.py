@@ -1,0 +1,232 @@
+"""The card detector at run time: our YOLO model in ONNX, run with onnxruntime on the CPU.
+
+`CardDetector.detect(frame)` returns `Detections` with one row per physical card (boxes in
+frame pixels). No torch or ultralytics here: only numpy, OpenCV and onnxruntime. On loading,
+the model's class names (ONNX metadata and the JSON beside it) must equal the card codes.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.cards import CARD_CODES
+from vision.detections import Detections
+
+#: File name of the shipped model under ``models/``.
+MODEL_NAME = "cards.onnx"
+
+
+class ModelNamesError(ValueError):
+    """The model's class names are not the card codes (wrong or stale weights)."""
+
+
+def default_model_path() -> Path:
+    """The shipped weights: ``models/cards.onnx`` (or ``$MICHIGAN_CARD_MODEL``)."""
+    env = os.environ.get("MICHIGAN_CARD_MODEL")
+    if env:
+        return Path(env)
+    try:
+        import models
+
+        return Path(models.__file__).resolve().parent / MODEL_NAME
+    except ImportError:  # pragma: no cover - running from a source tree without the package
+        return Path(__file__).resolve().parent.parent / "models" / MODEL_NAME
+
+
+def sidecar_path(model_path: str | Path) -> Path:
+    """The JSON beside a model (``cards.onnx`` -> ``cards.json``): names, image size, recipe."""
+    return Path(model_path).with_suffix(".json")
+
+
+def read_model_names(model_path: str | Path, session: Any = None) -> tuple[str, ...]:
+    """Class names stored with the model: ONNX metadata ``names`` or the sidecar JSON."""
+    names: tuple[str, ...] | None = None
+    if session is not None:
+        meta = session.get_modelmeta().custom_metadata_map
+        raw = meta.get("names")
+        if raw:
+            parsed = ast.literal_eval(raw)
+            if isinstance(parsed, dict):
+                names = tuple(str(parsed[k]) for k in sorted(parsed))
+            else:
+                names = tuple(str(v) for v in parsed)
+    side = sidecar_path(model_path)
+    if side.exists():
+        side_names = tuple(json.loads(side.read_text())["names"])
+        if names is not None and side_names != names:
+            raise ModelNamesError(f"{side} names differ from the ONNX metadata of {model_path}")
+        names = side_names
+    if names is None:
+        raise ModelNamesError(f"{model_path}: no class names in its metadata and no {side.name}")
+    return names
+
+
+def letterbox(frame: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Resize keeping the aspect ratio and pad to ``size`` x ``size`` (grey 114)."""
+    h, w = frame.shape[:2]
+    r = min(size / h, size / w)
+    nw, nh = round(w * r), round(h * r)
+    img = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
+    px, py = (size - nw) / 2, (size - nh) / 2
+    top, left = round(py - 0.1), round(px - 0.1)
+    out = cv2.copyMakeBorder(img, top, size - nh - top, left, size - nw - left,
+                             cv2.BORDER_CONSTANT, value=(114, 114, 114))
+    return out, r, (left, top)
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    """Indices kept by greedy non-maximum suppression (highest score first)."""
+    order = np.argsort(-scores)
+    keep: list[int] = []
+    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    while len(order):
+        i = int(order[0])
+        keep.append(i)
+        rest = order[1:]
+        xx1 = np.maximum(boxes[i, 0], boxes[rest, 0])
+        yy1 = np.maximum(boxes[i, 1], boxes[rest, 1])
+        xx2 = np.minimum(boxes[i, 2], boxes[rest, 2])
+        yy2 = np.minimum(boxes[i, 3], boxes[rest, 3])
+        inter = np.clip(xx2 - xx1, 0, None) * np.clip(yy2 - yy1, 0, None)
+        ov = inter / (area[i] + area[rest] - inter + 1e-9)
+        order = rest[ov <= iou]
+    return np.asarray(keep, np.int64)
+
+
+def merge_physical_cards(dets: Detections, same_card_iou: float = 0.85) -> Detections:
+    """One row per physical card.
+
+    Detections of the same card code that overlap (one box mostly inside the other, e.g. a
+    corner detection inside a whole-card box) are merged into their union with the best score;
+    boxes of different codes covering nearly the same area (IoU above ``same_card_iou``) are one
+    card read two ways, and only the more confident reading is kept. Raising ``same_card_iou``
+    keeps more of the cards in a tight pile, but lets more double readings through.
+    """
+    if len(dets) <= 1:
+        return dets
+    order = np.argsort(-dets.confidence)
+    boxes = dets.xyxy[order].copy()
+    scores, cls = dets.confidence[order], dets.class_id[order]
+    alive = np.ones(len(order), bool)
+    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    for i in range(len(order)):
+        if not alive[i]:
+            continue
+        for j in range(i + 1, len(order)):
+            if not alive[j]:
+                continue
+            iw = min(boxes[i, 2], boxes[j, 2]) - max(boxes[i, 0], boxes[j, 0])
+            ih = min(boxes[i, 3], boxes[j, 3]) - max(boxes[i, 1], boxes[j, 1])
+            inter = max(0.0, float(iw)) * max(0.0, float(ih))
+            if inter <= 0:
+                continue
+            iou = inter / (area[i] + area[j] - inter)
+            if cls[i] == cls[j] and inter / min(area[i], area[j]) > 0.6:
+                boxes[i, :2] = np.minimum(boxes[i, :2], boxes[j, :2])
+                boxes[i, 2:] = np.maximum(boxes[i, 2:], boxes[j, 2:])
+                area[i] = (boxes[i, 2] - boxes[i, 0]) * (boxes[i, 3] - boxes[i, 1])
+                alive[j] = False
+            elif iou > same_card_iou:
+                alive[j] = False
+    return Detections(boxes[alive], scores[alive], cls[alive], dets.names)
+
+
+class CardDetector:
+    """Reads playing cards in a BGR frame with the ONNX model.
+
+    ``imgsz`` is the square network input (the model was trained at ``models/cards.json``'s
+    ``imgsz``; a larger size finds smaller cards but costs time roughly with its square).
+    ``conf`` is the minimum score kept: raising it removes phantom cards but misses covered or
+    blurred ones. ``threads`` caps onnxruntime's CPU threads.
+    """
+
+    def __init__(self, model_path: str | Path | None = None, imgsz: int | None = None,
+                 conf: float = 0.4, iou: float = 0.6, threads: int = 2) -> None:
+        import onnxruntime as ort
+
+        self.model_path = Path(model_path) if model_path is not None else default_model_path()
+        if not self.model_path.exists():
+            raise FileNotFoundError(f"card model not found: {self.model_path}")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        self.session = ort.InferenceSession(str(self.model_path), sess_options=opts,
+                                            providers=["CPUExecutionProvider"])
+        names = read_model_names(self.model_path, self.session)
+        if names != CARD_CODES:
+            raise ModelNamesError(
+                f"{self.model_path}: class names {list(names)[:6]}... are not the card codes "
+                f"{list(CARD_CODES)[:6]}... (in companion.cards order)")
+        self.names = names
+        side = sidecar_path(self.model_path)
+        info = json.loads(side.read_text()) if side.exists() else {}
+        self.info: dict[str, Any] = info
+        inp = self.session.get_inputs()[0]
+        fixed = inp.shape[2] if isinstance(inp.shape[2], int) else None
+        self.imgsz = int(imgsz or fixed or info.get("imgsz", 640))
+        if fixed and self.imgsz != fixed:
+            raise ValueError(f"{self.model_path} has a fixed input of {fixed} px, not {self.imgsz}")
+        self.input_name = inp.name
+        self.conf = float(conf)
+        self.iou = float(iou)
+
+    def _raw(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, float, tuple[float, float]]:
+        img, r, pad = letterbox(frame_bgr, self.imgsz)
+        blob = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1)[None], np.float32) / 255
+        out = self.session.run(None, {self.input_name: blob})[0]
+        return np.asarray(out)[0], r, pad
+
+    def detect(self, frame_bgr: np.ndarray, conf: float | None = None) -> Detections:
+        """The cards in ``frame_bgr`` (H x W x 3 uint8 BGR): one row per physical card."""
+        if frame_bgr.ndim == 2:
+            frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
+        elif frame_bgr.shape[2] == 4:
+            frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_BGRA2BGR)
+        thr = self.conf if conf is None else float(conf)
+        out, r, (px, py) = self._raw(frame_bgr)
+        if out.ndim == 2 and out.shape[1] == 6:  # end-to-end head: x1 y1 x2 y2 score class
+            keep = out[:, 4] >= thr
+            boxes, scores, cls = out[keep, :4].copy(), out[keep, 4], out[keep, 5].astype(np.int64)
+        else:  # raw head: (4 + classes, anchors), centre-size boxes
+            pred = out.T if out.shape[0] == 4 + len(self.names) else out
+            cls_scores = pred[:, 4:]
+            cls = cls_scores.argmax(1)
+            scores = cls_scores[np.arange(len(cls)), cls]
+            keep = scores >= thr
+            pred, cls, scores = pred[keep], cls[keep], scores[keep]
+            cx, cy, w, h = pred[:, 0], pred[:, 1], pred[:, 2], pred[:, 3]
+            boxes = np.column_stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2])
+            # Class-aware NMS by offsetting each class far apart.
+            k = nms(boxes + cls[:, None] * 4096.0, scores, self.iou)
+            boxes, scores, cls = boxes[k], scores[k], cls[k]
+        h, w = frame_bgr.shape[:2]
+        boxes = (boxes - np.array([px, py, px, py], np.float32)) / r
+        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
+        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
+        dets = Detections(boxes.astype(np.float32), scores.astype(np.float32), cls, self.names)
+        return merge_physical_cards(dets)
+
+
+def annotate(frame_bgr: np.ndarray, dets: Detections) -> np.ndarray:
+    """A copy of the frame with each card's box, code and score drawn."""
+    out = frame_bgr.copy()
+    scale = max(0.4, min(out.shape[:2]) / 900)
+    for name, (x1, y1, x2, y2), score in dets:
+        colour = (40, 40, 230) if name[1] in "HD" else (40, 160, 40)
+        p1, p2 = (int(x1), int(y1)), (int(x2), int(y2))
+        cv2.rectangle(out, p1, p2, colour, max(1, int(2 * scale)), cv2.LINE_AA)
+        label = f"{name} {score:.2f}"
+        (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+        cv2.rectangle(out, (p1[0], max(0, p1[1] - th - 6)), (p1[0] + tw + 4, max(th + 6, p1[1])),
+                      colour, -1)
+        cv2.putText(out, label, (p1[0] + 2, max(th + 2, p1[1] - 3)), cv2.FONT_HERSHEY_SIMPLEX,
+                    scale, (255, 255, 255), 1, cv2.LINE_AA)
+    return out
