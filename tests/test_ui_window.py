@@ -13,13 +13,15 @@ import cv2
 import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
+from pytestqt.modeltest import ModelTester
+from pytestqt.qtbot import QtBot
 
 from companion.referee.base import replay_dicts
 from ui.demo import DemoTable
 from ui.dialogs import DummyDialog, EventDialog, PlayDialog
 from ui.models import ChipTableModel, EventsModel, GamesModel, ViolationsModel
 from ui.setup import DEMO_SOURCE, SetupDialog
-from ui.store import DATA_ENV, GameSession, GameStore
+from ui.store import DATA_ENV, GameInfo, GameSession, GameStore
 from ui.window import MainWindow
 
 FAST = 5  # ms between demo events in tests
@@ -33,7 +35,7 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GameStore:
 
 
 @pytest.fixture
-def window(qtbot, store: GameStore) -> Iterator[MainWindow]:  # type: ignore[no-untyped-def]
+def window(qtbot: QtBot, store: GameStore) -> Iterator[MainWindow]:
     w = MainWindow(store=store)
     qtbot.addWidget(w)
     w.resize(1400, 900)
@@ -53,13 +55,13 @@ def later(action: Callable[[], None]) -> Callable[[EventDialog], None]:
     return prepare
 
 
-def wait_events(qtbot, window: MainWindow, n: int, timeout: int = 15000) -> None:  # type: ignore[no-untyped-def]
+def wait_events(qtbot, window: MainWindow, n: int, timeout: int = 15000) -> None:
     qtbot.waitUntil(lambda: window.session is not None and len(window.session.events) >= n,
                     timeout=timeout)
 
 
 # --- the demo ---------------------------------------------------------------------------------
-def test_demo_reaches_its_first_announcements(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+def test_demo_reaches_its_first_announcements(qtbot: QtBot, window: MainWindow) -> None:
     with qtbot.waitSignal(window.announced, timeout=10000, raising=True) as blocker:
         session = window.start_demo(interval_ms=FAST)
     first = blocker.args[0]
@@ -77,7 +79,8 @@ def test_demo_reaches_its_first_announcements(qtbot, window: MainWindow) -> None
     assert window.turn_label.text()
 
 
-def test_demo_game_runs_to_the_end_and_matches_the_referee(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+def test_demo_game_runs_to_the_end_and_matches_the_referee(qtbot: QtBot,
+                                                           window: MainWindow) -> None:
     with qtbot.waitSignal(window.feedFinished, timeout=30000, raising=True):
         session = window.start_demo(game="oh-claire", rounds=2, interval_ms=1)
     table = DemoTable.simulated("oh-claire", seed=1, rounds=2, mistakes=0.08, chips=50)
@@ -88,7 +91,7 @@ def test_demo_game_runs_to_the_end_and_matches_the_referee(qtbot, window: MainWi
     assert history[0][0] == "Start" and history[-1][1] == session.report()["chips"]
 
 
-def test_closing_stops_the_worker_cleanly(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+def test_closing_stops_the_worker_cleanly(qtbot: QtBot, window: MainWindow) -> None:
     window.start_demo(interval_ms=FAST)
     wait_events(qtbot, window, 3)
     feed = window.feed
@@ -102,7 +105,7 @@ def test_closing_stops_the_worker_cleanly(qtbot, window: MainWindow) -> None:  #
 
 
 # --- setup --------------------------------------------------------------------------------------
-def test_full_setup_dialog_builds_the_game_event(qtbot, store: GameStore) -> None:  # type: ignore[no-untyped-def]
+def test_full_setup_dialog_builds_the_game_event(qtbot: QtBot, store: GameStore) -> None:
     dlg = SetupDialog(cameras=["0"])
     qtbot.addWidget(dlg)
     assert dlg.game_combo.count() == 7
@@ -147,7 +150,8 @@ def test_full_setup_dialog_builds_the_game_event(qtbot, store: GameStore) -> Non
     assert "two players" in dlg.problem()
 
 
-def test_setup_with_a_camera_starts_a_logged_game(qtbot, window: MainWindow, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_setup_with_a_camera_starts_a_logged_game(qtbot: QtBot, window: MainWindow,
+                                                  tmp_path: Path) -> None:
     # a "camera" that is a folder of pictures of the demo table
     table = DemoTable.simulated("michigan-rummy", seed=2, rounds=1)
     folder = tmp_path / "cam"
@@ -189,7 +193,7 @@ def _load_game(window: MainWindow, store: GameStore, upto: int, game: str = "mic
     return window.session, events
 
 
-def test_correction_changes_the_ledger(qtbot, window: MainWindow, store: GameStore) -> None:  # type: ignore[no-untyped-def]
+def test_correction_changes_the_ledger(qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
     session, events = _load_game(window, store, upto=30)
     dummy = next(e for e in session.effective() if e.kind == "dummy")
     dealer = next(e for e in session.effective() if e.kind == "round").get("dealer")
@@ -220,7 +224,8 @@ def test_correction_changes_the_ledger(qtbot, window: MainWindow, store: GameSto
     assert len(session.events) == n + 1 and session.events[-1].kind == "correct"
 
 
-def test_clicking_a_misread_card_fixes_it(qtbot, window: MainWindow, store: GameStore) -> None:  # type: ignore[no-untyped-def]
+def test_clicking_a_misread_card_fixes_it(qtbot: QtBot, window: MainWindow,
+                                          store: GameStore) -> None:
     session, events = _load_game(window, store, upto=12)
     table = DemoTable(events, start=12)
     window.profile = table.profile
@@ -255,7 +260,7 @@ def test_clicking_a_misread_card_fixes_it(qtbot, window: MainWindow, store: Game
     assert fixed.get("player") == target.get("player")
 
 
-def test_missed_play_is_added(qtbot, window: MainWindow, store: GameStore) -> None:  # type: ignore[no-untyped-def]
+def test_missed_play_is_added(qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
     session, events = _load_game(window, store, upto=8)
     turn = session.turn()
     nxt = events[8]
@@ -277,7 +282,7 @@ def test_missed_play_is_added(qtbot, window: MainWindow, store: GameStore) -> No
 
 
 # --- resume ---------------------------------------------------------------------------------
-def test_resume_after_an_abrupt_stop(qtbot, store: GameStore) -> None:  # type: ignore[no-untyped-def]
+def test_resume_after_an_abrupt_stop(qtbot: QtBot, store: GameStore) -> None:
     first = MainWindow(store=store)
     qtbot.addWidget(first)
     first.start_demo(seed=3, interval_ms=FAST)
@@ -294,8 +299,13 @@ def test_resume_after_an_abrupt_stop(qtbot, store: GameStore) -> None:  # type: 
 
     second = MainWindow(store=store)
     qtbot.addWidget(second)
-    asked = []
-    resumed = second.offer_resume(ask=lambda info: asked.append(info) or True)
+    asked: list[GameInfo] = []
+
+    def ask(info: GameInfo) -> bool:
+        asked.append(info)
+        return True
+
+    resumed = second.offer_resume(ask=ask)
     assert asked and resumed is not None
     assert resumed.folder == session.folder
     assert resumed.report()["chips"] == report["chips"]
@@ -311,7 +321,7 @@ def test_resume_after_an_abrupt_stop(qtbot, store: GameStore) -> None:  # type: 
     assert [e.line for e in resumed.events] == sorted(e.line for e in resumed.events)
 
 
-def test_declining_resume_is_remembered(qtbot, store: GameStore) -> None:  # type: ignore[no-untyped-def]
+def test_declining_resume_is_remembered(qtbot: QtBot, store: GameStore) -> None:
     events = DemoTable.simulated("boodle", seed=1, rounds=1).events
     session = store.new_game(events[0])
     for ev in events[1:6]:
@@ -323,7 +333,8 @@ def test_declining_resume_is_remembered(qtbot, store: GameStore) -> None:  # typ
 
 
 # --- proof ------------------------------------------------------------------------------------
-def test_show_proof_replays_offence_and_proof_side_by_side(qtbot, window: MainWindow) -> None:  # type: ignore[no-untyped-def]
+def test_show_proof_replays_offence_and_proof_side_by_side(qtbot: QtBot,
+                                                           window: MainWindow) -> None:
     with qtbot.waitSignal(window.feedFinished, timeout=30000, raising=True):
         session = window.start_demo(seed=1, interval_ms=1)
     vios = session.report()["violations"]
@@ -353,7 +364,8 @@ def test_show_proof_replays_offence_and_proof_side_by_side(qtbot, window: MainWi
 
 
 # --- past games -------------------------------------------------------------------------------
-def test_open_a_past_game_and_replay_it(qtbot, window: MainWindow, store: GameStore, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_open_a_past_game_and_replay_it(qtbot: QtBot, window: MainWindow, store: GameStore,
+                                        tmp_path: Path) -> None:
     events = DemoTable.simulated("wanagan", seed=2, rounds=1).events
     session = store.new_game(events[0])
     for ev in events[1:]:
@@ -380,7 +392,7 @@ def test_open_a_past_game_and_replay_it(qtbot, window: MainWindow, store: GameSt
 
 
 # --- models -------------------------------------------------------------------------------------
-def test_models_pass_the_model_tester(qtmodeltester, store: GameStore) -> None:  # type: ignore[no-untyped-def]
+def test_models_pass_the_model_tester(qtmodeltester: ModelTester, store: GameStore) -> None:
     events = DemoTable.simulated("michigan-rummy", seed=1, rounds=2, mistakes=0.1).events
     session = store.new_game(events[0])
     for ev in events[1:]:
@@ -403,7 +415,7 @@ def test_models_pass_the_model_tester(qtmodeltester, store: GameStore) -> None: 
 
 
 # --- command line -----------------------------------------------------------------------------
-def test_cli_registers_demo_and_falls_back_to_the_demo_without_a_camera(qtbot, store: GameStore) -> None:  # type: ignore[no-untyped-def]
+def test_cli_falls_back_to_the_demo_without_a_camera(qtbot: QtBot, store: GameStore) -> None:
     from ui.camera import find_cameras
     from ui.cli import build_window, register_demo, run_demo
 
