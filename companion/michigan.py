@@ -176,6 +176,9 @@ class MichiganState(GameState):
     moves: list[Move] = field(default_factory=list)
     start: dict[str, int] = field(default_factory=dict)
     settled: tuple[int, int] = (-1, -1)     # (facts, offences) when last settled
+    #: Full information: findings not yet said aloud, until their evidence card is seen
+    #: (None: at the end of the round), so that announcements never reveal a hand.
+    quiet: list[tuple[tuple[int, str, str], frozenset[Card], str]] = field(default_factory=list)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MichiganState:
         new = object.__new__(type(self))
@@ -401,10 +404,20 @@ class MichiganReferee(Referee):
     # --- round, deal, dummy ------------------------------------------------------------------
     def _on_round(self, event: Event) -> None:
         st = self.state
-        if st.phase in ("deal", "play", "reveal"):
-            raise EventError(f"round {st.round} is not finished"
-                             + (" (waiting for the reveals)" if st.phase == "reveal" else ""))
+        if st.phase in ("deal", "play"):
+            raise EventError(f"round {st.round} is not finished (it needs a player out or an "
+                             f"end-round event)")
         dealer = self._player(event, "dealer")
+        if st.phase == "reveal":
+            # A reveal the camera missed must not stop the game: the round is settled with the
+            # hands that were shown (a hand never shown wins no poker cup and no MR-13 Jackpot).
+            missing = [p for p in self.players if st.counts[p] > 0 and p not in st.revealed]
+            notes = [f"Round {st.round} closed without the hand of {_names(missing)}."]
+            self._complete(event.line, notes)
+            self._settle(event.line, notes)
+            st = self.state
+            if st.finished:
+                raise EventError("the game is over; no more rounds")
         self.state = st = MichiganState(round=st.round + 1, phase="deal", dealer=dealer,
                                         round_line=event.line)
         # MR-1, BO-3: every hand size follows from the seating.
@@ -424,6 +437,8 @@ class MichiganReferee(Referee):
         if st.phase != "deal" or st.dummy_done:
             raise EventError("a deal must come after the round event and before the dummy "
                              "choice and the first play")
+        if st.hands is not None:
+            raise EventError(f"the cards were already dealt at line {st.deal_line}")
         hands_raw = event.get("hands")
         if not isinstance(hands_raw, Mapping):
             raise EventError("\"hands\" must be an object of player -> cards")
@@ -487,9 +502,13 @@ class MichiganReferee(Referee):
             held = sorted(given_up & self.money_cards)
             if held and self.rules.dummy_needs_no_money_card:
                 # Full information only: the hand given up is dead and never seen at the table,
-                # so the deal line is the proof (MR-3).
-                self._prove(Offence(event.line, taker, "ineligible-dummy", st.deal_line),
-                            f"{taker} took the dummy while holding a money card")
+                # so the deal line is the proof (MR-3), said aloud when the round is over.
+                self._from_deal = True
+                try:
+                    self._prove(Offence(event.line, taker, "ineligible-dummy", st.deal_line),
+                                f"{taker} took the dummy while holding a money card")
+                finally:
+                    self._from_deal = False
         self._settle(event.line)
         self.announce(event.line, f"{text} {self._opening_leader()} leads.")
 
@@ -551,7 +570,7 @@ class MichiganReferee(Referee):
         if cup is None:
             return False
         self._evidence(player, cs, line)
-        self._follow(player, cs[0], line, notes)
+        self._follow(player, cs[0], line, [])
         for c in cs[1:]:
             self._take(player, c, line)        # GL-3a: out of sequence, gone from their suits
         st.facts.append(Fact(line, len(st.facts), "cup", player, cup.name, (0,)))
@@ -678,10 +697,10 @@ class MichiganReferee(Referee):
             for p in self.players:
                 if st.hands[p]:
                     self._evidence(p, sorted(st.hands[p]), line, newest_only=True)
+            if st.leads and st.leads[-1].line == line:
+                self._finish_lead(len(st.leads) - 1, line)
         finally:
             self._from_deal = False
-        if st.leads and st.leads[-1].line == line:
-            self._finish_lead(len(st.leads) - 1, line)
         # A stop whose next card is dead (dummy or a given-up hand) proves nothing.
         st.stops = [s for s in st.stops if s.line != line]
 
@@ -690,6 +709,10 @@ class MichiganReferee(Referee):
                   newest_only: bool = False) -> None:
         st = self.state
         shown = list(shown)
+        if st.quiet and not self._from_deal:
+            for item in [q for q in st.quiet if not q[1].isdisjoint(shown)]:
+                st.quiet.remove(item)
+                self.announce(self._line, item[2])
         keep: list[Stop] = []
         for s in st.stops:
             if (newest_only and s.line != line) or s.card not in shown:
@@ -697,7 +720,7 @@ class MichiganReferee(Referee):
                 continue
             self._prove(Offence(s.line, player, "withheld", line, s.card),
                         f"{player} withheld {self._shown(s.card)} when the sequence stopped "
-                        f"at {s.after.pretty()}")
+                        f"at {s.after.pretty()}", s.card)
         st.stops = keep
         for i, rec in enumerate(st.leads):
             if newest_only and rec.line != line:
@@ -716,25 +739,43 @@ class MichiganReferee(Referee):
     def _judge(self, rec: Lead, player: str, c: Card, line: int) -> Lead:
         lead = rec.card
         if player == rec.player:
-            if not rec.lower and c.suit == lead.suit and c.rank < lead.rank:
-                self._prove(Offence(rec.line, player, "illegal-lead", line),
-                            f"{player} led {lead.pretty()} while holding "
-                            f"{self._shown(c, 'a lower card of that suit')}")
-                rec = rec._replace(lower=True)
-            if (not rec.colour and lead.suit not in rec.allowed and c.suit in rec.allowed
-                    and not rec.turn):
-                self._prove(Offence(rec.line, player, "wrong-colour-lead", line),
-                            f"{player} led {lead.pretty()} while holding "
-                            f"{self._shown(c, 'a card')} of a suit that had to be led")
-                rec = rec._replace(colour=True)
+            if c.suit == lead.suit and c.rank < lead.rank:
+                if not rec.lower:
+                    self._prove(Offence(rec.line, player, "illegal-lead", line),
+                                f"{player} led {lead.pretty()} while holding "
+                                f"{self._shown(c, 'a lower card of that suit')}", c)
+                    rec = rec._replace(lower=True)
+                else:
+                    self._widen((rec.line, player, "illegal-lead"), c)
+            if lead.suit not in rec.allowed and c.suit in rec.allowed:
+                if not rec.colour and not rec.turn:
+                    self._prove(Offence(rec.line, player, "wrong-colour-lead", line),
+                                f"{player} led {lead.pretty()} while holding "
+                                f"{self._shown(c, 'a card')} of a suit that had to be led", c)
+                    rec = rec._replace(colour=True)
+                else:
+                    self._widen((rec.line, player, "wrong-colour-lead"), c)
         elif c.suit in rec.allowed:
-            if (not rec.turn and player in rec.between and lead.suit in rec.allowed):
-                self._prove(Offence(rec.line, rec.player, "out-of-turn", line),
-                            f"{rec.player} led {lead.pretty()} but {player} had the lead")
-                rec = rec._replace(turn=True)
+            if player in rec.between and lead.suit in rec.allowed:
+                if not rec.turn:
+                    self._prove(Offence(rec.line, rec.player, "out-of-turn", line),
+                                f"{rec.player} led {lead.pretty()} but {player} had the lead",
+                                c)
+                    rec = rec._replace(turn=True)
+                else:
+                    self._widen((rec.line, rec.player, "out-of-turn"), c)
             if not rec.other_line:
                 rec = rec._replace(other_line=line)
         return rec
+
+    def _widen(self, key: tuple[int, str, str], c: Card) -> None:
+        """Full information: one more card whose sight would prove a finding kept quiet."""
+        if not self._from_deal:
+            return
+        st = self.state
+        for i, (k, cards, said) in enumerate(st.quiet):
+            if k == key:
+                st.quiet[i] = (k, cards | {c}, said)
 
     def _finish_lead(self, i: int, line: int) -> None:
         """Once every card is known: a lead in a suit not allowed by a player who held none
@@ -749,9 +790,15 @@ class MichiganReferee(Referee):
                         f"{rec.player} led {rec.card.pretty()} but the lead belonged to "
                         f"another player")
             self.state.leads[i] = rec._replace(turn=True)
+            hands = self.state.hands
+            if self._from_deal and hands is not None:
+                for p in self.players:
+                    for c in hands[p] if p != rec.player else ():
+                        if c.suit in rec.allowed:
+                            self._widen((rec.line, rec.player, "out-of-turn"), c)
 
     # --- violations ----------------------------------------------------------------------------
-    def _prove(self, off: Offence, text: str) -> None:
+    def _prove(self, off: Offence, text: str, evidence: Card | None = None) -> None:
         st = self.state
         st.offences.append(off)
         self.violation(off.line, off.player, off.rule, off.proof_line, text)
@@ -761,8 +808,12 @@ class MichiganReferee(Referee):
         extra = ""
         if penalised:
             extra = f" {off.player} wins no money cup from then on this round."
-        self.announce(self._line, f"{_RULE_WORDS.get(off.rule, off.rule)}: {text} "
-                                  f"(line {off.line}).{extra}")
+        said = f"{_RULE_WORDS.get(off.rule, off.rule)}: {text} (line {off.line}).{extra}"
+        if self._from_deal:
+            key = (off.line, off.player, off.rule)
+            st.quiet.append((key, frozenset([evidence] if evidence else []), said))
+        else:
+            self.announce(self._line, said)
 
     # --- going out, reveals, end of round --------------------------------------------------------
     def _went_out(self, player: str, line: int, notes: list[str]) -> None:
@@ -844,11 +895,16 @@ class MichiganReferee(Referee):
         st = self.state
         for i in range(len(st.leads)):
             self._finish_lead(i, line)
+        for _, _, said in st.quiet:
+            self.announce(line, said)
+        st.quiet = []
         st.leads = []
         st.stops = []
         holders = {c: p for p, cs in st.revealed.items() for c in cs}
         if self.rules.penalize_withheld:                                # PR-6
-            for off in st.offences:
+            # In the order the offences happened, not the order they were proven (PR-5a).
+            for off in sorted(st.offences, key=lambda o: (o.line, self.players.index(o.player),
+                                                          o.card or Card(2, "C"))):
                 if off.rule != "withheld" or off.card is None:
                     continue
                 for cup in self.rules.cups:
@@ -880,7 +936,8 @@ class MichiganReferee(Referee):
                                  (winners, target.describe())))
         if not st.winner and self.rules.jackpot and self.rules.lowest_total_wins:   # MR-13
             totals = {p: sum(card_points(c) for c in st.revealed.get(p, ()))
-                      for p in self.players if p not in st.barred}
+                      for p in self.players
+                      if p not in st.barred and (p in st.revealed or st.counts[p] == 0)}
             if totals:
                 low = min(totals.values())
                 winners = tuple(p for p in self.players if totals.get(p) == low)

@@ -209,3 +209,33 @@ def test_replaying_a_five_round_game_is_fast() -> None:
         run(events)
         times.append(time.perf_counter() - t0)
     assert statistics.median(times) < 0.25
+
+
+@pytest.mark.parametrize("name", MICHIGAN_EXAMPLES)
+def test_full_mode_says_a_finding_when_the_table_could_see_it(name: str) -> None:
+    # Full information knows every offence at once, but keeps it quiet until a card that
+    # proves it is seen -- the same line at which hidden mode proves it.
+    events = load(name)
+    rounds = [i for i, e in enumerate(events, start=1) if e["event"] == "round"]
+
+    def shift(line: int) -> int:
+        return line + sum(1 for r in rounds if r < line)
+
+    hidden, full = run(events), run(with_deal(events))
+    said = full.report()["announcements"]
+    for v in hidden.referee.violations:   # type: ignore[union-attr]
+        at = [a for a in said if a["line"] == shift(v.proof_line)
+              and f"(line {shift(v.line)})" in a["text"] and v.player in a["text"]]
+        assert at, (v, shift(v.proof_line))
+
+
+def test_a_missed_reveal_does_not_stop_the_game() -> None:
+    events = load("michigan-rummy-clean.jsonl")
+    i = next(k for k, e in enumerate(events) if e["event"] == "reveal" and e["player"] == "Dee")
+    del events[i]                                     # the camera never saw Dee's last cards
+    r = run(events)
+    assert r.errors == []
+    rep = r.report()
+    assert rep["finished"] is True
+    assert sum(rep["chips"].values()) + sum(rep["pots"].values()) == 240
+    assert any("closed without the hand of Dee" in a["text"] for a in rep["announcements"])

@@ -474,3 +474,11 @@ def test_house_override_switches_pressman_penalties_on_in_michigan_rummy() -> No
     assert found(a) == found(b) == Counter({("Dee", "withheld"): 1})
     # Dee withheld a club: no single club cup on this disk, so no PR-6 payment either way...
     assert b.report()["pots"]["Jackpot"] == 5
+
+
+def test_a_second_deal_is_refused() -> None:
+    t = Table().round("Ann")
+    events = t.full()
+    events.insert(3, dict(events[2]))
+    r = run(events)
+    assert [e.line for e in r.errors] == [4] and "already dealt" in r.errors[0].text
