@@ -281,3 +281,223 @@ def test_regression_withheld_payments_do_not_depend_on_when_they_were_proven() -
     assert not full["errors"] and not hidden["errors"]
     assert len(full["violations"]) == len(hidden["violations"]) == 3
     assert hidden["chips"] == full["chips"] and hidden["pots"] == full["pots"]
+
+
+# --- an independent count of the chips of clean games ------------------------------------------
+
+_DISKS: dict[str, dict[str, Any]] = {
+    # single money cards, combination cups (suit or None, ranks), kitty kind, jackpot
+    "michigan-rummy": {"singles": ["AS", "KD", "QS", "JH", "TD"],                  # MR-14
+                       "combos": {"8-9-10 any one suit": (None, (8, 9, 10)),
+                                  "Q-K hearts": ("H", (12, 13))},
+                       "kitty": ("Poker Kitty", "best"), "jackpot": True},
+    "great-lakes": {"singles": ["KD", "QS", "JH"], "combos": {},                    # GL-1
+                    "kitty": ("Loser's Kitty", "worst"), "jackpot": True},
+    "pressman": {"singles": ["TH", "JS", "KC", "AH", "QH"],                         # PR-1
+                 "combos": {"Q-K hearts": ("H", (12, 13)),
+                            "7-8-9 any one suit": (None, (7, 8, 9))},
+                 "kitty": ("Poker Pool", "left"), "jackpot": True},
+    "boodle": {"singles": ["AH", "KC", "QD", "JS"], "combos": {}, "kitty": None,    # BO-1
+               "jackpot": False},
+}
+_RANK = {r: i + 2 for i, r in enumerate("23456789TJQKA")}
+
+
+class Unclear(Exception):
+    """A situation the rulings leave open (a payer short of chips, ...): no count."""
+
+
+def hand_key(cs: list[str]) -> tuple[int, ...]:
+    """Poker value of up to 5 cards (ace high only, MR-11); fewer cards compared as they are."""
+    ranks = sorted((_RANK[c[0]] for c in cs), reverse=True)
+    count = Counter(ranks)
+    shape = sorted(count.values(), reverse=True)
+    order = sorted(count, key=lambda r: (count[r], r), reverse=True)
+    flush = len(cs) == 5 and len({c[1] for c in cs}) == 1
+    straight = len(cs) == 5 and len(count) == 5 and ranks[0] - ranks[4] == 4
+    if straight and flush:
+        cat = 8
+    elif shape[0] == 4:
+        cat = 7
+    elif shape[:2] == [3, 2]:
+        cat = 6
+    elif flush:
+        cat = 5
+    elif straight:
+        cat = 4
+    elif shape[0] == 3:
+        cat = 3
+    elif shape[:2] == [2, 2]:
+        cat = 2
+    elif shape[0] == 2:
+        cat = 1
+    else:
+        cat = 0
+    return (cat, *(r for r in order for _ in range(count[r])))
+
+
+def extreme_hand(cs: list[str], worst: bool) -> tuple[int, ...]:
+    from itertools import combinations
+    if len(cs) <= 5:
+        return hand_key(cs)
+    keys = (hand_key(list(five)) for five in combinations(cs, 5))
+    return min(keys) if worst else max(keys)
+
+
+def count_chips(res: SimResult) -> tuple[dict[str, int], int]:
+    """The chips of a game without mistakes, worked out from RULINGS.md on the full log:
+    players' chips and the chips left on the board. Raises `Unclear` where rulings leave the
+    outcome open (a payer short of chips, tied hands of different sizes)."""
+    disk = _DISKS[res.game]
+    players = res.players
+    n = len(players)
+    start = int(res.full[0]["chips"])
+    acc: dict[str, int] = {p: start for p in players}
+    cups = list(disk["singles"]) + list(disk["combos"]) + \
+        ([disk["kitty"][0]] if disk["kitty"] else []) + \
+        (["Ace-2", "Full House Dump", "5-Card Straight", "6 Lead"]
+         if res.game == "great-lakes" else [])
+    if disk["jackpot"]:
+        cups.append("Jackpot")
+    for c in cups:
+        acc[c] = 0
+
+    def pay(src: str, dst: str, k: int) -> None:
+        if acc[src] < k:
+            raise Unclear(f"{src} is short of {k} chips")
+        acc[src] -= k
+        acc[dst] += k
+
+    def share(pot: str, winners: list[str]) -> None:
+        if winners:
+            each = acc[pot] // len(winners)
+            for w in winners:
+                pay(pot, w, each)
+
+    ev = res.full
+    i = 1
+    while i < len(ev):
+        dealer = ev[i]["dealer"]
+        for p in players:                                   # MR-2, PR-2, BO-2
+            for c in cups:
+                if c in ("Jackpot",) and res.game in ("michigan-rummy", "great-lakes"):
+                    pay(p, c, 2 if p == dealer else 1)
+                elif res.game in ("pressman", "boodle"):
+                    pay(p, c, 2 if p == dealer else 1)
+                else:
+                    pay(p, c, 1)
+        deal = ev[i + 1]
+        hands = {p: list(deal["hands"][p]) for p in players}
+        choice = ev[i + 2]
+        if choice["action"] == "exchange":
+            hands[dealer] = list(deal["dummy"])
+        elif choice["action"] == "sell":
+            hands[choice["buyer"]] = list(deal["dummy"])
+            pay(choice["buyer"], dealer, choice["price"])
+        left = {p: set(h) for p, h in hands.items()}
+        played: dict[str, list[str]] = {p: [] for p in players}
+        seq: list[str] = []                  # the cards of the running sequence, in order
+        ace_follow: str | None = None        # who just played an Ace as a follow (GL-2)
+        revealed: dict[str, list[str]] = {}
+        out: str | None = None
+        i += 3
+        while i < len(ev) and ev[i]["event"] != "round":
+            e = ev[i]
+            i += 1
+            if e["event"] == "play":
+                p = e["player"]
+                if "cards" in e:                                       # GL-3, GL-4
+                    first, *rest = e["cards"]
+                    ranks = sorted(_RANK[c[0]] for c in [seq[-1], first, *rest])
+                    straight = len(set(ranks)) == 5 and ranks[4] - ranks[0] == 4
+                    pay_cup = "5-Card Straight" if straight else "Full House Dump"
+                    if first in disk["singles"]:                       # GL-3a
+                        pay(first, p, acc[first])
+                    if first[0] == "A":
+                        raise Unclear("an Ace in a dump, then maybe a 2")
+                    pay(pay_cup, p, acc[pay_cup])
+                    for c in e["cards"]:
+                        left[p].discard(c)
+                        played[p].append(c)
+                    seq, ace_follow = [], None
+                else:
+                    c = e["card"]
+                    prev = seq[-1] if seq else None
+                    follow = (prev is not None and prev[1] == c[1]
+                              and _RANK[prev[0]] + 1 == _RANK[c[0]])
+                    if follow:
+                        seq.append(c)
+                    else:                                              # a lead
+                        if res.game == "great-lakes":
+                            if ace_follow == p and c[0] == "2":         # GL-2
+                                pay("Ace-2", p, acc["Ace-2"])
+                            if c[0] == "6":                            # GL-5
+                                pay("6 Lead", p, acc["6 Lead"])
+                        seq = [c]
+                    ace_follow = p if follow and c[0] == "A" else None
+                    if c in disk["singles"]:                            # MR-8
+                        pay(c, p, acc[c])
+                    for cup, (suit, ranks_) in disk["combos"].items():
+                        k = len(ranks_)
+                        tail = seq[-k:]
+                        if (len(tail) == k and [_RANK[x[0]] for x in tail] == list(ranks_)
+                                and (suit is None or tail[0][1] == suit)):
+                            pay(cup, p, acc[cup])
+                    left[p].discard(c)
+                    played[p].append(c)
+                if not left[p]:                                        # MR-7
+                    out = p
+                    if disk["jackpot"]:
+                        pay("Jackpot", p, acc["Jackpot"])
+                    if res.game in ("pressman", "boodle"):             # PR-3, BO-6
+                        for q in players:
+                            if q != p:
+                                pay(q, p, len(left[q]))
+            elif e["event"] == "end-round":                            # MR-13
+                def total(cs: set[str]) -> int:
+                    return sum(min(_RANK[c[0]], 10) if c[0] != "A" else 11 for c in cs)
+                low = min(total(left[q]) for q in players)
+                if disk["jackpot"]:
+                    share("Jackpot", [q for q in players if total(left[q]) == low])
+            elif e["event"] == "reveal":
+                assert set(e["cards"]) == left[e["player"]]
+                revealed[e["player"]] = list(e["cards"])
+        assert set(revealed) == {q for q in players if left[q]}, "reveals missing"
+        del out
+        if disk["kitty"]:                                              # MR-10, GL-6, PR-4
+            name, kind = disk["kitty"]
+            if kind == "left":
+                keys = {q: extreme_hand(revealed[q], False) for q in revealed}
+            else:
+                keys = {q: extreme_hand(played[q] + revealed.get(q, []), kind == "worst")
+                        for q in players}
+            best = (min if kind == "worst" else max)(keys.values())
+            winners = [q for q in players if keys.get(q) == best]
+            for q, key in keys.items():      # "compared as they are": no tie across sizes
+                if q not in winners and (key[:len(best)] == best or best[:len(key)] == key):
+                    raise Unclear("hands of different sizes tie")
+            share(name, winners)
+    board = sum(v for k, v in acc.items() if k not in players)          # MR-12, BO-7
+    each = board // n
+    for p in players:
+        acc[p] += each
+    return {p: acc[p] for p in players}, board - each * n
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_clean_games_chips_agree_with_an_independent_count(game: str) -> None:
+    """Games without mistakes: the referee's chips (hidden log) equal a count written
+    separately from RULINGS.md (money cups, combinations, specials, kitties, Jackpot, MR-12)."""
+    counted = 0
+    for n, seed in cases(game, 4):
+        res = simulate_game(NAMES[:n], 5, seed, 0.0, 300, game)
+        try:
+            chips, board = count_chips(res)
+        except Unclear:
+            continue
+        counted += 1
+        report = replay_dicts(res.hidden).report()
+        where = f"{game} n={n} seed={seed}"
+        assert report["chips"] == chips, (where, report["chips"], chips)
+        assert sum(report["pots"].values()) == board, where
+    assert counted >= len(list(cases(game, 4))) // 2
