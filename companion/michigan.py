@@ -286,7 +286,36 @@ def _is_straight(ranks: Sequence[int], ace_low: bool = False) -> bool:
 
 
 class MichiganReferee(Referee):
-    """The rule set of the Michigan family; subclasses only name the game (its data file)."""
+    """The rule set of the Michigan family; subclasses only name the game (its data file).
+
+    How plays are read (the same in both modes):
+
+    - A card that is the next of the current sequence is a follow, by whoever holds it (MR-5).
+      Any other card is a lead, and a lead means the sequence stopped (MR-5). If the card that
+      would have continued it is not already played, it was dead -- or a live player withheld
+      it: ``withheld`` is proven when that card is later seen in someone's play or reveal.
+    - A lead must be the lowest card of its suit (``illegal-lead``: proven when the leader later
+      shows a lower card of that suit) and, after a stop, in the colour of MR-6 / the suit of
+      BO-4 (``wrong-colour-lead``: proven when the leader later shows a card of an allowed suit).
+      Cards are never picked up after the deal, so a card seen later was held at the lead.
+    - ``out-of-turn``: the opening lead (MR-4) or the lead after a dump (GL-3) made by someone
+      else -- proven at once; a lead in an allowed suit by a player left of the one who played
+      last, when a player before them in turn held an allowed suit (proven when that card is
+      seen); a lead in a suit that is not allowed by someone who held no allowed suit while
+      another player did, or by someone other than the last player when nobody did (MR-6,
+      last sentence) -- proven when every hand is known (the end of the round).
+    - ``out-of-sequence``: one ``play`` event with several cards whose later cards neither follow
+      the one before, nor are a GL dump or straight, nor lead after a card that surely ended
+      its sequence (an Ace, or the next card already gone). Proven at once.
+    - ``ineligible-dummy`` (MR-3) only with a ``deal``: the hand given up is dead and never seen
+      at the table, so a hidden log can never prove it.
+
+    With a ``deal`` every finding is checked against the hands at the moment of the play
+    (proof line = the offence line; the deal line for the dummy) but said aloud only when a card
+    that proves it is seen (never revealing a hand). Chips are a settlement of the round's
+    facts replayed in the order they happened with every proven offence known from its line
+    (PR-5a), so both modes reach the same chips whenever the proofs arrive.
+    """
 
     game: ClassVar[str] = "michigan-rummy"
     title: ClassVar[str] = "Michigan Rummy"
@@ -541,7 +570,11 @@ class MichiganReferee(Referee):
         notes: list[str] = []
         if not (len(cs) == 4 and self._dump(player, cs, line, notes)):
             for i, c in enumerate(cs):
-                self._play_one(player, c, line, i, cs, notes)
+                said: list[str] = []
+                self._play_one(player, c, line, i, cs, said)
+                if i < len(cs) - 1:     # only the last card's "next" matters
+                    said = [n for n in said if not n.startswith(("Next:", "Nothing follows"))]
+                notes += said
         if st.counts[player] == 0:
             self._went_out(player, line, notes)
         self._settle(line, notes)
@@ -593,9 +626,11 @@ class MichiganReferee(Referee):
         # Anything else starts a sequence: a lead (MR-4, MR-6).
         ace2 = (st.ace is not None and st.ace[0] == player and c.rank == 2
                 and self.rules.cup("ace2") is not None)
-        if i > 0 and not ace2 and not any(
+        # Several cards in one move must follow one another, or be a GL dump/straight, or
+        # lead after a card that surely ended its sequence (an Ace, or the next card gone).
+        ended = seq is not None and not st.lead_by and self._next_card(seq) is None
+        if i > 0 and not ace2 and not ended and not any(
                 o.line == line and o.rule == "out-of-sequence" for o in st.offences):
-            # Several cards in one move must follow one another (or be a GL dump/straight).
             self._prove(Offence(line, player, "out-of-sequence", line),
                         f"{player} played {c.pretty()} out of sequence in one move")
         self._lead(player, c, line, ace2, record_stop=(i == 0), notes=notes)

@@ -482,3 +482,24 @@ def test_a_second_deal_is_refused() -> None:
     events.insert(3, dict(events[2]))
     r = run(events)
     assert [e.line for e in r.errors] == [4] and "already dealt" in r.errors[0].text
+
+
+def test_several_cards_in_one_move() -> None:
+    # Consecutive follows, or a lead right after an Ace, are fine in one event; a lead while
+    # the sequence may go on is out of sequence.
+    t = Table().round("Ann", {"Bob": "QC KC AC 2D"}, dummy="2C 3C 4C 5C 6C 7C 8C 9C TC JC")
+    t.play("Bob", "QC", "KC", "AC", "2D")
+    r = run(t.hidden())
+    assert r.errors == [] and found(r) == Counter()
+    assert texts(r)[-1] == "Next: 3♦"
+    t2 = Table().round("Ann", {"Bob": "2C 3C 2D"}).play("Bob", "2C", "2D")
+    assert found(run(t2.hidden())) == Counter({("Bob", "out-of-sequence"): 1})
+
+
+def test_common_card_codes_accept_ten_symbols_and_lower_case() -> None:
+    t = Table().round("Ann", {"Bob": "TC", "Cy": "JC", "Dee": "QC"}, dummy="2C 3C 4C 5C 6C 7C")
+    events = t.hidden() + [{"event": "play", "player": "Bob", "card": "10♣"},
+                           {"event": "play", "player": "Cy", "card": "jc"},
+                           {"event": "play", "player": "Dee", "card": "Q♣"}]
+    r = run(events)
+    assert r.errors == [] and texts(r)[-1] == "Next: K♣"
