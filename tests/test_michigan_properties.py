@@ -413,13 +413,12 @@ def count_chips(res: SimResult) -> tuple[dict[str, int], int]:
                     pay_cup = "5-Card Straight" if straight else "Full House Dump"
                     if first in disk["singles"]:                       # GL-3a
                         pay(first, p, acc[first])
-                    if first[0] == "A":
-                        raise Unclear("an Ace in a dump, then maybe a 2")
                     pay(pay_cup, p, acc[pay_cup])
                     for c in e["cards"]:
                         left[p].discard(c)
                         played[p].append(c)
-                    seq, ace_follow = [], None
+                    # An Ace first in a dump, then a 2 led: GL-2 does not say (no count).
+                    seq, ace_follow = [], ("dump:" + p if first[0] == "A" else None)
                 else:
                     c = e["card"]
                     prev = seq[-1] if seq else None
@@ -429,6 +428,8 @@ def count_chips(res: SimResult) -> tuple[dict[str, int], int]:
                         seq.append(c)
                     else:                                              # a lead
                         if res.game == "great-lakes":
+                            if ace_follow == "dump:" + p and c[0] == "2":
+                                raise Unclear("an Ace first in a dump, then a 2 led")
                             if ace_follow == p and c[0] == "2":         # GL-2
                                 pay("Ace-2", p, acc["Ace-2"])
                             if c[0] == "6":                            # GL-5
