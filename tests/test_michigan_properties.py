@@ -155,8 +155,8 @@ def garble_json(text: str, rng: random.Random) -> str:
 def corrupt(events: list[dict[str, Any]], rng: random.Random
             ) -> tuple[list[str], set[int], list[list[int]]]:
     """Drop, duplicate and swap lines, then garble some. Returns the lines (text), the 1-based
-    numbers of the garbled ones, and for every event now present more than once (and never
-    garbled) the numbers of its copies."""
+    numbers of the garbled ones, and for every event now present more than once within one
+    round (and never garbled) the numbers of its copies."""
     tagged = [(json.dumps(e), k) for k, e in enumerate(events)]
     for _ in range(rng.randrange(5)):
         op = rng.randrange(3)
@@ -185,7 +185,10 @@ def corrupt(events: list[dict[str, Any]], rng: random.Random
     copies: dict[int, list[int]] = {}
     for n, (_, k) in enumerate(tagged, start=1):
         copies.setdefault(k, []).append(n)
-    twice = [ns for ns in copies.values() if len(ns) > 1 and not garbled & set(ns)]
+    # Copies in different rounds may both be right (cards are dealt again each round).
+    starts = [n for n, (t, _) in enumerate(tagged, start=1) if '"event": "round"' in t]
+    twice = [ns for ns in copies.values() if len(ns) > 1 and not garbled & set(ns)
+             and not any(min(ns) < s <= max(ns) for s in starts)]
     return lines, garbled, twice
 
 
