@@ -357,6 +357,9 @@ class Oracle:
         if self.hands[p]:
             return
         if p in self.withholders:      # PR-6: play continues
+            if not any(self.hands.values()):   # every card is out: nobody wins the Jackpot
+                self.over = True
+                self.maybe_settle()
             return
         self.over = True               # MR-7
         if self.disk.jackpot:
@@ -388,15 +391,9 @@ class Oracle:
     def settle(self) -> None:
         """MR-10a: the round is complete; kitty, penalties, and MR-12 after the last round."""
         players = self.players
-        if self.ended_by_record and self.disk.jackpot:    # MR-13
-            # PR-6: a withholder who went out may not take the Jackpot
-            totals = {p: sum(_points(c) for c in self.hands[p]) for p in players
-                      if self.hands[p] or p not in self.withholders}
-            low = min(totals.values())
-            self.split(JACKPOT, [p for p in totals if totals[p] == low])
         # PR-6 / BO-5 payments. RULINGS leave the order of round-end settlements open; it
         # only matters when an offender runs short. Convention here (as the referee): the
-        # withholding payments first, then the kitty / Poker Pool.
+        # withholding payments first, then the MR-13 Jackpot, then the kitty / Poker Pool.
         if self.penal:
             for p, w in self.withheld:
                 for code in self.disk.singles:
@@ -406,6 +403,12 @@ class Oracle:
                     h = self.holder(mc)
                     if h is not None and h != p:
                         self.pay(p, h, self.pots[code])
+        if self.ended_by_record and self.disk.jackpot:    # MR-13
+            # PR-6: a withholder who went out may not take the Jackpot
+            totals = {p: sum(_points(c) for c in self.hands[p]) for p in players
+                      if self.hands[p] or p not in self.withholders}
+            low = min(totals.values())
+            self.split(JACKPOT, [p for p in totals if totals[p] == low])
         if self.game == "michigan-rummy":                 # MR-10
             hands = {p: best_hand(self.played[p] + sorted(self.hands[p], key=_key))
                      for p in players}
