@@ -867,7 +867,7 @@ class MichiganReferee(Referee):
         if self.rules.out_payment:                                   # PR-3, BO-6
             owed = tuple((p, st.counts[p]) for p in self._left_of(player) if st.counts[p])
             st.facts.append(Fact(line, len(st.facts), "outpay", player, "", owed))
-        if not self.rules.jackpot:
+        if not self.rules.jackpot and not self.rules.out_payment:
             notes.append(f"{player} is out.")
         self._end(line, notes)
 
@@ -921,7 +921,10 @@ class MichiganReferee(Referee):
         self._evidence(player, cs, event.line)
         st.revealed[player] = tuple(cs)
         notes: list[str] = []
-        if all(p in st.revealed for p in self.players if st.counts[p] > 0):
+        waiting = [p for p in self.players if st.counts[p] > 0 and p not in st.revealed]
+        if waiting:
+            notes.append(f"Still to reveal: {_names(waiting)}.")
+        else:
             self._complete(event.line, notes)                          # MR-10a
         self._settle(event.line, notes)
 
@@ -1009,7 +1012,7 @@ class MichiganReferee(Referee):
         if share:
             text = f"Board divided: {_chips(share)} each. " + text
         if left:
-            text += f" {_chips(left)} stay on the board."
+            text += f" {_chips(left)} {'stays' if left == 1 else 'stay'} on the board."
         notes.append(text)
 
     # --- chips: the round's settlement, recomputed when a proof changes the past (PR-5a) -----
@@ -1051,7 +1054,7 @@ class MichiganReferee(Referee):
             gone = Counter(m.note for m in old if m.note) - Counter(m.note for m in new if m.note)
             came = Counter(m.note for m in new if m.note) - Counter(m.note for m in old if m.note)
             for note in gone.elements():
-                notes.append(f"Taken back: {note}.")
+                notes.append(f"Taken back: {note.rstrip('.')}.")
             notes.extend(came.elements())
         st.moves = new
         notes += said
@@ -1116,8 +1119,9 @@ class MichiganReferee(Referee):
                 for p, n in f.data:
                     got += pay(p, f.player, n * r.out_payment, "cards left when out", f.line)
                 if len(moves) > k:
+                    out = "" if r.jackpot else " is out and"
                     moves[-1] = moves[-1]._replace(
-                        note=f"{f.player} collects {_chips(got)} for the cards left.")
+                        note=f"{f.player}{out} collects {_chips(got)} for the cards left.")
             elif f.kind == "fine":                                      # PR-5, PR-7
                 for p in self._left_of(f.player):
                     pay(f.player, p, r.lead_fine, "penalty for a lead", f.line)

@@ -380,7 +380,7 @@ def test_mr12_mr13_end_of_game_lowest_total_and_board_divided_with_remainder() -
     # 7 cups of 4 left = 28: 9 each, 1 stays (MR-12).
     assert r["chips"] == {"Ann": 50 - 19 + 5 + 9, "Bob": 50 - 9 + 4 + 9, "Cy": 50 - 9 + 9}
     assert sum(r["pots"].values()) == 1
-    assert texts(h)[-1].endswith("1 chip stay on the board.")
+    assert texts(h)[-1].endswith("1 chip stays on the board.")
     assert "Game over." in texts(h)[-1]
 
 

@@ -315,7 +315,7 @@ def test_bo6_going_out_collects_one_chip_per_card_left() -> None:
     t.plays("Ann 2C 3C 4C 5C 6C 7C 8C 9C")
     r = run(t.hidden())
     assert r.report()["chips"]["Ann"] == 50 - 4 + 8 + 7 * 4
-    assert "Ann is out." in texts(r)
+    assert "Ann is out and collects 36 chips for the cards left." in texts(r)
 
 
 def test_bo7_boodle_cards_carry_over_and_are_divided_at_the_end() -> None:
