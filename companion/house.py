@@ -6,6 +6,7 @@ A house rule is ``[house.NAME]`` with ``default``, ``ruling`` (the RULINGS.md id
 
 from __future__ import annotations
 
+import copy
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -38,7 +39,6 @@ def _load(game: str) -> dict[str, Any]:
 
 def game_data(game: str) -> dict[str, Any]:
     """The whole TOML table of a game (a fresh copy the caller may change)."""
-    import copy
     return copy.deepcopy(_load(game))
 
 
