@@ -164,7 +164,6 @@ class MichiganState(GameState):
     shown: dict[str, tuple[Card, ...]] = field(default_factory=dict)   # played this round
     revealed: dict[str, tuple[Card, ...]] = field(default_factory=dict)
     seq: Seq | None = None
-    led: bool = False
     lead_by: str = ""               # after a dump: the dumper leads any suit (GL-3)
     ace: tuple[str, int] | None = None   # an Ace just played as a follow (GL-2)
     leads: list[Lead] = field(default_factory=list)
@@ -702,8 +701,6 @@ class MichiganReferee(Referee):
         else:
             between = ()
         rec = Lead(line, player, c, leader, allowed, between)
-        if seq is None and not st.lead_by:
-            st.led = True
         st.lead_by = ""
         st.ace = None
         self._take(player, c, line)
