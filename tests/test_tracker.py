@@ -57,7 +57,8 @@ def test_a_still_card_is_observed_once_in_its_seat_after_still_time() -> None:
     assert o.cards == ["5C"] and o.seat == 1 and o.kind == "pile" and o.certain
     assert abs(o.t_still - 3 / FPS) < 1e-9
     # decided as soon as still_time has passed, not later than one frame after
-    assert 0.2 - 1e-9 <= o.t - o.t_still <= 0.2 + 1 / FPS + 1e-9
+    st = TrackerConfig().still_time
+    assert st - 1e-9 <= o.t - o.t_still <= st + 1 / FPS + 1e-9
 
 
 def test_nothing_before_still_time() -> None:

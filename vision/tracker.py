@@ -52,9 +52,9 @@ class TrackerConfig:
     - ``copies``: copies of each card in play (2 for two-deck Wanagan, WA-1).
     """
 
-    still_time: float = 0.2
+    still_time: float = 0.15
     still_tol: float = 3.0
-    min_frames: int = 3
+    min_frames: int = 2
     min_presence: float = 0.6
     lost_time: float = 0.6
     forget_time: float = 2.0
@@ -208,8 +208,8 @@ class Tracker:
 
     def _is_still(self, tr: _Track, t: float) -> bool:
         cfg = self.config
-        if tr.last_seen != t and t - tr.last_seen > cfg.lost_time:
-            return False
+        if tr.last_seen != t:
+            return False  # decide only on a frame that shows the card where it lies
         if tr.first_seen > t - cfg.still_time + 1e-6:
             return False
         win = self._window(tr, t)
