@@ -1,0 +1,203 @@
+"""Benchmark the live pipeline on the rendered table: frames per second of the whole pipeline
+(detector + zones + tracker + referee) and the delay from a card lying still to its event.
+
+    python benchmarks/bench_pipeline.py                       # the shipped model, 640 px frames
+    python benchmarks/bench_pipeline.py --model m.onnx --imgsz 320
+    python benchmarks/bench_pipeline.py --detector truth      # everything but the model
+
+Frames are rendered first (not timed), then fed (1) as fast as the pipeline takes them, for
+throughput, and (2) paced like a live camera at --fps, with stale frames dropped, for latency:
+for each card event, wall time of its announcement minus the wall time the card came to rest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from vision.detections import Detections  # noqa: E402
+from vision.pipeline import FrameResult, TablePipeline  # noqa: E402
+from vision.sources import Frame, FrameSource  # noqa: E402
+from vision.table_render import (  # noqa: E402
+    RenderConfig,
+    TableVideo,
+    TruthDetector,
+    simulated_round,
+)
+
+
+class PacedFrames(FrameSource):
+    """Pre-rendered frames delivered in real time like a camera (stamped with wall time)."""
+
+    live = True
+
+    def __init__(self, frames: list[np.ndarray], fps: float) -> None:
+        self.frames = frames
+        self._fps = fps
+        self.start = 0.0
+        self.i = 0
+        self.closed = False
+
+    def read(self) -> Frame | None:
+        if self.closed or self.i >= len(self.frames):
+            return None
+        if self.i == 0:
+            self.start = time.perf_counter()
+        due = self.start + self.i / self._fps
+        wait = due - time.perf_counter()
+        if wait > 0:
+            time.sleep(wait)
+        f = Frame(self.frames[self.i], due, self.i)
+        self.i += 1
+        return f
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class IndexedTruth:
+    """The truth detector keyed by the frame index (for pre-rendered frames)."""
+
+    def __init__(self, truths: list[Any]) -> None:
+        self.truths = truths
+        self.by_id = {id(t.image): t for t in truths}
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        ft = self.by_id.get(id(frame))
+        holder = type("S", (), {"last": ft})()
+        return TruthDetector(holder).detect(frame)  # type: ignore[arg-type]
+
+
+class CostedTruth:
+    """Truth detections, after paying for a real network's inference on the frame."""
+
+    def __init__(self, inner: IndexedTruth, onnx_path: str, imgsz: int) -> None:
+        import onnxruntime as ort
+
+        from vision.detector import letterbox
+
+        self.inner = inner
+        self.imgsz = imgsz
+        self.letterbox = letterbox
+        self.sess = ort.InferenceSession(onnx_path, providers=["CPUExecutionProvider"])
+        self.input = self.sess.get_inputs()[0].name
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        img, _, _ = self.letterbox(frame, self.imgsz)
+        x = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1))[None].astype(np.float32)
+        self.sess.run(None, {self.input: x / 255.0})
+        return self.inner.detect(frame)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--detector", choices=["model", "truth"], default="model")
+    ap.add_argument("--cost-model", help="with --detector truth: also run this ONNX network on "
+                                         "every frame (same architecture as the shipped one, "
+                                         "any weights) to time the whole pipeline before the "
+                                         "trained weights exist")
+    ap.add_argument("--model", help="ONNX weights (default: the shipped model)")
+    ap.add_argument("--imgsz", type=int, help="detector input size (default: the model's)")
+    ap.add_argument("--game", default="michigan-rummy")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--fps", type=float, default=15.0, help="camera frame rate (live run)")
+    ap.add_argument("--width", type=int, default=640)
+    ap.add_argument("--height", type=int, default=480)
+    ap.add_argument("--seconds", type=float, default=40.0, help="length of table video used")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+
+    events = simulated_round(args.game, seed=args.seed)
+    cfg = RenderConfig(width=args.width, height=args.height, fps=args.fps, seed=args.seed)
+    video = TableVideo(events, cfg)
+    truths = [ft for ft in video.frames() if ft.t <= args.seconds]
+    frames = [ft.image for ft in truths]
+    profile = video.profile()
+    if args.detector == "truth":
+        detector: Any = IndexedTruth(truths)
+        if args.cost_model:
+            detector = CostedTruth(detector, args.cost_model, args.imgsz or 320)
+    else:
+        from vision.detector import CardDetector
+
+        kw: dict[str, Any] = {"imgsz": args.imgsz} if args.imgsz else {}
+        detector = CardDetector(args.model, **kw)
+
+    def pipeline(log: Path) -> TablePipeline:
+        return TablePipeline(profile, detector, None, log, script=video.truth.script)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        # (1) throughput
+        pipe = pipeline(Path(tmp) / "a.jsonl")
+        for f in frames[:5]:
+            detector.detect(f)  # warm up
+        t0 = time.perf_counter()
+        ms = []
+        for i, f in enumerate(frames):
+            r = pipe.process(f, i / args.fps, i)
+            ms.append(r.ms)
+        elapsed = time.perf_counter() - t0
+        throughput = len(frames) / elapsed
+        logged_offline = pipe.visual_count
+        pipe.finish()
+
+        # (2) live: paced camera, stale frames dropped, wall-clock delays
+        pipe = pipeline(Path(tmp) / "b.jsonl")
+        src = PacedFrames(frames, args.fps)
+        announced: list[tuple[float, dict[str, Any]]] = []
+
+        def on_result(res: FrameResult) -> None:
+            now = time.perf_counter()
+            for _line, ev in res.events:
+                if ev.get("event") in ("play", "reveal", "trump"):
+                    announced.append((now, ev))
+
+        stats = pipe.run(src, threading.Event(), on_result)
+        pipe.finish()
+    placed = [v for v in video.truth.visual if v["t_placed"] <= args.seconds]
+    delays_placed, delays_free = [], []
+    for (now, _ev), truth in zip(announced, placed, strict=False):
+        delays_placed.append(now - (src.start + truth["t_placed"]))
+        delays_free.append(now - (src.start + truth["t_free"]))
+    report = {
+        "detector": args.detector if args.detector == "truth" else str(detector.model_path),
+        "imgsz": getattr(detector, "imgsz", None),
+        "frame": [args.width, args.height],
+        "frames": len(frames),
+        "throughput_fps": round(throughput, 1),
+        "process_ms_median": round(statistics.median(ms), 1),
+        "process_ms_p90": round(float(np.percentile(ms, 90)), 1),
+        "live_camera_fps": args.fps,
+        "live_processed_fps": round(stats.fps, 1),
+        "live_dropped": stats.dropped,
+        "card_events_expected": len(placed),
+        "card_events_offline": logged_offline,
+        "card_events_live": len(announced),
+        "delay_from_still_ms_median": round(1000 * statistics.median(delays_placed), 0)
+        if delays_placed else None,
+        "delay_from_still_ms_p90": round(1000 * float(np.percentile(delays_placed, 90)), 0)
+        if delays_placed else None,
+        "delay_from_hand_gone_ms_median": round(1000 * statistics.median(delays_free), 0)
+        if delays_free else None,
+    }
+    if args.json:
+        print(json.dumps(report))
+    else:
+        for k, v in report.items():
+            print(f"{k:32s} {v}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
