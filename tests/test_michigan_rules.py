@@ -465,15 +465,27 @@ def test_bad_game_events_do_not_start_a_game() -> None:
 
 
 def test_house_override_switches_pressman_penalties_on_in_michigan_rummy() -> None:
-    # MR-5 withheld, flagged only by default; with the PR-6 house rule the withholder pays.
-    hands = {"Bob": "2C", "Cy": "3C 2H", "Dee": "4C"}
-    plain = Table().round("Ann", hands).plays("Bob 2C, Cy 3C, Cy 2H").end(end_round=True)
-    strict = Table(house={"penalize_withheld": True, "lowest_total_wins": False})
-    strict.round("Ann", hands).plays("Bob 2C, Cy 3C, Cy 2H").end(end_round=True)
+    # Dee withholds 4♣; Cy holds K♣. Flagged only by default (MR); with the PR-6 house rule
+    # Dee pays Cy the K♣ cup's 4 chips at the end of the round.
+    house: dict[str, Any] = {"lowest_total_wins": False, "disk": ["KC", "AS"]}
+    hands = {"Bob": "2C", "Cy": "3C 2H KC", "Dee": "4C"}
+    plain = Table(house=house).round("Ann", hands).plays("Bob 2C, Cy 3C, Cy 2H")
+    plain.end(end_round=True)
+    strict = Table(house={**house, "penalize_withheld": True}).round("Ann", hands)
+    strict.plays("Bob 2C, Cy 3C, Cy 2H").end(end_round=True)
     a, b = run(plain.hidden()), run(strict.hidden())
     assert found(a) == found(b) == Counter({("Dee", "withheld"): 1})
-    # Dee withheld a club: no single club cup on this disk, so no PR-6 payment either way...
-    assert b.report()["pots"]["Jackpot"] == 5
+    # Ante: 2 cups + the Jackpot: 3 chips, the dealer 4.
+    assert a.report()["chips"] == {"Ann": 46, "Bob": 47, "Cy": 47, "Dee": 47}
+    assert b.report()["chips"] == {"Ann": 46, "Bob": 47, "Cy": 51, "Dee": 43}
+
+
+def test_house_override_fines_an_illegal_lead_in_michigan_rummy() -> None:
+    house: dict[str, Any] = {"lowest_total_wins": False, "disk": ["KC", "AS"],
+                             "penalize_illegal_lead": True}
+    t = Table(house=house).round("Ann", {"Bob": "3C 2C"}).plays("Bob 3C").end(end_round=True)
+    h, f = both(t)
+    assert h.report()["chips"] == {"Ann": 47, "Bob": 44, "Cy": 48, "Dee": 48}
 
 
 def test_a_second_deal_is_refused() -> None:
