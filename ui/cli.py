@@ -48,7 +48,7 @@ def build_window(demo: bool | None = None, game: str = "michigan-rummy", seed: i
         cams = find_cameras() if cameras is None else list(cameras)
         demo = not cams
     if demo:
-        window.start_demo(game=game, seed=seed)
+        window.start_demo(game=game, seed=seed, rendered=window.rendered_demo)
     else:
         from PySide6.QtCore import QTimer
 

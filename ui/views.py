@@ -66,11 +66,12 @@ class LiveView(QWidget):
         self._pots: dict[str, int] = {}
         self._seat_names: list[str] = []
         self._caption = ""
-        self.setMouseTracking(False)
+        self._cup_px: dict[str, tuple[float, float]] = {}
 
     # --- inputs ----------------------------------------------------------------------------
     def set_profile(self, profile: TableProfile | None, seat_names: Sequence[str] = ()) -> None:
         self._profile = profile
+        self._cup_px = {}
         self._seat_names = list(seat_names)
         self.update()
 
@@ -166,39 +167,57 @@ class LiveView(QWidget):
             if zone.seat is not None and zone.seat < len(self._seat_names):
                 name = self._seat_names[zone.seat]
             r = poly.boundingRect()
-            p.setPen(QColor(255, 255, 255, 220))
-            p.drawText(QRectF(r.left() + 4, r.top() + 2, r.width(), 18),
-                       Qt.AlignmentFlag.AlignLeft, name)
+            w = p.fontMetrics().horizontalAdvance(name) + 10
+            box = QRectF(r.left() + 2, r.bottom() - 20, w, 18)
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(0, 0, 0, 150))
+            p.drawRoundedRect(box, 4, 4)
+            p.setPen(QColor("#ffffff"))
+            p.drawText(box, Qt.AlignmentFlag.AlignCenter, name)
+
+    def set_cup_centres(self) -> None:
+        self._cup_px = {}
+        if self._profile is None:
+            return
+        for cup in self._profile.cups:
+            c = self._profile.board_to_image(np.array([cup.center]))[0]
+            self._cup_px[cup.name] = (float(c[0]), float(c[1]))
 
     def _draw_cups(self, p: QPainter, profile: TableProfile, s: float) -> None:
+        """Each cup's name and the chips the ledger holds in it, in a dark label."""
+        if not self._cup_px:
+            self.set_cup_centres()
         f = QFont()
-        f.setPointSize(max(8, int(10 * min(1.6, s + 0.3))))
+        f.setPointSize(max(8, min(12, int(9 * s + 2))))
         f.setBold(True)
-        for cup in profile.cups:
-            if cup.name not in self._pots:
+        p.setFont(f)
+        metrics = p.fontMetrics()
+        for name, (x, y) in self._cup_px.items():
+            if name not in self._pots:
                 continue
-            c = profile.board_to_image(np.array([cup.center]))[0]
-            centre = self.to_widget(float(c[0]), float(c[1]))
-            chips = self._pots[cup.name]
-            label = cup.name if len(cup.name) <= 6 else cup.name.split(" ")[0]
+            chips = self._pots[name]
+            label = name if len(name) <= 8 else name.split(" ")[0]
             try:
                 label = Card.parse(label).pretty()
             except (CardError, ValueError):
                 pass
-            text = f"{label}\n{chips}"
-            p.setFont(f)
-            box = QRectF(centre.x() - 34, centre.y() - 18, 68, 36)
+            text = f"{label}: {chips}"
+            centre = self.to_widget(x, y)
+            w = metrics.horizontalAdvance(text) + 10
+            h = metrics.height() + 4
+            box = QRectF(centre.x() - w / 2, centre.y() + 4, w, h)
             p.setPen(Qt.PenStyle.NoPen)
-            p.setBrush(QColor(0, 0, 0, 150 if chips else 90))
-            p.drawRoundedRect(box, 6, 6)
-            p.setPen(QColor("#ffd54f") if chips else QColor("#cccccc"))
+            p.setBrush(QColor(0, 0, 0, 170 if chips else 110))
+            p.drawRoundedRect(box, 5, 5)
+            p.setPen(QColor("#ffd54f") if chips else QColor("#dddddd"))
             p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
     def _draw_marks(self, p: QPainter) -> None:
         f = QFont()
-        f.setPointSize(12)
+        f.setPointSize(11)
         f.setBold(True)
         p.setFont(f)
+        metrics = p.fontMetrics()
         for mark in self._marks:
             poly = QPolygonF([self.to_widget(a, b) for a, b in mark.polygon])
             p.setPen(QPen(QColor("#ffeb3b"), 2.5))
@@ -208,7 +227,8 @@ class LiveView(QWidget):
             poly = QPolygonF([self.to_widget(a, b) for a, b in mark.polygon])
             r = poly.boundingRect()
             label = card_label(mark.code)
-            box = QRectF(r.left(), r.top() - 22, 46, 20)
+            box = QRectF(r.left(), r.top() - metrics.height() - 2,
+                         metrics.horizontalAdvance(label) + 8, metrics.height() + 2)
             try:
                 red = Card.parse(mark.code).colour == "red"
             except (CardError, ValueError):

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -104,6 +104,9 @@ class MainWindow(QMainWindow):
     def __init__(self, store: GameStore | None = None, speaker: Speaker | None = None,
                  settings: QSettings | None = None) -> None:
         super().__init__()
+        from ui.qtfix import guard_none_refcount
+
+        guard_none_refcount()  # PySide6 6.12 on Python 3.11 leaks None references
         self.setWindowTitle("Michigan Companion")
         self.resize(1500, 940)
         self.store = store or GameStore()
@@ -113,6 +116,9 @@ class MainWindow(QMainWindow):
         self.feed: FeedThread | None = None
         self.profile: TableProfile | None = None
         self.replay_mode = False
+        #: The toolbar's Demo button (and a demo chosen in the setup) reads a rendered table
+        #: through the vision pipeline; tests switch it off for exact, fast games.
+        self.rendered_demo = True
         self._last_frame: np.ndarray | None = None
         self._n_announced = 0
         self._n_violations = 0
@@ -252,7 +258,7 @@ class MainWindow(QMainWindow):
             return a
 
         self.act_new = act("New game…", self.new_game, "Ctrl+N")
-        self.act_demo = act("Demo", lambda: self.start_demo())
+        self.act_demo = act("Demo", lambda: self.start_demo(rendered=self.rendered_demo))
         self.act_open = act("Open game…", self.open_game_dialog, "Ctrl+O")
         self.act_csv = act("Export CSV…", lambda: self.export_csv(), toolbar=False)
         self.act_pdf = act("Export PDF…", lambda: self.export_pdf(), toolbar=False)
@@ -303,27 +309,45 @@ class MainWindow(QMainWindow):
     # --- starting and stopping -------------------------------------------------------------
     def start_demo(self, game: str = "michigan-rummy", players: Sequence[str] = DEMO_PLAYERS,
                    seed: int = 1, rounds: int | None = 2, chips: int | None = 50,
-                   mistakes: float = 0.08, interval_ms: int = 1100) -> GameSession:
-        """Play the built-in demo table (a simulated game) through the whole window."""
+                   mistakes: float = 0.08, interval_ms: int | None = None,
+                   rendered: bool = False) -> GameSession:
+        """Play the built-in demo table (a simulated game) through the whole window.
+
+        ``rendered``: the game is drawn as camera frames and read by the vision pipeline
+        (detector, zones, tracker), as at a real table; otherwise each simulated event is
+        logged directly and drawn on a plain picture of the table (fast, exact).
+        """
         params = {"game": game, "players": list(players), "seed": seed, "rounds": rounds,
-                  "chips": chips, "mistakes": mistakes}
+                  "chips": chips, "mistakes": mistakes, "rendered": rendered}
         table = DemoTable.simulated(game, players, seed=seed, rounds=rounds, mistakes=mistakes,
                                     chips=chips)
         self._close_session(dismiss=True)
         session = self.store.new_game(table.events[0], source="demo", extra={"demo": params})
         self._open_session(session)
-        self._start_feed(lambda: DemoFeed(table, interval_ms))
-        self.status.showMessage("Demo table: bots play a simulated game; the camera picture is "
-                                "drawn.", 8000)
+        self._start_demo_feed(table, session, params, interval_ms)
+        self.status.showMessage("Demo table: bots play a simulated game that the companion "
+                                "watches.", 8000)
         return session
 
-    def start_game(self, gs: GameSetup, interval_ms: int = 1100) -> GameSession:
+    def _start_demo_feed(self, table: DemoTable, session: GameSession, params: dict[str, Any],
+                         interval_ms: int | None) -> None:
+        if params.get("rendered"):
+            from ui.rendered import RenderedDemoFeed
+
+            events, log, seed = table.events, session.log, int(params.get("seed") or 0)
+            ms = 100 if interval_ms is None else interval_ms
+            self._start_feed(lambda: RenderedDemoFeed(events, log, seed, ms))
+        else:
+            ms = 1100 if interval_ms is None else interval_ms
+            self._start_feed(lambda: DemoFeed(table, ms))
+
+    def start_game(self, gs: GameSetup, interval_ms: int | None = None) -> GameSession:
         """Start the game a `SetupDialog` decided: demo table or camera."""
         if gs.source == DEMO_SOURCE:
             chips = gs.setup.get("chips")
             return self.start_demo(gs.game, gs.players, rounds=gs.setup.get("rounds"),
                                    chips=chips if isinstance(chips, int) else None,
-                                   interval_ms=interval_ms)
+                                   interval_ms=interval_ms, rendered=self.rendered_demo)
         self._close_session(dismiss=True)
         extra: dict[str, Any] = {"camera": gs.source}
         if gs.profile is not None:
@@ -334,7 +358,7 @@ class MainWindow(QMainWindow):
         self._start_camera(gs.source, gs.profile)
         return session
 
-    def resume(self, info: GameInfo | Path, interval_ms: int = 1100) -> GameSession:
+    def resume(self, info: GameInfo | Path, interval_ms: int | None = None) -> GameSession:
         """Carry on with a saved game exactly where its log stops."""
         path = info.path if isinstance(info, GameInfo) else Path(info)
         self._close_session(dismiss=False)
@@ -347,8 +371,9 @@ class MainWindow(QMainWindow):
                       if e.kind != "correct" and e.get("source") != "user")
             table = DemoTable.simulated(demo["game"], demo["players"], seed=demo["seed"],
                                         rounds=demo["rounds"], mistakes=demo["mistakes"],
-                                        chips=demo["chips"], start=fed)
-            self._start_feed(lambda: DemoFeed(table, interval_ms))
+                                        chips=demo["chips"],
+                                        start=1 if demo.get("rendered") else fed)
+            self._start_demo_feed(table, session, demo, interval_ms)
         else:
             profile = None
             if isinstance(meta.get("profile"), dict):
@@ -398,7 +423,7 @@ class MainWindow(QMainWindow):
         feed.worker.ready.connect(self._on_ready)
         feed.worker.frameReady.connect(self._on_frame)
         feed.worker.eventSeen.connect(self._on_event)
-        feed.worker.note.connect(lambda text: self.status.showMessage(text, 6000))
+        feed.worker.note.connect(self._on_note)  # a method: runs in this (the GUI) thread
         feed.worker.failed.connect(self._on_failed)
         feed.worker.feedDone.connect(self._on_feed_done)
         self.feed = feed
@@ -442,18 +467,21 @@ class MainWindow(QMainWindow):
         whose queued signals are still arriving)."""
         return self.feed is not None and self.sender() is self.feed.worker
 
+    @Slot(object)
     def _on_ready(self, profile: TableProfile) -> None:
         if not self._current():
             return
         self.profile = profile
         self.live.set_profile(profile, self.session.players if self.session else [])
 
+    @Slot(object)
     def _on_frame(self, packet: FramePacket) -> None:
         if self.replay_mode or not self._current():
             return
         self._last_frame = packet.image
         self.live.set_frame(packet.image, packet.marks)
 
+    @Slot(object)
     def _on_event(self, seen: SeenEvent) -> None:
         if self.session is None or self.replay_mode or not self._current():
             return
@@ -464,10 +492,17 @@ class MainWindow(QMainWindow):
         self.eventLogged.emit(line)
         self.refresh()
 
+    @Slot(str)
+    def _on_note(self, text: str) -> None:
+        if self._current():
+            self.status.showMessage(text, 6000)
+
+    @Slot(str)
     def _on_failed(self, text: str) -> None:
         self.status.showMessage(text, 10000)
         self.problem.emit(text)
 
+    @Slot()
     def _on_feed_done(self) -> None:
         if not self._current():
             return
@@ -517,7 +552,7 @@ class MainWindow(QMainWindow):
             best = max(report["chips"].items(), key=lambda kv: kv[1], default=None)
             self.turn_label.setText(f"Game over — {best[0]} leads" if best else "Game over")
         else:
-            self.turn_label.setText(f"{turn}'s turn" if turn else "—")
+            self.turn_label.setText(f"{turn}'s turn" if turn else "Any player")
         self.round_label.setText(f"{report['game']} · round {report['round']}"
                                  + (" · finished" if report["finished"] else ""))
         self.chips_model.set_report(report, round_start, turn)
@@ -531,6 +566,8 @@ class MainWindow(QMainWindow):
             self.status.showMessage(report["errors"][-1]["text"], 8000)
 
     def _show_announcement(self, text: str, speak: bool = True) -> None:
+        # Big enough to read across the table; long sentences a little smaller to fit.
+        self.announcement.setFont(_font(40 if len(text) <= 60 else 30, True))
         self.announcement.setText(text)
         if speak:
             self.speaker.say(text)

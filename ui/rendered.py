@@ -1,0 +1,101 @@
+"""The demo table through the full vision pipeline: a simulated game rendered as camera frames
+(`vision.table_render`), read by the detector, the zones and the tracker, and logged by
+`vision.pipeline.TablePipeline` into the game's own log, as at a real table.
+
+Without trained weights (or with ``COMPANION_NO_DETECTOR=1``) the detector is the renderer's
+truth detector (the cards whose corner index is visible); everything after it is the real
+pipeline. The events people would type (round, dummy, bids) come from the simulated script.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any, cast
+
+from calibration.profile import TableProfile
+from companion.events import EventLog
+from ui.demo import CardMark
+from ui.worker import FramePacket, SeenEvent, Tick
+
+
+def _detector(source: Any) -> tuple[Any, str]:
+    from vision.table_render import RenderedSource, TruthDetector
+
+    if os.environ.get("COMPANION_NO_DETECTOR") != "1":
+        try:
+            from vision.detector import CardDetector, default_model_path
+
+            if default_model_path().is_file():
+                return CardDetector(), "the card detector"
+        except Exception:  # noqa: BLE001 - no weights or no onnxruntime: use the stand-in
+            pass
+    return TruthDetector(cast(RenderedSource, source)), "the renderer's truth (no weights)"
+
+
+class RenderedDemoFeed:
+    """One rendered frame per tick through `TablePipeline`; the pipeline writes the events.
+
+    ``events`` is the simulated game (its game event first, already in ``log``). Resuming
+    (``log`` holding more) starts the video after the last card already logged.
+    """
+
+    def __init__(self, events: Sequence[dict[str, Any]], log: EventLog, seed: int = 0,
+                 interval_ms: int = 100) -> None:
+        from companion.events import read_log
+        from vision.pipeline import TablePipeline
+        from vision.table_render import RenderConfig, TableVideo
+
+        self.interval_ms = interval_ms
+        self.video = TableVideo(events, RenderConfig(seed=seed))
+        self.profile: TableProfile = self.video.profile()
+        self.last: Any = None  # the latest FrameTruth (read by the truth detector)
+        self.detector, self.detector_name = _detector(self)
+        script = [dict(e) for e in self.video.truth.script if e.get("event") != "game"]
+        self.pipeline = TablePipeline(self.profile, self.detector, None, log, script=script)
+        logged = read_log(log.path).events
+        done = sum(1 for e in logged if e.kind in ("play", "reveal", "trump"))
+        moves = self.video.truth.moves
+        self.t = moves[done - 1].t_end if 0 < done <= len(moves) else 0.0
+        self.index = int(self.t * self.video.config.fps)
+        self._announced_detector = False
+
+    def tick(self) -> Tick:
+        fps = self.video.config.fps
+        tick = Tick()
+        if not self._announced_detector:
+            tick.notes.append(f"Demo table: cards are read by {self.detector_name}.")
+            self._announced_detector = True
+        if self.t > self.video.duration:
+            for ev in list(self.pipeline.script):  # typed events after the last card
+                self.pipeline.script.remove(ev)
+                data = {k: v for k, v in ev.items() if k != "at"}
+                line, _ = self.pipeline.inject(data)
+                tick.events.append(SeenEvent(data, None, line))
+            tick.done = True
+            return tick
+        ft = self.video.render(self.t, self.index)
+        self.last = ft
+        res = self.pipeline.process(ft.image, self.t, self.index)
+        marks = []
+        for det in res.detections:
+            x1, y1, x2, y2 = det["box"]
+            marks.append(CardMark(det["card"], ((x1, y1), (x2, y1), (x2, y2), (x1, y2))))
+        tick.frame = FramePacket(ft.image, tuple(marks), self.t)
+        if res.events:
+            evidence = self.profile.mask_private(ft.image)
+            for line, ev in res.events:
+                tick.events.append(SeenEvent(dict(ev), evidence, line))
+        tick.notes.extend(res.notes + res.chip_warnings)
+        self.t += 1.0 / fps
+        self.index += 1
+        return tick
+
+    def resync(self) -> None:
+        from companion.events import read_log
+        from companion.referee.base import replay
+
+        self.pipeline.referee = replay(read_log(self.pipeline.log.path)).referee
+
+    def close(self) -> None:
+        pass
