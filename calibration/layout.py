@@ -94,7 +94,7 @@ class Zone:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "kind": self.kind,
-                               "polygon": [[round(x, 2), round(y, 2)] for x, y in self.polygon]}
+                               "polygon": [[round(x, 3), round(y, 3)] for x, y in self.polygon]}
         if self.seat is not None:
             out["seat"] = self.seat
         if self.meta:
@@ -126,8 +126,8 @@ def _rect(center: Point, along: float, across: float, angle: float) -> tuple[Poi
     tx, ty = -ry, rx  # tangential
     pts = []
     for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
-        pts.append((cx + a * along / 2 * tx + b * across / 2 * rx,
-                    cy + a * along / 2 * ty + b * across / 2 * ry))
+        pts.append((round(cx + a * along / 2 * tx + b * across / 2 * rx, 3),
+                    round(cy + a * along / 2 * ty + b * across / 2 * ry, 3)))
     return tuple(pts)
 
 
