@@ -68,7 +68,7 @@ def test_frames_show_each_card_where_it_was_laid() -> None:
     assert end.image.shape == (480, 640, 3) and end.image.dtype == np.uint8
     codes = [c for c, _, _ in end.cards]
     assert codes == ["2S", "3S", "4H"]
-    for code, box, visible in end.cards:
+    for code, box, _visible in end.cards:
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         board = prof.image_to_board(np.array([[cx, cy]]))
         zone = int(prof.zone_index(board)[0])
