@@ -385,18 +385,25 @@ def test_mr12_mr13_end_of_game_lowest_total_and_board_divided_with_remainder() -
 
 
 def test_mr13_lowest_total_counts_faces_ten_and_aces_eleven() -> None:
-    # Bob: A + 9 low cards vs Cy: 10 + the same low cards -> A counts 11, Bob loses by 1.
-    low = "2C 2D 2H 2S 3C 3D 3H 3S 4C 4D"
-    t = Table(players=("Ann", "Bob", "Cy")).round(
-        "Ann", {"Bob": "AC " + low + " 5C 5D", "Cy": "TC 4H 4S 5H 5S 6C 6D 6H 6S 7C 7D 7H 7S"})
+    # Bob: A♣ + 2..7 of clubs and diamonds = 11 + 54 = 65; Cy: 10♣ + 2..7 of hearts and spades
+    # = 10 + 54 = 64; Ann holds high cards. The ace counting 11 gives Cy the Jackpot alone.
+    t = Table(players=("Ann", "Bob", "Cy"), house={"disk": ["AS"]}).round(
+        "Ann", {"Bob": "AC 2C 2D 3C 3D 4C 4D 5C 5D 6C 6D 7C 7D",
+                "Cy": "TC 2H 2S 3H 3S 4H 4S 5H 5S 6H 6S 7H 7S"})
     t.end(end_round=True)
     h, f = both(t)
-    bob = sum(min(c.rank, 10) if c.rank < 14 else 11 for c in t.hands["Bob"])
-    cy = sum(min(c.rank, 10) if c.rank < 14 else 11 for c in t.hands["Cy"])
-    ann = sum(min(c.rank, 10) if c.rank < 14 else 11 for c in t.hands["Ann"])
-    winner = min((bob, "Bob"), (cy, "Cy"), (ann, "Ann"))[1]
-    assert winner == "Bob"
-    assert any("Jackpot: Bob, lowest total" in x for x in texts(h))
+    assert any("Jackpot: Cy, lowest total, 64" in x for x in texts(h))
+    # Ante: the AS cup + the Jackpot (2 chips), the dealer 3; the Jackpot holds 4.
+    assert h.report()["chips"] == {"Ann": 47, "Bob": 48, "Cy": 52}
+
+
+def test_mr13_tied_totals_split_the_jackpot() -> None:
+    t = Table(players=("Ann", "Bob", "Cy"), house={"disk": ["AS"]}).round(
+        "Ann", {"Bob": "TD 2C 2D 3C 3D 4C 4D 5C 5D 6C 6D 7C 7D",
+                "Cy": "TC 2H 2S 3H 3S 4H 4S 5H 5S 6H 6S 7H 7S"})
+    t.end(end_round=True)
+    h, f = both(t)
+    assert any("Jackpot: Bob and Cy, lowest total, 64, 2 chips each" in x for x in texts(h))
 
 
 def test_mr14_the_disk_is_a_house_rule() -> None:
