@@ -306,6 +306,11 @@ _DISKS: dict[str, dict[str, Any]] = {
 _RANK = {r: i + 2 for i, r in enumerate("23456789TJQKA")}
 
 
+#: Whether a money card (or a 6 in great-lakes) led by an innocent player right after a stop
+#: that a withheld card caused is left uncounted (else it wins, as any legal lead does).
+LEAD_AFTER_WITHHELD_UNCLEAR = False
+
+
 class Unclear(Exception):
     """A situation the rulings leave open (a payer short of chips, ...): no count."""
 
@@ -348,12 +353,23 @@ def extreme_hand(cs: list[str], worst: bool) -> tuple[int, ...]:
 
 
 def count_chips(res: SimResult) -> tuple[dict[str, int], int]:
-    """The chips of a game without mistakes, worked out from RULINGS.md on the full log:
-    players' chips and the chips left on the board. Raises `Unclear` where rulings leave the
-    outcome open (a payer short of chips, tied hands of different sizes)."""
+    """The chips of a game, worked out from RULINGS.md on the full log and the simulator's
+    record of its mistakes: players' chips and the chips left on the board. Raises `Unclear`
+    where the rulings leave the outcome open (a payer short of chips, tied hands of different
+    sizes, a money card led right after a withheld stop, ...).
+
+    Mistakes (MR-8: only a legal play wins a money cup or the 6 Lead): in pressman and boodle
+    the offender pays 1 chip to each other player per illegal or wrong-colour lead (PR-5,
+    PR-7), wins no money cup from the earliest offence on (PR-5, PR-6, PR-6a), a withholder
+    who goes out takes neither the Jackpot nor the card payments (PR-6), and pays for each
+    withheld card at round end (PR-6). In the University Games sets they are flagged only."""
     disk = _DISKS[res.game]
     players = res.players
     n = len(players)
+    penalised = res.game in ("pressman", "boodle")
+    offences: dict[int, list[tuple[str, str, str]]] = {}
+    for m in res.details + res.unproven:
+        offences.setdefault(m.full_line, []).append((m.player, m.rule, m.card))
     start = int(res.full[0]["chips"])
     acc: dict[str, int] = {p: start for p in players}
     cups = list(disk["singles"]) + list(disk["combos"]) + \
@@ -400,13 +416,38 @@ def count_chips(res: SimResult) -> tuple[dict[str, int], int]:
         left = {p: set(h) for p, h in hands.items()}
         played: dict[str, list[str]] = {p: [] for p in players}
         seq: list[str] = []                  # the cards of the running sequence, in order
+        seq_doubt = False                    # the sequence began with an illegal lead
         ace_follow: str | None = None        # who just played an Ace as a follow (GL-2)
         revealed: dict[str, list[str]] = {}
-        out: str | None = None
+        forfeit: dict[str, int] = {}         # player -> line of their earliest offence
+        withheld: list[tuple[str, str]] = []     # (withholder, card), in offence order
+        withholder_out = False
         i += 3
         while i < len(ev) and ev[i]["event"] != "round":
             e = ev[i]
+            line = i + 1
             i += 1
+            here = offences.get(line, [])
+            illegal = False
+            for who, rule, card in here:
+                if rule == "withheld":
+                    withheld.append((who, card))
+                    if penalised:
+                        forfeit.setdefault(who, line)
+                    if LEAD_AFTER_WITHHELD_UNCLEAR and (e.get("card") in disk["singles"] or (
+                            res.game == "great-lakes" and str(e.get("card"))[0] == "6")):
+                        raise Unclear("a money card (or a 6) led after a withheld stop")
+                else:
+                    illegal = True
+                    if penalised:
+                        forfeit.setdefault(who, line)
+                        for q in players:                      # PR-5, PR-7
+                            if q != who:
+                                pay(who, q, 1)
+
+            def may_win(p: str, line: int = line, forfeit: dict[str, int] = forfeit) -> bool:
+                return not (penalised and p in forfeit and line >= forfeit[p])
+
             if e["event"] == "play":
                 p = e["player"]
                 if "cards" in e:                                       # GL-3, GL-4
@@ -426,31 +467,36 @@ def count_chips(res: SimResult) -> tuple[dict[str, int], int]:
                     c = e["card"]
                     prev = seq[-1] if seq else None
                     follow = (prev is not None and prev[1] == c[1]
-                              and _RANK[prev[0]] + 1 == _RANK[c[0]])
+                              and _RANK[prev[0]] + 1 == _RANK[c[0]] and not here)
                     if follow:
                         seq.append(c)
                     else:                                              # a lead
-                        if res.game == "great-lakes":
+                        if res.game == "great-lakes" and not illegal:
                             if ace_follow == "dump:" + p and c[0] == "2":
                                 raise Unclear("an Ace first in a dump, then a 2 led")
-                            if ace_follow == p and c[0] == "2":         # GL-2
+                            if ace_follow == p and c[0] == "2" and may_win(p):   # GL-2
                                 pay("Ace-2", p, acc["Ace-2"])
-                            if c[0] == "6":                            # GL-5
+                            if c[0] == "6" and may_win(p):             # GL-5
                                 pay("6 Lead", p, acc["6 Lead"])
-                        seq = [c]
+                        seq, seq_doubt = [c], illegal
                     ace_follow = p if follow and c[0] == "A" else None
-                    if c in disk["singles"]:                            # MR-8
+                    if c in disk["singles"] and not illegal and may_win(p):    # MR-8
                         pay(c, p, acc[c])
                     for cup, (suit, ranks_) in disk["combos"].items():
                         k = len(ranks_)
                         tail = seq[-k:]
                         if (len(tail) == k and [_RANK[x[0]] for x in tail] == list(ranks_)
                                 and (suit is None or tail[0][1] == suit)):
-                            pay(cup, p, acc[cup])
+                            if seq_doubt and len(seq) == k:
+                                raise Unclear("a combination begun by an illegal lead")
+                            if may_win(p):
+                                pay(cup, p, acc[cup])
                     left[p].discard(c)
                     played[p].append(c)
                 if not left[p]:                                        # MR-7
-                    out = p
+                    if penalised and any(w == p for w, _ in withheld):     # PR-6
+                        withholder_out = True
+                        continue
                     if disk["jackpot"]:
                         pay("Jackpot", p, acc["Jackpot"])
                     if res.game in ("pressman", "boodle"):             # PR-3, BO-6
@@ -458,6 +504,9 @@ def count_chips(res: SimResult) -> tuple[dict[str, int], int]:
                             if q != p:
                                 pay(q, p, len(left[q]))
             elif e["event"] == "end-round":                            # MR-13
+                if withholder_out:
+                    raise Unclear("the round stopped after a withholder went out")
+
                 def total(cs: set[str]) -> int:
                     return sum(min(_RANK[c[0]], 10) if c[0] != "A" else 11 for c in cs)
                 low = min(total(left[q]) for q in players)
@@ -467,7 +516,13 @@ def count_chips(res: SimResult) -> tuple[dict[str, int], int]:
                 assert set(e["cards"]) == left[e["player"]]
                 revealed[e["player"]] = list(e["cards"])
         assert set(revealed) == {q for q in players if left[q]}, "reveals missing"
-        del out
+        if penalised:                                                  # PR-6 payments
+            for who, card in withheld:
+                for cup in disk["singles"]:
+                    if cup[1] == card[1] and acc[cup]:
+                        holder = next((q for q in revealed if cup in revealed[q]), None)
+                        if holder is not None and holder != who:
+                            pay(who, holder, acc[cup])
         if disk["kitty"]:                                              # MR-10, GL-6, PR-4
             name, kind = disk["kitty"]
             if kind == "left":
@@ -475,6 +530,8 @@ def count_chips(res: SimResult) -> tuple[dict[str, int], int]:
             else:
                 keys = {q: extreme_hand(played[q] + revealed.get(q, []), kind == "worst")
                         for q in players}
+            if not keys:        # PR-4: nobody holds a card, nobody wins the Poker Pool
+                continue
             best = (min if kind == "worst" else max)(keys.values())
             winners = [q for q in players if keys.get(q) == best]
             for q, key in keys.items():      # "compared as they are": no tie across sizes
@@ -489,19 +546,20 @@ def count_chips(res: SimResult) -> tuple[dict[str, int], int]:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_clean_games_chips_agree_with_an_independent_count(game: str) -> None:
-    """Games without mistakes: the referee's chips (hidden log) equal a count written
-    separately from RULINGS.md (money cups, combinations, specials, kitties, Jackpot, MR-12)."""
+def test_chips_agree_with_an_independent_count(game: str) -> None:
+    """The referee's chips (hidden log) equal a count written separately from RULINGS.md
+    (money cups, combinations, specials, kitties, Jackpot, card payments, MR-12, and the
+    penalties of PR-5..PR-7 and BO-5), for games without and with mistakes."""
     counted = 0
     for n, seed in cases(game, 4):
-        res = simulate_game(NAMES[:n], 5, seed, 0.0, 300, game)
+        res = simulate_game(NAMES[:n], 5, seed, 0.04 if seed % 2 else 0.0, 300, game)
         try:
             chips, board = count_chips(res)
         except Unclear:
             continue
         counted += 1
         report = replay_dicts(res.hidden).report()
-        where = f"{game} n={n} seed={seed}"
+        where = f"{game} n={n} seed={seed} mistakes={res.mistakes}"
         assert report["chips"] == chips, (where, report["chips"], chips)
         assert sum(report["pots"].values()) == board, where
     assert counted >= len(list(cases(game, 4))) // 2
