@@ -4,7 +4,7 @@ disk, propose the zones around it, and hand back a `TableProfile` the user can s
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import cv2
 import numpy as np
@@ -96,3 +96,25 @@ def draw_profile(frame: np.ndarray, profile: TableProfile, mask: bool = True) ->
         cv2.putText(out, zone.name, (int(x), int(y) - 3), cv2.FONT_HERSHEY_SIMPLEX, 0.4, col, 1,
                     cv2.LINE_AA)
     return out
+
+
+def make_refit(profile: TableProfile, min_shift: float = 4.0, min_score: float | None = None
+               ) -> Callable[[np.ndarray], np.ndarray | None]:
+    """A re-fitter for a running pipeline: finds the board again in a frame and returns the new
+    homography when the board moved by more than ``min_shift`` pixels (mean over its corners),
+    else None (not found, covered, or not moved: keep the current fit)."""
+    current = {"corners": profile.board_corners_px().astype(np.float32)}
+    base = float(profile.meta.get("board_score", 1.0))
+    threshold = min_score if min_score is not None else 0.7 * base
+
+    def refit(frame: np.ndarray) -> np.ndarray | None:
+        fit = detect_board(frame)
+        if fit is None or fit.score < threshold:
+            return None
+        shift = float(np.mean(np.hypot(*(fit.corners - current["corners"]).T)))
+        if shift < min_shift:
+            return None
+        current["corners"] = fit.corners
+        return fit.homography
+
+    return refit

@@ -241,3 +241,64 @@ def test_live_run_drops_stale_frames_rather_than_lagging(tmp_path: Path) -> None
     stats = pipe.run(Paced([FRAME] * 120, fps=200.0))
     assert stats.dropped > 40 and stats.frames < 80
     assert stats.frames + stats.dropped <= 120
+
+
+class Nudged:
+    """A camera knocked sideways after ``at`` frames: images and true boxes both shift."""
+
+    live = False
+
+    def __init__(self, source: Any, at: int, dx: float, dy: float) -> None:
+        self.source, self.at, self.dx, self.dy = source, at, dx, dy
+        self.shifted = False
+
+    def read(self) -> Any:
+        import cv2
+
+        from vision.sources import Frame
+
+        f = self.source.read()
+        if f is None:
+            return None
+        self.shifted = f.index >= self.at
+        if not self.shifted:
+            return f
+        m = np.float32([[1, 0, self.dx], [0, 1, self.dy]])
+        img = cv2.warpAffine(f.image, m, (f.image.shape[1], f.image.shape[0]),
+                             borderMode=cv2.BORDER_REPLICATE)
+        return Frame(img, f.t, f.index)
+
+    def close(self) -> None:
+        self.source.close()
+
+
+class ShiftedTruth:
+    def __init__(self, inner: TruthDetector, cam: Nudged) -> None:
+        self.inner, self.cam = inner, cam
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        d = self.inner.detect(frame)
+        if not self.cam.shifted or not len(d):
+            return d
+        return Detections(d.xyxy + np.array([self.cam.dx, self.cam.dy] * 2, np.float32),
+                          d.confidence, d.class_id)
+
+
+@pytest.mark.parametrize("refit", [True, False])
+def test_a_nudged_camera_is_refitted_from_the_board(tmp_path: Path, refit: bool) -> None:
+    from calibration.calibrate import make_refit
+
+    source, truth = demo_source(5)
+    first = source.video.render(0.0).image
+    profile = calibrate([first] * 3, "michigan-rummy", 4)
+    cam = Nudged(source, at=60, dx=-70, dy=45)
+    det = ShiftedTruth(TruthDetector(source, seed=5), cam)
+    pipe = TablePipeline(profile, det, None, tmp_path / "g.jsonl", script=truth.script,
+                         refit=make_refit(profile) if refit else None, refit_every=1.0)
+    pipe.run(cam)  # type: ignore[arg-type]
+    pipe.finish()
+    got = normalise([dict(e.data) for e in read_log(tmp_path / "g.jsonl").events])
+    if refit:
+        assert got == normalise(truth.events)
+    else:  # without re-fitting, the zones no longer lie where the cards are laid
+        assert got != normalise(truth.events)

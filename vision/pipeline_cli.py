@@ -51,6 +51,8 @@ def register_watch(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--realtime", action="store_true",
                    help="drop stale frames of a file as if it were a live camera")
     p.add_argument("--chip-check", action="store_true", help="count chips in the cups")
+    p.add_argument("--refit-every", type=float, default=5.0,
+                   help="seconds between looks for a moved board (0: never)")
     p.add_argument("--json", action="store_true", help="print one JSON object per event")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
     p.set_defaults(func=run_watch)
@@ -131,9 +133,13 @@ def run_watch(args: argparse.Namespace) -> int:
     from vision.chips import ChipCounter
 
     config = TrackerConfig(still_time=args.still_time, confirm_below=args.confirm_below)
+    from calibration.calibrate import make_refit
+
     pipe = TablePipeline(profile, detector, setup, args.log, script=script,
                          tracker_config=config,
-                         chip_counter=ChipCounter() if args.chip_check else None)
+                         chip_counter=ChipCounter() if args.chip_check else None,
+                         refit=make_refit(profile) if args.refit_every > 0 else None,
+                         refit_every=args.refit_every or 5.0)
 
     def show(res: FrameResult) -> None:
         if args.quiet:
