@@ -222,6 +222,7 @@ class Checker:
         if self.game not in ("pressman", "boodle") or p not in withholders:
             return False
         if any(hands[q] for q in self.players if q not in withholders):
+            self.specials["withholder-out"] += 1
             return True
         self.only_withholders = True
         return False
@@ -285,20 +286,25 @@ def test_every_event_follows_the_rules(game: str) -> None:
             assert not res.details
     if game == "great-lakes":   # the bots take each special now and then
         assert {"straight", "full-house", "ace-2", "6-lead"} <= set(specials), specials
-    assert {"keep", "sell", "exchange"} <= set(actions), actions
+    assert {"keep", "sell", "exchange", "end-round"} <= set(actions), actions
 
 
 def test_mistakes_of_every_kind_are_recorded_and_proven() -> None:
     for game in GAMES:
         rules: Counter[str] = Counter()
+        events: Counter[str] = Counter()
         for seed in range(12):
             res = sim(game, 4 + seed % 4, 1000 + seed, mistakes=0.15)
-            Checker(res).run()
+            checker = Checker(res)
+            checker.run()
             check_proofs(res)
             rules.update(m.rule for m in res.details)
+            events.update(checker.specials)
         expected = {"illegal-lead", "withheld"} | (
             set() if game == "boodle" else {"wrong-colour-lead"})
         assert set(rules) == expected, (game, rules)
+        # PR-6 / BO-5: a withholder who played their last card did not end the round.
+        assert (events["withholder-out"] > 0) == (game in ("pressman", "boodle")), events
 
 
 def test_the_checker_catches_a_broken_log() -> None:
