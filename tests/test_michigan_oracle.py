@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from oracle_michigan import oracle
 
 from companion.cards import Card, full_deck
 from companion.referee import find_simulator
 from companion.referee.base import replay_dicts
-from tests.oracle_michigan import oracle
 
 GAMES = ("michigan-rummy", "great-lakes", "pressman", "boodle")
 #: simulated games per (rule set, table size, mistake rate); run far more locally, e.g.
