@@ -16,7 +16,7 @@ from typing import Any
 from companion.events import Event
 from companion.referee.base import find_simulator, replay
 
-EXAMPLES = Path("/work/shared/examples")
+EXAMPLES = Path(__file__).resolve().parents[1] / "tests" / "golden"
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 
 

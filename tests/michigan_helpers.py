@@ -13,7 +13,7 @@ from typing import Any
 from companion.cards import CARD_CODES, Card
 from companion.referee.base import Replay, replay_dicts
 
-EXAMPLES = Path("/work/shared/examples")
+EXAMPLES = Path(__file__).resolve().parent / "golden"
 
 
 def load(name: str) -> list[dict[str, Any]]:

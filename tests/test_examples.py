@@ -1,4 +1,4 @@
-"""Golden test: every example game in /work/shared/examples against its expected result.
+"""Golden test: every example game in tests/golden (copied from the shared examples) against its expected result.
 
 Chips, the chips left on the board and the violations (as a multiset of player and rule) must
 agree for all seven games; a game whose referee is not written yet fails here until it lands.
@@ -14,7 +14,7 @@ import pytest
 
 from companion.referee.base import replay_file
 
-EXAMPLES = Path("/work/shared/examples")
+EXAMPLES = Path(__file__).resolve().parent / "golden"
 NAMES = ["michigan-rummy-clean", "michigan-rummy-mistakes", "great-lakes", "pressman-mistakes",
          "boodle-mistakes", "oh-claire", "wanagan"]
 
