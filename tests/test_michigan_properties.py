@@ -417,7 +417,6 @@ def count_chips(res: SimResult) -> tuple[dict[str, int], int]:
         left = {p: set(h) for p, h in hands.items()}
         played: dict[str, list[str]] = {p: [] for p in players}
         seq: list[str] = []                  # the cards of the running sequence, in order
-        seq_doubt = False                    # the sequence began with an illegal lead
         ace_follow: str | None = None        # who just played an Ace as a follow (GL-2)
         revealed: dict[str, list[str]] = {}
         forfeit: dict[str, int] = {}         # player -> line of their earliest offence
@@ -479,7 +478,7 @@ def count_chips(res: SimResult) -> tuple[dict[str, int], int]:
                                 pay("Ace-2", p, acc["Ace-2"])
                             if c[0] == "6" and may_win(p):             # GL-5
                                 pay("6 Lead", p, acc["6 Lead"])
-                        seq, seq_doubt = [c], illegal
+                        seq = [c]
                     ace_follow = p if follow and c[0] == "A" else None
                     if c in disk["singles"] and not illegal and may_win(p):    # MR-8
                         pay(c, p, acc[c])
@@ -488,8 +487,8 @@ def count_chips(res: SimResult) -> tuple[dict[str, int], int]:
                         tail = seq[-k:]
                         if (len(tail) == k and [_RANK[x[0]] for x in tail] == list(ranks_)
                                 and (suit is None or tail[0][1] == suit)):
-                            if seq_doubt and len(seq) == k:
-                                raise Unclear("a combination begun by an illegal lead")
+                            # MR-8 asks a legal play of the last card only: a combination
+                            # begun by an illegal lead is still won by a legal last card.
                             if may_win(p):
                                 pay(cup, p, acc[cup])
                     left[p].discard(c)
