@@ -228,3 +228,178 @@ def test_mr8_single_cards_and_8_9_10_mr13_three_way_tie_and_mr12_remainder() -> 
     # MR-10: B four twos > A full house > C flush: B +3.  A 42, B 48, C 53.
     # Board KD 3 + QS 3 + Jackpot 1 = 7; MR-12 (last round): 2 each, 1 left on the board.
     check_both(events, {"A": 44, "B": 50, "C": 55}, 1, Counter())
+
+
+def test_mr3_exchange_with_a_money_card_is_ineligible() -> None:
+    # C (dealer) holds TD, a money card, and exchanges anyway: flagged; C plays the dummy's
+    # cards and C's own hand is dead (TS and 6D stop their suits).
+    plays = ["A 8S", "B 9S", "B 2D", "C 3D", "B 4D", "B 5D"]
+    events = make_log("michigan-rummy", MR_COMBO_HANDS, MR_COMBO_DUMMY, plays, end_round=True,
+                      dummy_event={"event": "dummy", "action": "exchange"})
+    # MR-13: A KH KC KD KS 4C 7C 9C JD QD AD 9H JH = 110 (only 8S played),
+    # B 5C QH 2S 3S 4S 5S 8D 8C TC = 55, C (dummy) 6C JS JC 6S 5H 6H 7H 8H TH 7S QS AS = 96:
+    # B +4. Kitty: A four kings > C full house (sixes) > B full house (fives): A +3.
+    # A 41 + 3 = 44, B 41 + 4 = 45, C 40; board 7 cups x 3 = 21.
+    check_both(events, {"A": 44, "B": 45, "C": 40}, 21, violations("C ineligible-dummy"))
+
+
+def test_mr3_sold_dummy_price_to_dealer_and_ineligible_buyer() -> None:
+    # A buys the dummy for 2 while holding KD and JH (money cards): flagged, sale stands.
+    plays = ["A 3D", "B 4D", "B 5D", "C 6D", "C 7D", "B 8D", "C 9D",
+             "C TD"]   # TD single 3 + 8-9-10 (8D 9D TD in one sequence) 3 to C; JD dead
+    events = make_log("michigan-rummy", MR_COMBO_HANDS, MR_COMBO_DUMMY, plays, end_round=True,
+                      dummy_event={"event": "dummy", "action": "sell", "buyer": "A", "price": 2})
+    # Ante A 41, B 41, C 40; sale A -> C 2: A 39, C 42; C +6 = 48.
+    # MR-13: A (dummy) 96, B 9S 2D 5C QH 2S 3S 4S 5S 8C TC = 58, C TS AH 2C 3C QC AC 2H 3H 4H
+    # = 56: C +4 = 52. Kitty: A full house sixes over jacks > B fives over fours: A +3 = 42.
+    # Board: AS KD QS JH Q-K = 15.
+    check_both(events, {"A": 42, "B": 41, "C": 52}, 15, violations("A ineligible-dummy"))
+
+
+# Great Lakes (GL-1 disk). Same ante as MR-2: cups 3, Jackpot 4; A 41, B 41, C 40.
+GL_ACE2_HANDS = {
+    "A": "6S AH 2C QD 6C 7C 8C 9C TC 8S 9S TS JS",
+    "B": "KD 2S 3D 3S 4C 5C 7D 2D 4D 5D 6D 8D 9D",
+    "C": "AD 2H JC QC KC AC TD JD 4H 5H 6H 7H 8H",
+}
+GL_ACE2_DUMMY = "7S 3C 3H 9H TH JH QH KH QS KS AS 4S 5S"
+
+
+def test_gl2_ace2_gl2a_gl5_six_lead_gl6_losers_kitty() -> None:
+    plays = [
+        "A 6S",   # GL-5: a legal 6 lead (the opening lead included): A +3; 7S dead
+        "A AH",   # an Ace led, not followed ...
+        "A 2C",   # ... so this 2 wins nothing (GL-2a); 3C dead
+        "A QD",
+        "B KD",   # KD 3 to B
+        "C AD",   # an Ace that continues the sequence
+        "C 2H",   # GL-2: C's very next play, a 2 of the same colour (waived): Ace-2 3 to C
+    ]
+    events = make_log("great-lakes", GL_ACE2_HANDS, GL_ACE2_DUMMY, plays, end_round=True)
+    # MR-13: A 6C 7C 8C 9C TC 8S 9S TS JS = 77, B 2S 3D 3S 4C 5C 7D 2D 4D 5D 6D 8D 9D = 58,
+    # C JC QC KC AC TD JD 4H 5H 6H 7H 8H = 91: B +4.
+    # GL-6: B holds 2 3 4 5 7 of mixed suits (7-5-4-3-2, the worst hand); A and C hold no 3.
+    # A 41 + 3 = 44; B 41 + 3 + 4 + 3 = 51; C 40 + 3 = 43; board QS JH FH-dump straight = 12.
+    check_both(events, {"A": 44, "B": 51, "C": 43}, 12, Counter())
+
+
+GL_DUMP_HANDS = {
+    "A": "4S 3C TH 5C JC QC AC KD AD QH KH AH AS",
+    "B": "5S 5H 4D 4C 2D JH QS KC 9D 6C 8C 9C TC",
+    "C": "3D 2C 4H 5D 7S 6D 7D 8D 2H 3H 2S 3S 6S",
+}
+GL_DUMP_DUMMY = "7C TD JD QD 6H 7H 8H 9H 8S 9S TS JS KS"
+
+
+def test_gl3_dump_gl4_straight_gl3a_only_next_card_wins_and_suits_stop() -> None:
+    plays = [
+        "A 4S",
+        "B 5S 5H 4D 4C",   # GL-3: 4S + 5S 5H 4D 4C is a full house: B +3; B leads next
+        "B 2D",            # any suit after a dump
+        "C 3D",            # 4D went out in the dump: diamonds stop here (GL-3a), no withheld
+        "C 2C",
+        "A 3C",            # 4C went out too: stop
+        "A TH",
+        "B JH QS KC 9D",   # GL-4: 9 T J Q K straight: B +3; JH is next in sequence: +3;
+                           # QS and KC are out of sequence and win nothing (GL-3a)
+        "B 6C",            # GL-5 after a dump (any suit is the right colour): B +3; 7C dead
+    ]
+    events = make_log("great-lakes", GL_DUMP_HANDS, GL_DUMP_DUMMY, plays, end_round=True)
+    # MR-13: A 5C JC QC AC KD AD QH KH AH AS = 99, B 8C 9C TC = 27, C (11 cards) = 53: B +4.
+    # GL-6: C has 2C 3D 4H 5D 7S (7-5-4-3-2); A holds no 2, B no 3: C +3.
+    # A 41; B 41 + 3 + 3 + 3 + 3 + 4 = 57; C 40 + 3 = 43; board KD QS Ace-2 = 9.
+    check_both(events, {"A": 41, "B": 57, "C": 43}, 9, Counter())
+
+
+# Pressman (PR-1 disk). PR-2 ante: non-dealers 1 in each of 9 areas, dealer 2: every area 4;
+# A 41, B 41, C 32. A goes out in every Pressman log below.
+PR_LEAD_HANDS = {
+    "A": "2S 3S 4S 5S 2H 3H 4H 2C 8D 9C JH KH KS",
+    "B": "3C 2D 5D 7D 9D 7C QH JC QC KC AC JD QD",
+    "C": "6D 8C 7S 8S 9S TS JS 5C 6C 3D 4D 6H 7H",
+}
+PR_LEAD_DUMMY = "6S 5H 4C TD TC AH KD AD 8H 9H TH QS AS"
+
+
+def test_pr5_illegal_lead_pr5a_forfeited_cup_won_later_pr3_pr4() -> None:
+    plays = [
+        "A 2S", "A 3S", "A 4S", "A 5S",   # 6S dead
+        "A 2H", "A 3H", "A 4H",           # 5H dead
+        "A 2C", "B 3C",                   # 4C dead
+        "B 5D",   # PR-5: B holds 2D: pays 1 to A and C; no money cup from here on
+        "C 6D", "B 7D", "A 8D",
+        "B 9D",   # B completes 7-8-9 but collects nothing: the cup stays (PR-5a); TD dead
+        "B 7C", "C 8C",
+        "A 9C",   # A completes 7-8-9 (clubs) in one sequence: A wins it (PR-5a); TC dead
+        "A JH",
+        "B QH",   # QH is B's: forfeited, the cup stays
+        "A KH",   # Q-K hearts completed by A: A wins it; AH dead
+        "A KS",   # A's last card: out (PR-3)
+    ]
+    events = make_log("pressman", PR_LEAD_HANDS, PR_LEAD_DUMMY, plays)
+    # A 41 +1 (PR-5) +4 (7-8-9) +4 (Q-K) +4 (Jackpot) +7 (B's 7 cards) +11 (C's 11) = 72.
+    # B 41 - 2 - 7 = 32. C 32 + 1 - 11 = 22, then PR-4 Poker Pool: C's 7S 8S 9S TS JS
+    # (straight flush) beats B's two pair; A, with no cards, cannot win it: C +4 = 26.
+    # Board: TH JS KC AH QH = 5 x 4 = 20.
+    check_both(events, {"A": 72, "B": 32, "C": 26}, 20, violations("B illegal-lead"))
+
+
+PR_WITHHELD_HANDS = {
+    "A": "2S 3S 4S 5S 2H 3H 4H 5H 2C QC 7D 8D 9D",
+    "B": "6H 3C KC 5C 6C 7C 8C 9C TC 2D 3D 4D 5D",
+    "C": "7H JC AC 6D TH QH TD JD QD KD AD 9H JH",
+}
+PR_WITHHELD_DUMMY = "6S 4C 8H AH KH 7S 8S 9S TS JS QS KS AS"
+
+
+def test_pr6_withheld_forfeit_and_round_end_payments() -> None:
+    plays = [
+        "A 2S", "A 3S", "A 4S", "A 5S",   # 6S dead
+        "A 2H", "A 3H", "A 4H", "A 5H",   # 6H is B's ...
+        "A 2C",   # ... but A leads: B withheld 6H (PR-6)
+        "B 3C",   # 4C dead
+        "B 6H", "C 7H",                   # 8H dead
+        "C JC", "A QC",
+        "B KC",   # after B's offence: KC stays on the board
+        "C AC",
+        "C 6D", "A 7D", "A 8D",
+        "A 9D",   # 7-8-9 (diamonds) to A; A's last card: out
+    ]
+    events = make_log("pressman", PR_WITHHELD_HANDS, PR_WITHHELD_DUMMY, plays)
+    # A 41 + 4 (7-8-9) + 4 (Jackpot) + 10 (B's cards) + 9 (C's) = 68. B 41 - 10 = 31,
+    # C 32 - 9 = 23. PR-6 at round end: B withheld a heart; heart money cups still holding
+    # chips: TH (4, C holds TH) and QH (4, C holds QH) -> B pays C 8; AH (4) is dead, nobody
+    # holds it. B 23, C 31. Poker Pool: C's TD JD QD KD AD royal flush: C +4 = 35.
+    # Board: TH JS KC AH QH Q-K = 24.
+    check_both(events, {"A": 68, "B": 23, "C": 35}, 24, violations("B withheld"))
+
+
+# Boodle (BO-1 cards AH KC QD JS, no Jackpot). BO-2 ante: 1 per card, dealer 2: each card 4;
+# A 46, B 46, C 42. BO-3 deals the extra hand first; with 3 players every hand is 13 anyway.
+BO_HANDS = {
+    "A": "2S 3S 4S 2C 3C TD 2H 3H 4H 6H AC AD AS",
+    "B": "4C 7H 5H QD 2D 3D 4D 5D 6D 7D 8D QC KC",
+    "C": "8H JS 9D JD 6C 7C 8C 9C TC JC TH JH KS",
+}
+BO_DUMMY = "5S 5C 9H QS KD QH KH AH 6S 7S 8S 9S TS"
+
+
+def test_bo4_bo5_bo6_bo7_boodle_round() -> None:
+    plays = [
+        "A 2S", "A 3S", "A 4S",   # 5S dead
+        "A 2C",   # BO-4: any suit but spades (same colour is fine)
+        "A 3C", "B 4C",           # 5C dead
+        "B 7H",   # BO-5 (PR-5): B holds 5H: pays 1 to A and C
+        "C 8H",                   # 9H dead
+        "C JS",   # JS boodle card: C +4; QS dead
+        "C 9D", "A TD",           # JD is C's ...
+        "A 2H",   # ... but A leads: C withheld JD
+        "A 3H", "A 4H", "B 5H", "A 6H",   # 7H already played: stop
+        "A AC", "A AD",
+        "A AS",   # out (BO-6)
+    ]
+    events = make_log("boodle", BO_HANDS, BO_DUMMY, plays, rounds=1)
+    # A 46 + 1 + 10 (B's cards) + 10 (C's) = 67. B 46 - 2 - 10 = 34. C 42 + 1 + 4 - 10 = 37.
+    # BO-5 (PR-6): C withheld a diamond; QD still holds 4 and B holds QD: C pays B 4:
+    # B 38, C 33. Board AH KC QD = 12; BO-7 (last round): 4 each: A 71, B 42, C 37.
+    check_both(events, {"A": 71, "B": 42, "C": 37}, 0, violations("B illegal-lead", "C withheld"))
