@@ -242,3 +242,13 @@ def test_each_card_laid_once_is_observed_exactly_once(
             t += 1 / FPS
     got = [(o.cards, o.seat) for o in obs]
     assert got == [([c], s) for c, s in plays]
+
+
+def test_low_frame_rate_stretches_the_still_window() -> None:
+    """A 4 fps stream: still_time (0.15 s) holds one frame; the window grows to hold two."""
+    tr = Tracker(ZONES)
+    x, y = seat_center(2)
+    obs = []
+    for i in range(8):
+        obs.extend(tr.update(i * 0.25, dets([("9D", x, y, 0.9)])))
+    assert [(o.cards, o.t) for o in obs] == [(["9D"], 0.25)]

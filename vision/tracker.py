@@ -202,20 +202,38 @@ class Tracker:
             else:
                 del self._tracks[code]
 
+    def _span(self) -> float:
+        """The still window: ``still_time``, stretched at low frame rates so that it can hold
+        ``min_frames`` frames (a 5 fps phone stream still gets its cards counted)."""
+        cfg = self.config
+        return max(cfg.still_time, (cfg.min_frames - 1) * self._frame_interval())
+
+    def _frame_interval(self) -> float:
+        if len(self._frames) < 2:
+            return 0.0
+        recent = list(self._frames)[-8:]
+        return float(np.median(np.diff(recent)))
+
+    def _slack(self) -> float:
+        """Timestamp jitter forgiven at the window's edge: a quarter of a frame."""
+        return 1e-6 + 0.25 * self._frame_interval()
+
     def _window(self, tr: _Track, t: float) -> list[tuple[float, float, float, float]]:
-        start = t - self.config.still_time - 1e-6
+        start = t - self._span() - self._slack()
         return [s for s in tr.samples if s[0] >= start]
 
     def _is_still(self, tr: _Track, t: float) -> bool:
         cfg = self.config
         if tr.last_seen != t:
             return False  # decide only on a frame that shows the card where it lies
-        if tr.first_seen > t - cfg.still_time + 1e-6:
+        span, slack = self._span(), self._slack()
+        age = cfg.still_time if span <= cfg.still_time else span - slack
+        if tr.first_seen > t - age + 1e-6:
             return False
         win = self._window(tr, t)
         if len(win) < cfg.min_frames:
             return False
-        frames = sum(1 for ft in self._frames if ft >= t - cfg.still_time - 1e-6)
+        frames = sum(1 for ft in self._frames if ft >= t - span - slack)
         if frames and len(win) / frames < cfg.min_presence:
             return False
         pts = np.array([(s[1], s[2]) for s in win])
