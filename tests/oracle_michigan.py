@@ -184,7 +184,15 @@ class Oracle:
         assert len(allc) == 52 and len(set(allc)) == 52
 
     def money_cards(self) -> set[Card]:
+        """Single money cards (MR-8): won by playing them."""
         return {_c(x) for x in self.disk.singles}
+
+    def disk_cards(self) -> set[Card]:
+        """MR-3 "money card in hand": RULINGS do not define it. Convention (as the referee):
+        every card the disk names, i.e. the single money cards and QH KH of "Q-K hearts",
+        but not the "any one suit" ranks of 8-9-10 / 7-8-9 (nearly every hand holds one)."""
+        named = {_c("QH"), _c("KH")} if "Q-K hearts" in self.disk.combos else set()
+        return self.money_cards() | named
 
     def on_dummy(self, ev: dict[str, Any]) -> None:
         action = ev["action"]
@@ -193,7 +201,7 @@ class Oracle:
             return
         taker = self.dealer if action == "exchange" else ev["buyer"]
         # MR-3: only a hand without a money card may be given up for the dummy
-        if self.hands[taker] & self.money_cards():
+        if self.hands[taker] & self.disk_cards():
             self.flag(taker, "ineligible-dummy")
         if action == "sell":
             self.pay(taker, self.dealer, int(ev["price"]))

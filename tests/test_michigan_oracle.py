@@ -403,3 +403,30 @@ def test_bo4_bo5_bo6_bo7_boodle_round() -> None:
     # BO-5 (PR-6): C withheld a diamond; QD still holds 4 and B holds QD: C pays B 4:
     # B 38, C 33. Board AH KC QD = 12; BO-7 (last round): 4 each: A 71, B 42, C 37.
     check_both(events, {"A": 71, "B": 42, "C": 37}, 0, violations("B illegal-lead", "C withheld"))
+
+
+def test_mr6_lead_out_of_turn_is_flagged_and_wins_no_single_card() -> None:
+    plays = [
+        "A 8S", "B 9S",
+        "C TS",   # 8-9-10 (spades) in one sequence: C +3; JS dead: C must lead (red)
+        "A JD",   # A leads instead: out-of-turn (MR-6)
+        "A QD",
+        "A KD",   # a follow is a legal play: KD 3 to A (MR-8)
+        "A AD",
+    ]
+    events = make_log("michigan-rummy", MR_COMBO_HANDS, MR_COMBO_DUMMY, plays, end_round=True)
+    # MR-13: A KH KC KS 4C 7C 9C 9H JH = 69, B 2D 5C QH 4D 5D 2S 3S 4S 5S 8D 8C TC = 66,
+    # C AH 2C 3C QC AC 6D 7D 9D TD 2H 3H 4H = 78: B +4. Kitty: A four kings +3.
+    # A 41 + 3 + 3 = 47, B 41 + 4 = 45, C 40 + 3 = 43; board AS QS JH TD Q-K = 15.
+    check_both(events, {"A": 47, "B": 45, "C": 43}, 15, violations("A out-of-turn"))
+
+
+def test_mr3_q_k_hearts_cards_count_as_money_cards_for_the_dummy() -> None:
+    # B holds QH (a card the Q-K hearts cup names) and buys the dummy for 1: flagged (the
+    # convention both sides follow; RULINGS do not define "money card" for MR-3).
+    events = make_log("michigan-rummy", MR_COMBO_HANDS, MR_COMBO_DUMMY, ["A 4C"], end_round=True,
+                      dummy_event={"event": "dummy", "action": "sell", "buyer": "B", "price": 1})
+    # B pays C 1: B 40, C 41. 5C is dead (B's hand given up): stop. MR-13: A (12 cards after
+    # 4C) 8S KH KC KD KS 7C 9C JD QD AD 9H JH = 114, B (dummy) = 3+6+10+10+6+5+6+7+8+10+7+10
+    # +11 = 99, C = 10+11+2+3+10+11+6+7+9+10+2+3+4 = 88: C +4 = 45. Kitty: A four kings +3.
+    check_both(events, {"A": 44, "B": 40, "C": 45}, 21, violations("B ineligible-dummy"))
