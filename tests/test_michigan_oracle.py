@@ -21,7 +21,7 @@ from companion.referee.base import replay_dicts
 GAMES = ("michigan-rummy", "great-lakes", "pressman", "boodle")
 #: simulated games per (rule set, table size, mistake rate); run far more locally, e.g.
 #: MICHIGAN_ORACLE_GAMES=200 nice python -m pytest tests/test_michigan_oracle.py
-N_GAMES = 10
+N_GAMES = 6
 EXAMPLES = Path("/work/shared/examples")
 
 Outcome = tuple[dict[str, int], int, Counter[tuple[str, str]]]
@@ -46,16 +46,27 @@ def _n_games() -> int:
 
 # ---- simulated games ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("mistakes", [0.0, 0.15])
+#: (hidden log?, mistake rate, chips each or None for the default): the hidden referee must
+#: reach the oracle's full-information result (PR-5a: as if known when it happened); few chips
+#: make players run short (common conventions: nobody goes below zero).
+SETTINGS = [(False, 0.0, None), (False, 0.15, None), (True, 0.15, None), (False, 0.3, 6),
+            (True, 0.3, 6)]
+
+
+@pytest.mark.parametrize(("hidden", "mistakes", "chips"), SETTINGS)
 @pytest.mark.parametrize("game", GAMES)
-def test_referee_agrees_with_oracle_on_simulated_games(game: str, mistakes: float) -> None:
+def test_referee_agrees_with_oracle_on_simulated_games(game: str, hidden: bool, mistakes: float,
+                                                        chips: int | None) -> None:
     disagreements = []
     for players in range(3, 9):
         names = [f"P{i}" for i in range(players)]
         for seed in range(_n_games()):
-            events = find_simulator(game)(players=names, rounds=5, seed=seed, hidden=False,
-                                          mistakes=mistakes, chips=None, game=game)
-            ref, orc = referee_outcome(events), oracle_outcome(events)
+            kw = dict(players=names, rounds=5, seed=seed, mistakes=mistakes, chips=chips,
+                      game=game)
+            full = find_simulator(game)(hidden=False, **kw)
+            log = find_simulator(game)(hidden=True, **kw) if hidden else full
+            assert hidden != any(e["event"] == "deal" for e in log)
+            ref, orc = referee_outcome(log), oracle_outcome(full)
             if ref != orc:
                 disagreements.append((players, seed, ref, orc))
     assert disagreements == [], disagreements[:3]
