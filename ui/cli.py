@@ -56,6 +56,18 @@ def build_window(demo: bool | None = None, game: str = "michigan-rummy", seed: i
     return window
 
 
+def dispose(*widgets: object) -> None:
+    """Close and delete widgets now, while the application still exists (deleting them after
+    the QApplication, in whatever order Python frees locals at exit, can crash)."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    for w in widgets:
+        w.close()  # type: ignore[attr-defined]
+        w.deleteLater()  # type: ignore[attr-defined]
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    QCoreApplication.processEvents()
+
+
 def run_window(demo: bool | None = None, game: str = "michigan-rummy", seed: int = 1,
                speech: bool | None = None) -> int:
     """Entry point of `companion` without a subcommand: open the window, run until closed."""
@@ -63,7 +75,9 @@ def run_window(demo: bool | None = None, game: str = "michigan-rummy", seed: int
     window = build_window(demo=demo, game=game, seed=seed, speech=speech,
                           ask_resume=demo is not True)
     window.show()  # type: ignore[attr-defined]
-    return int(app.exec())  # type: ignore[attr-defined]
+    code = int(app.exec())  # type: ignore[attr-defined]
+    dispose(window)
+    return code
 
 
 def register_demo(sub: argparse._SubParsersAction) -> None:

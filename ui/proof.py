@@ -73,7 +73,7 @@ class ProofDialog(QDialog):
         self.proof_line = int(violation.get("proof_line") or self.line)
         self.setWindowTitle(f"Proof: {violation.get('player')} — {violation.get('rule')}")
         self.resize(1200, 640)
-        title = QLabel(f"{violation.get('player')}: {violation.get('text')}")
+        title = QLabel(f"{violation.get('text')}  ({violation.get('rule')})")
         title.setWordWrap(True)
         title.setStyleSheet("font-size: 20pt; font-weight: bold; color: #b3261e;")
         self.left = FramePane()

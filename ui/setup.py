@@ -47,7 +47,14 @@ from calibration.layout import BOARD_HALF, Zone, board_cups, default_zones
 from calibration.profile import TableProfile
 from companion.house import HouseRule, house_rules
 from companion.referee.base import GAME_MODULES
-from ui.demo import DEMO_PLAYERS, FRAME_SIZE, TableRenderer, TableView, camera_profile
+from ui.demo import (
+    DEMO_PLAYERS,
+    FRAME_SIZE,
+    DemoTable,
+    TableRenderer,
+    TableView,
+    camera_profile,
+)
 from ui.views import bgr_to_qimage
 
 GAMES: dict[str, str] = {
@@ -60,6 +67,8 @@ GAMES: dict[str, str] = {
     "michigan-rum": "Michigan Rum",
 }
 DEMO_SOURCE = "demo"
+#: House rules that the Game tab sets as the game event's own fields.
+GAME_TAB_RULES = frozenset({"rounds", "chips"})
 DEFAULT_ROUNDS = {"oh-claire": 11, "wanagan": 3, "michigan-rum": 5}
 BOARD_CORNERS = np.array([[-BOARD_HALF, -BOARD_HALF], [BOARD_HALF, -BOARD_HALF],
                           [BOARD_HALF, BOARD_HALF], [-BOARD_HALF, BOARD_HALF]], np.float64)
@@ -339,9 +348,13 @@ def grab_frame(source: str, timeout_s: float = 2.0) -> np.ndarray | None:
 class SetupDialog(QDialog):
     """Set up a game in four tabs: game, players, house rules, camera and calibration."""
 
-    def __init__(self, cameras: Sequence[str] = (), parent: QWidget | None = None) -> None:
+    def __init__(self, cameras: Sequence[str] = (), parent: QWidget | None = None,
+                 rendered_demo: bool = False) -> None:
         super().__init__(parent)
         self.setWindowTitle("New game")
+        #: Show the rendered demo table (with cards) behind the zones when the demo is chosen.
+        self.rendered_demo = rendered_demo
+        self._demo_cache: dict[tuple[str, int], tuple[np.ndarray, TableProfile]] = {}
         self.resize(900, 640)
         self.tabs = QTabWidget()
         self._rule_editors: list[RuleEditor] = []
@@ -478,11 +491,12 @@ class SetupDialog(QDialog):
         for rule in rules:
             ed = RuleEditor(rule)
             self._rule_editors.append(ed)
-            label = QLabel(f"{rule.name} <span style='color:#777'>({rule.ruling})</span>")
+            if rule.name in GAME_TAB_RULES:
+                continue  # set on the Game tab (its fields are the game event's own)
+            label = QLabel(rule.name.replace("_", " "))
             label.setToolTip(rule.description)
-            label.setWordWrap(True)
             self.rules_form.addRow(label, ed.widget)
-            hint = QLabel(rule.description)
+            hint = QLabel(f"{rule.description} ({rule.ruling}; default: {rule.default!r})")
             hint.setWordWrap(True)
             hint.setStyleSheet("color: #555; font-size: 9pt;")
             self.rules_form.addRow("", hint)
@@ -529,6 +543,27 @@ class SetupDialog(QDialog):
             return img
         return grab_frame(spec)
 
+    def _demo_table(self, game: str, seats: int) -> tuple[np.ndarray, TableProfile] | None:
+        """A picture of the rendered demo table (cards being played) and its true profile."""
+        key = (game, seats)
+        if key in self._demo_cache:
+            frame, prof = self._demo_cache[key]
+            return frame, TableProfile.from_json(prof.to_json())
+        try:
+            from vision.table_render import TableVideo
+
+            names = [f"P{i}" for i in range(seats)]
+            events = DemoTable.simulated(game, names, seed=3, rounds=1, mistakes=0.0).events
+            video = TableVideo(events)
+            moves = video.truth.moves
+            t = moves[min(len(moves) - 1, 2 * seats)].t_end if moves else 0.0
+            frame = video.render(t).image
+            prof = video.profile()
+        except Exception:  # noqa: BLE001 - fall back to the plain drawing of the table
+            return None
+        self._demo_cache[key] = (frame, prof)
+        return frame, TableProfile.from_json(prof.to_json())
+
     def _preview(self) -> None:
         self._refresh_calibration(grab=True)
 
@@ -547,7 +582,11 @@ class SetupDialog(QDialog):
             if disk is not None:
                 profile.cups = board_cups(game, disk)
         frame = None
-        if grab or spec == DEMO_SOURCE or self.calibration.profile is None:
+        if spec == DEMO_SOURCE and self.rendered_demo and profile is not old:
+            demo = self._demo_table(game, len(names))
+            if demo is not None:
+                frame, profile = demo
+        if frame is None and (grab or spec == DEMO_SOURCE or self.calibration.profile is None):
             frame = self._frame_for(spec, profile)
         if frame is None:
             w, h = FRAME_SIZE
@@ -605,7 +644,7 @@ class SetupDialog(QDialog):
         """The game event (only house rules changed from their default are written)."""
         game = self.game()
         house = {e.rule.name: e.value() for e in self._rule_editors if e.changed()
-                 and e.rule.name not in ("rounds", "chips")}
+                 and e.rule.name not in GAME_TAB_RULES}
         setup: dict[str, Any] = {"event": "game", "game": game, "players": self.player_names(),
                                  "chips": self.chips.value(), "rounds": self.rounds.value()}
         if house:

@@ -749,7 +749,7 @@ class MainWindow(QMainWindow):
     def new_game(self) -> GameSetup | None:
         from ui.camera import find_cameras
 
-        dlg = SetupDialog(find_cameras(), self)
+        dlg = SetupDialog(find_cameras(), self, rendered_demo=self.rendered_demo)
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return None
         gs = dlg.result_setup()
