@@ -32,6 +32,8 @@ def normalise(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for ev in events:
         row = {k: v for k, v in ev.items() if k not in EXTRA}
+        if row.get("event") == "play" and "cards" in row:
+            row["cards"] = row["cards"][:1] + sorted(row["cards"][1:])  # GL-3: first is fixed
         if row.get("event") == "reveal":
             row["cards"] = sorted(row["cards"])
         out.append(row)

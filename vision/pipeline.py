@@ -280,7 +280,10 @@ class TablePipeline:
             ok, violations = self._accepts(opt)
             if ok and (best is None or violations < best[0]):
                 best = (violations, opt)
-        if best is not None:
+        # A single card is logged even when it breaks a rule (that is a finding, not a
+        # misreading); several cards must make a legal move together (GL-3, GL-4), or they may
+        # be part of a move whose other cards a hand still covers: wait for them.
+        if best is not None and (len(obs.cards) == 1 or best[0] == 0):
             return best[1], ""
         ok, _ = self._accepts(reveal)
         if ok:

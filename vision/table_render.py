@@ -171,27 +171,31 @@ class TableLayout:
     def clear(self) -> None:
         self.pile_count = [0] * len(self.pile_count)
 
-    def _anchor(self, zone: Zone) -> tuple[float, float]:
-        xs = [p[0] for p in zone.polygon]
-        ys = [p[1] for p in zone.polygon]
-        return (min(xs) + CARD_W / 2 + 3, min(ys) + CARD_H / 2 + 3)
-
     def pile_spot(self, seat: int, rng: np.random.Generator) -> tuple[float, float]:
         """Next spot of a seat's pile: each card a little right and down of the previous one,
-        so the previous card's corner index stays visible."""
+        so the previous card's corner index stays visible (centred on the zone, so the spot
+        lies inside it whatever way the zone faces)."""
         zone = self.zone("pile", seat)
         assert zone is not None
-        ax, ay = self._anchor(zone)
+        cx, cy = zone.center
         k = self.pile_count[seat] % 5
         self.pile_count[seat] += 1
-        return (ax + 4.5 * k + float(rng.uniform(-1, 1)), ay + 3.0 * k + float(rng.uniform(-1, 1)))
+        return (cx + 4.5 * (k - 2) + float(rng.uniform(-1, 1)),
+                cy + 3.0 * (k - 2) + float(rng.uniform(-1, 1)))
 
     def fan_spots(self, seat: int, n: int) -> list[tuple[float, float]]:
+        """Spots of cards shown together: a fan of rows of up to 6, centred on the zone."""
         zone = self.zone("pile", seat)
         assert zone is not None
-        ax, ay = self._anchor(zone)
+        cx, cy = zone.center
         per_row = 6
-        return [(ax + 6.0 * (i % per_row), ay + 9.0 * (i // per_row)) for i in range(n)]
+        rows = (n + per_row - 1) // per_row
+        out = []
+        for i in range(n):
+            row, col = divmod(i, per_row)
+            in_row = min(per_row, n - row * per_row)
+            out.append((cx + 6.0 * (col - (in_row - 1) / 2), cy + 9.0 * (row - (rows - 1) / 2)))
+        return out
 
     def trump_spot(self) -> tuple[float, float]:
         zone = self.zone("trump")
