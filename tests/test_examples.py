@@ -1,4 +1,4 @@
-"""Golden test: every example game in tests/golden (copied from the shared examples) against its expected result.
+"""Golden test: every example game in tests/golden (the shared examples) against its result.
 
 Chips, the chips left on the board and the violations (as a multiset of player and rule) must
 agree for all seven games; a game whose referee is not written yet fails here until it lands.
