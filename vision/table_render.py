@@ -177,7 +177,7 @@ class TableLayout:
         lies inside it whatever way the zone faces)."""
         zone = self.zone("pile", seat)
         assert zone is not None
-        cx, cy = zone.center
+        cx, cy = _outward(zone.center, 4.0)  # keep clear of the board's edge
         k = self.pile_count[seat] % 5
         self.pile_count[seat] += 1
         return (cx + 4.5 * (k - 2) + float(rng.uniform(-1, 1)),
@@ -187,7 +187,7 @@ class TableLayout:
         """Spots of cards shown together: a fan of rows of up to 6, centred on the zone."""
         zone = self.zone("pile", seat)
         assert zone is not None
-        cx, cy = zone.center
+        cx, cy = _outward(zone.center, 4.0)
         per_row = 6
         rows = (n + per_row - 1) // per_row
         out = []
@@ -202,6 +202,12 @@ class TableLayout:
         if zone is None:
             return (0.0, 0.0)
         return zone.center
+
+
+def _outward(p: tuple[float, float], by: float) -> tuple[float, float]:
+    """Point ``p`` moved ``by`` units away from the board's centre."""
+    r = math.hypot(*p)
+    return (p[0] + by * p[0] / r, p[1] + by * p[1] / r) if r else p
 
 
 def plan_game(events: Sequence[Mapping[str, Any]], config: RenderConfig) -> GroundTruth:
