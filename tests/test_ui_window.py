@@ -469,3 +469,79 @@ def test_none_reference_guard_survives_many_qt_calls(qtbot: QtBot, window: MainW
     assert lost <= 2100
     if sys.version_info < (3, 12):
         assert sys.getrefcount(None) > FLOOR
+
+
+# --- readings the pipeline holds for confirmation ----------------------------------------------
+class HeldReadingFeed:
+    """A stand-in camera feed: one frame, one reading held for confirmation, then idle."""
+
+    def __init__(self, profile: object, log: object) -> None:
+        self.profile = profile
+        self.interval_ms = 5
+        self.log = log  # the session's own log: one writer object for every thread
+        self.ticks = 0
+        self.answers: list[tuple[int, object]] = []
+
+    def tick(self):  # type: ignore[no-untyped-def]
+        from ui.worker import FramePacket, Tick
+
+        self.ticks += 1
+        if self.ticks == 1:
+            img = np.zeros((480, 640, 3), np.uint8)
+            held = (7, "Confirm Bob: 2♥? (low confidence 0.41)",
+                    {"event": "play", "player": "Bob", "card": "2H"})
+            return Tick(FramePacket(img), pending=[held])
+        return Tick()
+
+    def answer(self, pending_id: int, event: dict | None) -> list:  # type: ignore[type-arg]
+        from ui.worker import SeenEvent
+
+        self.answers.append((pending_id, event))
+        if event is None:
+            return []
+        line = self.log.append(event)  # type: ignore[attr-defined]
+        return [SeenEvent(dict(event), None, line)]
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_held_reading_is_confirmed_with_a_fix(qtbot: QtBot, window: MainWindow,
+                                                store: GameStore) -> None:
+    events = DemoTable.simulated("michigan-rummy", seed=4, rounds=1).events
+    session = store.new_game(events[0])
+    for ev in events[1:3]:  # game, round, dummy
+        session.append(ev)
+    window.resume(session.folder)
+    window.stop_feed()
+    live = window.session
+    assert live is not None
+    table = DemoTable(events)
+    feed_box: list[HeldReadingFeed] = []
+
+    def make() -> HeldReadingFeed:
+        feed_box.append(HeldReadingFeed(table.profile, live.log))
+        return feed_box[0]
+
+    window._start_feed(make)  # type: ignore[arg-type]
+    qtbot.waitUntil(lambda: window.confirm_bar.isVisibleTo(window), timeout=5000)
+    assert "2♥" in window.confirm_label.text()
+    first = events[3]
+
+    def fix() -> None:
+        dlg = window.last_dialog
+        assert isinstance(dlg, PlayDialog)
+        dlg.player.setCurrentText(first["player"])
+        dlg.cards.setText(first["card"])
+
+    with qtbot.waitSignal(window.eventLogged, timeout=5000, raising=True) as blocker:
+        window.fix_pending(later(fix))
+    line = blocker.args[0]
+    assert feed_box[0].answers == [(7, {"event": "play", "player": first["player"],
+                                        "card": first["card"], "source": "user"})]
+    assert live.event_at(line).get("card") == first["card"]  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: not window.confirm_bar.isVisibleTo(window), timeout=5000)
+    assert live.report()["chips"] == replay_dicts(events[:4]).report()["chips"]
+    # a person's entry after the feed's write gets the next line, not the same one
+    added = window.append_events([dict(events[4])])
+    assert added == [line + 1]

@@ -18,7 +18,7 @@ import numpy as np
 
 from calibration.profile import TableProfile
 from ui.demo import CardMark, camera_profile
-from ui.worker import FramePacket, SeenEvent, Tick
+from ui.worker import FramePacket, SeenEvent, Tick, new_events, pending_of
 
 
 def find_cameras(max_index: int = 2, budget_s: float = 1.5) -> list[str]:
@@ -72,6 +72,7 @@ class CameraFeed:
         size = (first.image.shape[1], first.image.shape[0]) if first is not None else (640, 480)
         self.profile = profile or camera_profile(game, len(players), size)
         self._first = first
+        self._last_image: np.ndarray | None = None
 
     def tick(self) -> Tick:
         frame = self._first or self.source.read()
@@ -80,6 +81,7 @@ class CameraFeed:
             return Tick(done=not getattr(self.source, "live", False),
                         notes=["no picture from the camera"])
         img = frame.image
+        self._last_image = img
         tick = Tick()
         marks: list[CardMark] = []
         if self.pipeline is not None:
@@ -91,8 +93,23 @@ class CameraFeed:
             for line, ev in res.events:
                 tick.events.append(SeenEvent(dict(ev), evidence, line))
             tick.notes.extend(res.notes + res.chip_warnings)
+            tick.pending = pending_of(res)
         tick.frame = FramePacket(img, tuple(marks), frame.t)
         return tick
+
+    def _evidence(self) -> np.ndarray | None:
+        return _masked(self.profile, self._last_image) if self._last_image is not None else None
+
+    def answer(self, pending_id: int, event: dict[str, Any] | None) -> list[SeenEvent]:
+        """Log (or drop, with None) a reading the pipeline held for confirmation."""
+        if self.pipeline is None:
+            return []
+        if event is None:
+            self.pipeline.reject(pending_id)
+            return []
+        before = self.pipeline.log.lines
+        self.pipeline.confirm(pending_id, event)
+        return new_events(self.pipeline.log.path, before, self._evidence())
 
     def resync(self) -> None:
         """A person wrote to the log (an entry, a correction): rebuild the pipeline's referee."""

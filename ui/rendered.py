@@ -13,10 +13,12 @@ import os
 from collections.abc import Sequence
 from typing import Any, cast
 
+import numpy as np
+
 from calibration.profile import TableProfile
 from companion.events import EventLog
 from ui.demo import CardMark
-from ui.worker import FramePacket, SeenEvent, Tick
+from ui.worker import FramePacket, SeenEvent, Tick, new_events, pending_of
 
 
 def _detector(source: Any) -> tuple[Any, str]:
@@ -87,9 +89,24 @@ class RenderedDemoFeed:
             for line, ev in res.events:
                 tick.events.append(SeenEvent(dict(ev), evidence, line))
         tick.notes.extend(res.notes + res.chip_warnings)
+        tick.pending = pending_of(res)
         self.t += 1.0 / fps
         self.index += 1
         return tick
+
+    def _evidence(self) -> np.ndarray | None:
+        return self.profile.mask_private(self.last.image) if self.last is not None else None
+
+    def answer(self, pending_id: int, event: dict[str, Any] | None) -> list[SeenEvent]:
+        """Log (or drop, with None) a reading the pipeline held for confirmation."""
+        if self.pipeline is None:
+            return []
+        if event is None:
+            self.pipeline.reject(pending_id)
+            return []
+        before = self.pipeline.log.lines
+        self.pipeline.confirm(pending_id, event)
+        return new_events(self.pipeline.log.path, before, self._evidence())
 
     def resync(self) -> None:
         from companion.events import read_log

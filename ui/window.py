@@ -144,6 +144,27 @@ class MainWindow(QMainWindow):
         self.alert.setWordWrap(True)
         self.alert.setStyleSheet("color: #b3261e; padding: 2px 8px;")
         self.alert.setVisible(False)
+        self.confirm_bar = QWidget()
+        cb = QHBoxLayout(self.confirm_bar)
+        cb.setContentsMargins(8, 2, 8, 2)
+        self.confirm_label = QLabel("")
+        self.confirm_label.setFont(_font(18, True))
+        self.confirm_label.setWordWrap(True)
+        self.confirm_yes = QPushButton("Yes, log it")
+        self.confirm_fix = QPushButton("Fix…")
+        self.confirm_no = QPushButton("No, ignore")
+        for b in (self.confirm_yes, self.confirm_fix, self.confirm_no):
+            b.setFont(_font(14))
+        self.confirm_yes.clicked.connect(lambda: self.answer_pending(True))
+        self.confirm_no.clicked.connect(lambda: self.answer_pending(False))
+        self.confirm_fix.clicked.connect(lambda: self.fix_pending())
+        cb.addWidget(self.confirm_label, 1)
+        cb.addWidget(self.confirm_yes)
+        cb.addWidget(self.confirm_fix)
+        cb.addWidget(self.confirm_no)
+        self.confirm_bar.setStyleSheet("background: #fff3b0; border-radius: 6px;")
+        self.confirm_bar.setVisible(False)
+        self.pending: list[tuple[int, str, dict[str, Any]]] = []
         self.live = LiveView()
         self.live.cardClicked.connect(self.fix_card)
         self.replay_slider = QSlider(Qt.Orientation.Horizontal)
@@ -162,6 +183,7 @@ class MainWindow(QMainWindow):
         lv = QVBoxLayout(left)
         lv.addWidget(self.announcement)
         lv.addWidget(self.alert)
+        lv.addWidget(self.confirm_bar)
         lv.addWidget(self.live, 1)
         lv.addWidget(self.replay_bar)
 
@@ -426,6 +448,7 @@ class MainWindow(QMainWindow):
         feed.worker.note.connect(self._on_note)  # a method: runs in this (the GUI) thread
         feed.worker.failed.connect(self._on_failed)
         feed.worker.feedDone.connect(self._on_feed_done)
+        feed.worker.pendingChanged.connect(self._on_pending)
         self.feed = feed
         feed.start()
         self._update_actions()
@@ -439,6 +462,8 @@ class MainWindow(QMainWindow):
         self._start_feed(lambda: make_camera_feed(source, profile, game, players, log))
 
     def stop_feed(self) -> None:
+        self.pending = []
+        self.confirm_bar.setVisible(False)
         if self.feed is not None:
             self.feed.stop()
             self.feed.deleteLater()
@@ -491,6 +516,39 @@ class MainWindow(QMainWindow):
             line = self.session.append(seen.event, seen.evidence)
         self.eventLogged.emit(line)
         self.refresh()
+
+    @Slot(object)
+    def _on_pending(self, pending: list[tuple[int, str, dict[str, Any]]]) -> None:
+        if not self._current():
+            return
+        self.pending = list(pending)
+        if self.pending:
+            _pid, question, _event = self.pending[0]
+            more = f"  (+{len(self.pending) - 1} more)" if len(self.pending) > 1 else ""
+            self.confirm_label.setText(question + more)
+        self.confirm_bar.setVisible(bool(self.pending))
+
+    def answer_pending(self, accept: bool, event: dict[str, Any] | None = None) -> None:
+        """Answer the first reading the pipeline holds: log it (as read, or ``event``) or not."""
+        if not self.pending or self.feed is None:
+            return
+        pid, _question, held = self.pending[0]
+        self.feed.worker.answerRequested.emit(pid, (event or held) if accept else None)
+
+    def fix_pending(self, prepare: Callable[[EventDialog], None] | None = None) -> None:
+        if not self.pending:
+            return
+        _pid, _question, held = self.pending[0]
+        cards = held.get("cards") or [held.get("card")]
+        dlg: EventDialog = PlayDialog(self._players(), held.get("player"),
+                                      " ".join(str(c) for c in cards if c),
+                                      title="What was played?")
+        dlg.setParent(self, dlg.windowFlags())
+        if prepare is not None:
+            prepare(dlg)
+        self.last_dialog = dlg
+        if dlg.exec() == QDialog.DialogCode.Accepted:
+            self.answer_pending(True, dlg.events()[0])
 
     @Slot(str)
     def _on_note(self, text: str) -> None:

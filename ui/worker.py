@@ -46,6 +46,8 @@ class Tick:
     events: list[SeenEvent] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     done: bool = False
+    #: Readings held for a person to confirm, ``(id, question, event)``; None: no change.
+    pending: list[tuple[int, str, dict[str, Any]]] | None = None
 
 
 class Feed(Protocol):
@@ -57,6 +59,20 @@ class Feed(Protocol):
     def tick(self) -> Tick: ...
 
     def close(self) -> None: ...
+
+
+def new_events(log_path: Any, after: int, evidence: np.ndarray | None = None
+               ) -> list[SeenEvent]:
+    """The events written to a log after line ``after`` (by a feed), as `SeenEvent` s."""
+    from companion.events import read_log
+
+    return [SeenEvent(dict(e.data), evidence, e.line) for e in read_log(log_path).events
+            if e.line > after]
+
+
+def pending_of(result: Any) -> list[tuple[int, str, dict[str, Any]]]:
+    """The pipeline's held readings as plain data."""
+    return [(p.id, p.describe(), dict(p.event)) for p in getattr(result, "pending", [])]
 
 
 class DemoFeed:
@@ -85,6 +101,8 @@ class FeedWorker(QObject):
 
     resyncRequested = Signal()
     stopRequested = Signal()
+    answerRequested = Signal(int, object)  # a held reading: (id, event to log or None)
+    pendingChanged = Signal(object)        # list of (id, question, event)
 
     ready = Signal(object)        # TableProfile (a copy) once the feed is open
     frameReady = Signal(object)   # FramePacket
@@ -101,6 +119,8 @@ class FeedWorker(QObject):
         self._paused = False
         self.resyncRequested.connect(self.resync)  # queued: runs in the worker's thread
         self.stopRequested.connect(self.stop)
+        self.answerRequested.connect(self.answer)
+        self._pending: list[tuple[int, str, dict[str, Any]]] = []
 
     @Slot()
     def start(self) -> None:
@@ -120,6 +140,23 @@ class FeedWorker(QObject):
         resync = getattr(self.feed, "resync", None)
         if callable(resync):
             resync()
+
+    @Slot(int, object)
+    def answer(self, pending_id: int, event: dict[str, Any] | None) -> None:
+        """A person confirmed (event), corrected (another event) or rejected (None) a held
+        reading; the feed logs it and the events it wrote come back as `eventSeen`."""
+        answer = getattr(self.feed, "answer", None)
+        if not callable(answer):
+            return
+        try:
+            seen = answer(pending_id, event)
+        except (KeyError, ValueError) as exc:
+            self.note.emit(f"could not log that reading: {exc}")
+            return
+        for item in seen:
+            self.eventSeen.emit(item)
+        self._pending = [p for p in self._pending if p[0] != pending_id]
+        self.pendingChanged.emit(list(self._pending))
 
     @Slot(bool)
     def set_paused(self, paused: bool) -> None:
@@ -147,6 +184,9 @@ class FeedWorker(QObject):
             self.eventSeen.emit(seen)
         for text in tick.notes:
             self.note.emit(text)
+        if tick.pending is not None and tick.pending != self._pending:
+            self._pending = list(tick.pending)
+            self.pendingChanged.emit(list(self._pending))
         if tick.done:
             if self._timer is not None:
                 self._timer.stop()
