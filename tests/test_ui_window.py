@@ -545,3 +545,66 @@ def test_a_held_reading_is_confirmed_with_a_fix(qtbot: QtBot, window: MainWindow
     # a person's entry after the feed's write gets the next line, not the same one
     added = window.append_events([dict(events[4])])
     assert added == [line + 1]
+
+
+# --- a camera read by the real pipeline ---------------------------------------------------------
+def test_camera_feed_through_the_pipeline_logs_plays(qtbot: QtBot, window: MainWindow,
+                                                     store: GameStore, tmp_path: Path) -> None:
+    """A 'camera' (a folder of rendered frames) read by `TablePipeline` with a detector that
+    reports what the renderer drew: the plays land in the game's log through the window."""
+    from companion.cards import CARD_CODES
+    from ui.camera import CameraFeed
+    from vision.detections import Detections
+    from vision.pipeline import TablePipeline
+    from vision.table_render import TableVideo
+
+    events = DemoTable.simulated("michigan-rummy", seed=5, rounds=1, mistakes=0.0).events
+    video = TableVideo(events)
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    truths = []
+    for k, ft in enumerate(video.frames()):
+        if k >= 70:
+            break
+        cv2.imwrite(str(folder / f"{k:04d}.png"), ft.image)
+        truths.append(ft)
+
+    class Replayed:
+        """Reports, for the n-th frame it is shown, the cards the renderer drew on it."""
+
+        def __init__(self) -> None:
+            self.n = 0
+
+        def detect(self, frame: np.ndarray) -> Detections:
+            ft = truths[min(self.n, len(truths) - 1)]
+            self.n += 1
+            seen = [(c, b) for c, b, visible in ft.cards if visible]
+            if not seen:
+                return Detections.empty()
+            return Detections(np.array([b for _, b in seen], float), np.full(len(seen), 0.9),
+                              np.array([CARD_CODES.index(c) for c, _ in seen]))
+
+    session = store.new_game(events[0], source="camera")
+    for ev in events[1:3]:  # round and dummy: typed in by people
+        session.append(ev)
+    session.close(finished_by_user=False)
+    window.resume(session.folder)
+    window.stop_feed()
+    live = window.session
+    assert live is not None
+    profile = video.profile()
+
+    def make() -> CameraFeed:
+        feed = CameraFeed(str(folder), profile, "michigan-rummy", live.players)
+        feed.pipeline = TablePipeline(profile, Replayed(), None, live.log)
+        return feed
+
+    window._start_feed(make)
+    qtbot.waitUntil(lambda: any(e.kind == "play" for e in live.events), timeout=30000)
+    play = next(e for e in live.events if e.kind == "play")
+    assert play.get("card") == events[3]["card"] and play.get("player") == events[3]["player"]
+    assert live.evidence(play.line) is not None
+    # the window's entry after the pipeline's write takes the next line (one shared writer)
+    window.stop_feed()
+    n = live.log.lines
+    assert window.append_events([{"event": "end-round"}]) == [n + 1]
