@@ -127,3 +127,19 @@ def test_demo_source_delivers_timed_frames_with_truth() -> None:
     assert sum(e["event"] == "play" for e in truth.events) > 20
     src.close()
     assert src.read() is None
+
+
+def test_demo_deck_atlas_matches_the_svg_rendering() -> None:
+    """The shipped atlas is the demo deck itself (so the demo needs no SVG renderer)."""
+    import cv2
+
+    from vision.decks import render_card
+    from vision.table_render import CANVAS_SCALE, DEMO_DECK, _card_sprite
+
+    sprite = _card_sprite(DEMO_DECK, "QH")
+    h, w = sprite.shape[:2]
+    assert h == round(34 * CANVAS_SCALE)
+    ref = cv2.resize(np.array(render_card(DEMO_DECK, "QH", h)), (w, h),
+                     interpolation=cv2.INTER_AREA)
+    assert np.abs(sprite.astype(int) - ref.astype(int)).mean() < 2
+    assert not np.array_equal(_card_sprite(DEMO_DECK, "QS"), sprite)

@@ -407,13 +407,30 @@ def draw_chips(canvas: np.ndarray, cups: Sequence[Cup], pots: Mapping[str, int],
     return drawn
 
 
+#: The demo deck's 52 cards pre-rendered (13 x 4 grid, CARD_CODES order), so the demo table
+#: needs no SVG renderer.
+DEMO_ATLAS = Path(__file__).resolve().parent / "assets" / "demo-deck.png"
+
+
+@lru_cache(maxsize=1)
+def _atlas() -> np.ndarray | None:
+    img = cv2.imread(str(DEMO_ATLAS), cv2.IMREAD_UNCHANGED) if DEMO_ATLAS.exists() else None
+    return img if img is not None and img.ndim == 3 and img.shape[2] == 4 else None
+
+
 @lru_cache(maxsize=256)
 def _card_sprite(deck: str, code: str) -> np.ndarray:
-    from vision.decks import render_card
+    from companion.cards import CARD_CODES
 
     h = int(round(CARD_H * CANVAS_SCALE))
-    img = np.array(render_card(deck, code, h))
     w = int(round(CARD_W * CANVAS_SCALE))
+    atlas = _atlas() if deck == DEMO_DECK else None
+    if atlas is not None and atlas.shape[0] == 4 * h and atlas.shape[1] == 13 * w:
+        r, c = divmod(CARD_CODES.index(code), 13)
+        return np.ascontiguousarray(atlas[r * h:(r + 1) * h, c * w:(c + 1) * w])
+    from vision.decks import render_card
+
+    img = np.array(render_card(deck, code, h))
     return cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
 
 
