@@ -608,3 +608,27 @@ def test_camera_feed_through_the_pipeline_logs_plays(qtbot: QtBot, window: MainW
     window.stop_feed()
     n = live.log.lines
     assert window.append_events([{"event": "end-round"}]) == [n + 1]
+
+
+# --- speech -------------------------------------------------------------------------------------
+def test_announcements_are_spoken_only_when_asked(qtbot: QtBot, store: GameStore) -> None:
+    from ui.speech import Speaker
+
+    quiet = Speaker(enabled=False, allow_qt=False)
+    quiet.say("Next: 5♣")
+    assert quiet.spoken == []
+    speaker = Speaker(enabled=False, allow_qt=False)
+    assert speaker.backend in ("espeak-ng", "silent")
+    speaker._backend = "silent"  # record what would be said, make no sound in tests
+    w = MainWindow(store=store, speaker=speaker)
+    qtbot.addWidget(w)
+    session = w.start_demo(interval_ms=FAST)
+    wait_events(qtbot, w, 6)
+    assert speaker.spoken == []  # Speak is off
+    w.act_speak.setChecked(True)
+    assert speaker.enabled
+    n = len(session.events)
+    wait_events(qtbot, w, n + 4)
+    w.stop_feed()
+    said = [a["text"] for a in session.report()["announcements"]]
+    assert speaker.spoken and all(text in said for text in speaker.spoken)
