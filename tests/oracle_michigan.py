@@ -317,13 +317,13 @@ class Oracle:
         leader, allowed = self.entitled_leader()
         legal = True
         waived = p == self.ace2_player and c.rank == 2   # GL-2: the Ace player may lead a 2
-        if waived:
-            pass
-        elif p != leader:
-            self.offend(p, "out-of-turn")
-            legal = False
-        else:
-            if c.suit not in allowed:
+        if not waived:
+            if p != leader:            # MR-6: the lead was someone else's
+                self.offend(p, "out-of-turn")
+                legal = False
+            if c.suit not in allowed and self.may_lead(p, allowed):
+                # MR-6 / PR-7: a suit of the wrong colour while holding one of the right colour
+                # (an out-of-turn leader breaks this too: two offences, PR-6a)
                 self.offend(p, "wrong-colour-lead")
                 legal = False
         lowest = min(x.rank for x in self.hands[p] if x.suit == c.suit)
@@ -456,3 +456,109 @@ def _key(c: Card) -> tuple[int, str]:
 def oracle(events: list[dict[str, Any]]) -> Result:
     """Score a full-information log (with ``deal`` events)."""
     return Oracle().run(events)
+
+
+# ---- a rule-breaking random player, driven by the oracle's own view of the table -----------------
+
+def deal_order(players: list[str], dealer: str, game: str) -> list[str]:
+    """MR-1: from the dealer's left, the dummy ("") last; BO-3: the dummy first."""
+    i = players.index(dealer)
+    seats = [players[(i + k) % len(players)] for k in range(1, len(players) + 1)]
+    return [""] + seats if game == "boodle" else seats + [""]
+
+
+def random_game(game: str, n: int, seed: int, *, rounds: int = 3, chips: int = 20,
+                slip: float = 0.15) -> list[dict[str, Any]]:
+    """A full log where players break rules the bots never break: out-of-turn leads, dummies
+    taken with money cards, dumps and straights of every shape, end-of-round records."""
+    import random
+
+    from companion.cards import full_deck
+    rng = random.Random(seed)
+    players = [chr(ord("A") + k) for k in range(n)]
+    log: list[dict[str, Any]] = [{"event": "game", "game": game, "players": players,
+                                  "chips": chips, "rounds": rounds}]
+    o = Oracle()
+
+    def emit(ev: dict[str, Any]) -> None:
+        log.append(ev)
+        getattr(o, "on_" + ev["event"].replace("-", "_"))(ev)
+
+    emit(log.pop())
+    for r in range(rounds):
+        dealer = players[r % n]
+        emit({"event": "round", "dealer": dealer})
+        deck = [c.code for c in full_deck()]
+        rng.shuffle(deck)
+        order = deal_order(players, dealer, game)
+        got: dict[str, list[str]] = {k: [] for k in order}
+        for k, c in enumerate(deck):
+            got[order[k % len(order)]].append(c)
+        emit({"event": "deal", "hands": {p: got[p] for p in players}, "dummy": got[""]})
+        choice = rng.random()
+        if choice < 0.6:
+            emit({"event": "dummy", "action": "keep"})
+        elif choice < 0.8:
+            emit({"event": "dummy", "action": "exchange"})
+        else:
+            buyer = rng.choice([p for p in players if p != dealer])
+            emit({"event": "dummy", "action": "sell", "buyer": buyer,   # a price they can pay
+                  "price": min(o.chips[buyer], rng.randint(0, 3))})
+        while not o.over:
+            if rng.random() < 0.01:
+                emit({"event": "end-round"})
+                break
+            emit(_random_move(o, rng, slip))
+        for p in players:
+            if o.in_round and o.hands[p]:
+                emit({"event": "reveal", "player": p,
+                      "cards": sorted(c.code for c in o.hands[p])})
+    return log
+
+
+def _lowest(o: Oracle, p: str, suit: str) -> Card | None:
+    cs = [c for c in o.hands[p] if c.suit == suit]
+    return min(cs, key=lambda c: c.rank) if cs else None
+
+
+def _random_move(o: Oracle, rng: Any, slip: float) -> dict[str, Any]:
+    nxt = o.next_live()
+    if nxt is not None:
+        h = o.holder(nxt)
+        assert h is not None
+        if o.game == "great-lakes" and h != o.last_player and rng.random() < 0.7:
+            dump = _find_dump(o, h, nxt, rng)
+            if dump:
+                return {"event": "play", "player": h, "cards": [c.code for c in dump]}
+        if rng.random() > slip:
+            return {"event": "play", "player": h, "card": nxt.code}
+    leader, allowed = o.entitled_leader()
+    p = leader
+    if rng.random() < slip:     # out of turn
+        p = rng.choice([q for q in o.players if o.hands[q]])
+    suits = [s for s in SUITS if _lowest(o, p, s) is not None]
+    ok = [s for s in suits if s in allowed]
+    if o.ace2_player == p and rng.random() < 0.5:
+        twos = sorted((c for c in o.hands[p] if c.rank == 2), key=_key)
+        if twos:
+            return {"event": "play", "player": p, "card": rng.choice(twos).code}
+    pick = rng.choice(ok) if ok and rng.random() > slip else rng.choice(suits)
+    c = _lowest(o, p, pick)
+    assert c is not None
+    if rng.random() < slip:     # not the lowest
+        c = rng.choice(sorted((x for x in o.hands[p] if x.suit == pick), key=_key))
+    return {"event": "play", "player": p, "card": c.code}
+
+
+def _find_dump(o: Oracle, p: str, nxt: Card, rng: Any) -> list[Card] | None:
+    import itertools
+    assert o.last is not None
+    others = sorted(o.hands[p] - {nxt}, key=_key)
+    found = []
+    for three in itertools.combinations(others, 3):
+        cat = evaluate([o.last, nxt, *three]).category
+        if cat in (Category.FULL_HOUSE, Category.STRAIGHT, Category.STRAIGHT_FLUSH):
+            found.append([nxt, *three])
+            if len(found) > 5:
+                break
+    return rng.choice(found) if found else None
