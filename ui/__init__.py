@@ -1,1 +1,7 @@
-"""The PySide6 companion window: live view, announcements, chips, setup, corrections, replay."""
+"""The PySide6 companion window: live view, announcements, chips, setup, corrections, replay.
+
+``window`` (the main window), ``worker`` (the table feed in a QThread), ``demo`` and
+``rendered`` (the demo table, plain or through the vision pipeline), ``camera`` (webcams),
+``store`` (saved games and evidence), ``models`` / ``views`` / ``dialogs`` / ``setup`` /
+``proof`` (what is shown), ``export`` (CSV and PDF), ``speech``, ``cli`` (`companion`, `demo`).
+"""

@@ -354,11 +354,20 @@ class MainWindow(QMainWindow):
     def _start_demo_feed(self, table: DemoTable, session: GameSession, params: dict[str, Any],
                          interval_ms: int | None) -> None:
         if params.get("rendered"):
-            from ui.rendered import RenderedDemoFeed
-
             events, log, seed = table.events, session.log, int(params.get("seed") or 0)
             ms = 100 if interval_ms is None else interval_ms
-            self._start_feed(lambda: RenderedDemoFeed(events, log, seed, ms))
+
+            def make() -> Feed:
+                try:
+                    from ui.rendered import RenderedDemoFeed
+
+                    return RenderedDemoFeed(events, log, seed, ms)
+                except Exception:  # noqa: BLE001 - vision not installed or broken
+                    fed = sum(1 for e in session.events if e.kind != "correct")
+                    return DemoFeed(DemoTable(events, start=fed), 1100 if interval_ms is None
+                                    else interval_ms)
+
+            self._start_feed(make)
         else:
             ms = 1100 if interval_ms is None else interval_ms
             self._start_feed(lambda: DemoFeed(table, ms))
