@@ -304,3 +304,15 @@ def test_a_nudged_camera_is_refitted_from_the_board(tmp_path: Path) -> None:
     seat1 = profile.board_to_image(np.array([profile.zones[1].center])) + [-70, 45]
     assert profile.zone_index(profile.image_to_board(seat1))[0] == -1
     assert pipe.profile.zone_index(pipe.profile.image_to_board(seat1))[0] == 1
+
+
+def test_camera_outage_does_not_replay_cards_on_the_table(tmp_path: Path) -> None:
+    """After a 5 s drop-out the cards still lying there are seen 'again': never re-logged."""
+    det = ScriptedDetector()
+    pipe = TablePipeline(identity_profile(), det, SETUP, tmp_path / "g.jsonl", script=SCRIPT)
+    feed(pipe, det, [("2C", 1, 0.9)], 6, 0.0)
+    feed(pipe, det, [("2C", 1, 0.9), ("3C", 1, 0.9)], 6, 1.0)
+    res = feed(pipe, det, [("2C", 1, 0.9), ("3C", 1, 0.9)], 10, 7.0)  # back after the gap
+    assert not any(r.events for r in res)
+    assert [e.data.get("card") for e in read_log(tmp_path / "g.jsonl").events
+            if e.kind == "play"] == ["2C", "3C"]
