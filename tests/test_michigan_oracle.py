@@ -532,3 +532,62 @@ def test_dummy_price_beyond_the_buyers_chips_oracle() -> None:
                    "conventions), so the whole round is misread")
 def test_dummy_price_beyond_the_buyers_chips_referee() -> None:
     assert referee_outcome(_short_buyer_log()) == ({"A": 1, "B": 0, "C": 8}, 21, Counter())
+
+
+PR_OUT_FIRST_HANDS = {
+    "A": "2C 3D 2S 2H KH AH 9C TC JC QC KC AC 9H",
+    "B": "3C 4C 2D 5S 6S 7S 4D 5D 6D 7D 8D 9D TD",
+    "C": "3H 4S QH 6C 7C 8C QD KD AD 9S TS JS QS",
+}
+PR_OUT_FIRST_DUMMY = "5C 3S 4H 8S JD 5H 6H 7H 8H TH JH KS AS"
+
+
+def test_pr6_withholder_out_first_wins_nothing_pr7_wrong_colour() -> None:
+    plays = [
+        "A 2C", "B 3C", "B 4C",           # 5C dead
+        "B 2D", "A 3D",                   # 4D is B's ...
+        "A 2S",   # ... but A leads: B withheld 4D (PR-6); 3S dead
+        "A 2H", "C 3H",                   # 4H dead
+        "C 4S", "B 5S", "B 6S", "B 7S",   # 8S dead
+        "B 4D", "B 5D", "B 6D", "B 7D", "B 8D",
+        "B 9D",   # 7-8-9 by B, after B's offence: the cup stays
+        "B TD",   # B's last card: B withheld, so no Jackpot, no payments; play goes on
+        "C QH",   # C has the lead (B has no card); a red lead after diamonds while C holds
+                  # black cards: PR-7, C pays A and B 1 each; QH stays on the board
+        "A KH",   # Q-K hearts to A
+        "A AH",   # AH to A
+        "A 9C", "A TC", "A JC", "A QC",
+        "A KC",   # KC to A
+        "A AC",
+        "A 9H",   # A's last card: out (PR-3)
+    ]
+    events = make_log("pressman", PR_OUT_FIRST_HANDS, PR_OUT_FIRST_DUMMY, plays)
+    # Ante A 41, B 41, C 32 (every area 4). PR-7: C 30, A 42, B 42.
+    # A + 4 (Q-K) + 4 (AH) + 4 (KC) + 4 (Jackpot) + 10 (C's 10 cards; B has none) = 68.
+    # C 30 - 10 = 20, then the Poker Pool (C alone holds cards) +4 = 24. No diamond money cup,
+    # so B's withheld 4D costs nothing at round end. Board: TH JS QH 7-8-9 = 16.
+    check_both(events, {"A": 68, "B": 42, "C": 24}, 16,
+               violations("B withheld", "C wrong-colour-lead"))
+
+
+PR_POOL_HANDS = {
+    "A": "2S 3S 4S 6C 7C 8C 9C TC 2D 3D 4D 5D 6D",
+    "B": "5S 6S 7S 2H 3H 2C 3C 4C 5C AC AD AH AS",
+    "C": "QC KC 7D 8D 9D JD 5H 6H 8H 9H TS JS QS",
+}
+PR_POOL_DUMMY = "8S 4H JC TD QD KD 7H TH JH QH KH 9S KS"
+
+
+def test_pr4_four_cards_left_beat_thirteen() -> None:
+    plays = [
+        "A 2S", "A 3S", "A 4S", "B 5S", "B 6S", "B 7S",   # 8S dead
+        "B 2H", "B 3H",                                   # 4H dead
+        "B 2C", "B 3C", "B 4C", "B 5C",
+        "A 6C", "A 7C", "A 8C", "A 9C", "A TC",   # 7-8-9 (clubs) to A; JC dead
+        "A 2D", "A 3D", "A 4D", "A 5D", "A 6D",   # A's last card: out
+    ]
+    events = make_log("pressman", PR_POOL_HANDS, PR_POOL_DUMMY, plays)
+    # A 41 + 4 (7-8-9) + 4 (Jackpot) + 4 (B's 4 cards) + 13 (C's 13) = 66; B 41 - 4 = 37;
+    # C 32 - 13 = 19. PR-4: B's four cards, four aces, are compared as they are and beat C's
+    # best of 13 (a straight, 9 to K); A has no card: B +4 = 41. Board: TH JS KC AH QH Q-K = 24.
+    check_both(events, {"A": 66, "B": 41, "C": 19}, 24, Counter())
