@@ -246,6 +246,8 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.addTab(vio, "Violations")
         self.tabs.addTab(ev_box, "Events")
+        self.tabs.currentChanged.connect(
+            lambda i: self.events_table.scrollToBottom() if i == 1 else None)
         right = QWidget()
         rv = QVBoxLayout(right)
         rv.addWidget(self.turn_label)
@@ -626,8 +628,11 @@ class MainWindow(QMainWindow):
         self.chart.set_history(list(report["chips"]), history)
         self.violations_model.set_violations(report["violations"])
         self.tabs.setTabText(0, f"Violations ({len(report['violations'])})")
+        bar = self.events_table.verticalScrollBar()
+        at_end = bar.value() >= bar.maximum() - 2  # follow the game unless the user scrolled
         self.events_model.set_events([e for e in events if e.kind != "game"])
-        self.events_table.scrollToBottom()
+        if at_end:
+            self.events_table.scrollToBottom()
         self.live.set_pots(report["pots"])
         if report["errors"]:
             self.status.showMessage(report["errors"][-1]["text"], 8000)
