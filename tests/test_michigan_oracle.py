@@ -23,7 +23,7 @@ GAMES = ("michigan-rummy", "great-lakes", "pressman", "boodle")
 #: simulated games per (rule set, table size, mistake rate); run far more locally, e.g.
 #: MICHIGAN_ORACLE_GAMES=200 nice python -m pytest tests/test_michigan_oracle.py
 N_GAMES = 6
-EXAMPLES = Path("/work/shared/examples")
+EXAMPLES = Path(__file__).parent / "golden"   # the shared example games, copied
 
 Outcome = tuple[dict[str, int], int, Counter[tuple[str, str]]]
 
