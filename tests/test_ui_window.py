@@ -632,3 +632,39 @@ def test_announcements_are_spoken_only_when_asked(qtbot: QtBot, store: GameStore
     w.stop_feed()
     said = [a["text"] for a in session.report()["announcements"]]
     assert speaker.spoken and all(text in said for text in speaker.spoken)
+
+
+def test_oh_claire_bid_and_end_of_round_are_typed_in(qtbot: QtBot, window: MainWindow,
+                                                      store: GameStore) -> None:
+    from ui.dialogs import BidDialog, EndRoundDialog
+
+    session, events = _load_game(window, store, upto=3, game="oh-claire", seed=2)
+    assert [e.kind for e in session.events] == ["game", "round", "trump"]
+    assert window.act_bid.isEnabled() and not window.act_dummy.isVisible()
+    bid = events[3]
+    assert bid["event"] == "bid"
+
+    def fill() -> None:
+        dlg = window.last_dialog
+        assert isinstance(dlg, BidDialog)
+        dlg.player.setCurrentText(bid["player"])
+        dlg.tricks.setValue(bid["tricks"])
+
+    window.enter(window._bid_dialog, later(fill))
+    got = dict(session.events[-1].data)
+    assert got.pop("source") == "user" and got == bid
+    assert session.report() == replay_dicts(events[:4]).report()
+    # the end of a round: cards shown, nobody out, the next dealer starts the next round
+    dealer = events[1]["dealer"]
+
+    def end() -> None:
+        dlg = window.last_dialog
+        assert isinstance(dlg, EndRoundDialog)
+        assert dlg.dealer.currentText() != dealer  # the deal passes on
+        dlg.hands[session.players[0]].setText("2c 10♦")
+        dlg.nobody_out.setChecked(True)
+
+    window.enter(window._end_dialog, later(end))
+    kinds = [e.kind for e in session.events[-3:]]
+    assert kinds == ["reveal", "end-round", "round"]
+    assert session.events[-3].get("cards") == ["2C", "TD"]
