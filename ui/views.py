@@ -193,9 +193,12 @@ class LiveView(QWidget):
         p.setFont(f)
         metrics = p.fontMetrics()
         for name, (x, y) in self._cup_px.items():
-            if name not in self._pots:
+            # A cup's own account plus per-player accounts kept in it (Oh Claire! number cups
+            # hold "Bob:3", OC-5).
+            kept = {k: v for k, v in self._pots.items() if k == name or k.endswith(":" + name)}
+            if not kept:
                 continue
-            chips = self._pots[name]
+            chips = sum(kept.values())
             label = name if len(name) <= 8 else name.split(" ")[0]
             try:
                 label = Card.parse(label).pretty()
