@@ -41,9 +41,9 @@ def offline_environment(threads: int = 2) -> None:
     _register_nms_fallback()
     from ultralytics.utils import SETTINGS
 
-    SETTINGS.update({"sync": False, "hub": False, "wandb": False, "mlflow": False,
-                     "comet": False, "clearml": False, "dvc": False, "neptune": False,
-                     "tensorboard": False, "raytune": False})
+    off = {k: False for k in ("sync", "hub", "wandb", "mlflow", "comet", "clearml", "dvc",
+                              "neptune", "tensorboard", "raytune") if k in SETTINGS}
+    SETTINGS.update(off)
 
 
 def _register_nms_fallback() -> None:
@@ -74,10 +74,19 @@ def _register_nms_fallback() -> None:
         return
     except (AttributeError, RuntimeError):
         pass
+    # torchvision's fake-kernel registrations name compiled ops that do not exist here.
+    import sys
+    import types
+
+    sys.modules.setdefault("torchvision._meta_registrations",
+                           types.ModuleType("torchvision._meta_registrations"))
     lib = torch.library.Library("torchvision", "DEF")
     lib.define("nms(Tensor dets, Tensor scores, float iou_threshold) -> Tensor")
     lib.impl("nms", nms_cpu, "CPU")
     globals()["_NMS_LIB"] = lib  # keep the registration alive
+    import torchvision.extension
+
+    torchvision.extension._has_ops = lambda: True  # the op above is all ultralytics needs
 
 
 def dataset_yaml(root: Path = DATASET_ROOT, out: Path | None = None,
@@ -137,7 +146,10 @@ def train(epochs: int = 30, imgsz: int = 320, batch: int = 16, hours: float | No
         args: dict[str, Any] = dict(
             data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu",
             workers=threads, project=str(RUNS), name=name, exist_ok=True, pretrained=False,
-            amp=False, plots=False, cache="ram", fliplr=0.0, mosaic=1.0, close_mosaic=3,
+            amp=False, plots=False, cache="ram", fliplr=0.0, mosaic=0.5, close_mosaic=2,
+            # ultralytics' "auto" picks AdamW at lr 0.00018 for 52 classes and few iterations:
+            # far too slow from scratch on a CPU budget of ~15 epochs.
+            optimizer="AdamW", lr0=0.002, lrf=0.05, warmup_epochs=1.0, cos_lr=True,
             degrees=0.0, scale=0.5, translate=0.1, hsv_h=0.02, hsv_s=0.6, hsv_v=0.5,
             patience=100, seed=0, deterministic=False, val=True, verbose=True)
         if hours:
@@ -166,3 +178,20 @@ def export(weights: Path, imgsz: int, out: Path = MODELS / "cards.onnx",
     info.update(extra or {})
     out.with_suffix(".json").write_text(json.dumps(info, indent=1) + "\n")
     return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m vision.train ...``: the same as ``companion train ...``."""
+    import argparse
+
+    from vision.cli import register_train
+
+    parser = argparse.ArgumentParser(prog="python -m vision.train")
+    sub = parser.add_subparsers(dest="command")
+    register_train(sub)
+    args = parser.parse_args(["train", *(argv if argv is not None else __import__("sys").argv[1:])])
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
