@@ -514,8 +514,7 @@ class MichiganReferee(Referee):
             price = event.get("price")
             if not isinstance(price, int) or isinstance(price, bool) or price < 0:
                 raise EventError(f"the price must be a whole number of chips, got {price!r}")
-            if self.ledger[taker] < price:
-                raise EventError(f"{taker} has {_chips(self.ledger[taker])}, cannot pay {price}")
+            # Common convention: a buyer who bid more than they have pays what they have.
             st.facts.append(Fact(event.line, 0, "sale", taker, "", (dealer, price)))
             text = f"{taker} buys the dummy for {_chips(price)}."
         else:
@@ -695,7 +694,10 @@ class MichiganReferee(Referee):
             self._prove(Offence(line, player, "out-of-turn", line),
                         f"{player} led {c.pretty()} but it was {leader}'s lead")
             between: tuple[str, ...] = ()
-        elif player != leader and c.suit in allowed:
+        elif player != leader:
+            # MR-6: the lead was someone else's if a player between the leader and this one
+            # held an allowed suit — whatever colour this lead was (a wrong-colour lead can
+            # be out of turn as well).
             order = [leader] + self._left_of(leader)
             between = tuple(p for p in order[:order.index(player)] if st.counts[p] > 0)
         else:
@@ -780,7 +782,9 @@ class MichiganReferee(Referee):
                 else:
                     self._widen((rec.line, player, "illegal-lead"), c)
             if lead.suit not in rec.allowed and c.suit in rec.allowed:
-                if not rec.colour and not rec.turn:
+                # PR-7 / PR-6a: a lead can be out of turn and of the wrong colour at once;
+                # each rule broken is its own finding.
+                if not rec.colour:
                     self._prove(Offence(rec.line, player, "wrong-colour-lead", line),
                                 f"{player} led {lead.pretty()} while holding "
                                 f"{self._shown(c, 'a card')} of a suit that had to be led", c)
@@ -788,7 +792,7 @@ class MichiganReferee(Referee):
                 else:
                     self._widen((rec.line, player, "wrong-colour-lead"), c)
         elif c.suit in rec.allowed:
-            if player in rec.between and lead.suit in rec.allowed:
+            if player in rec.between:
                 if not rec.turn:
                     self._prove(Offence(rec.line, rec.player, "out-of-turn", line),
                                 f"{rec.player} led {lead.pretty()} but {player} had the lead",

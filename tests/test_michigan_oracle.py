@@ -2,7 +2,7 @@
 
 Simulated games (clean, with mistakes, hidden, short of chips) and rule-breaking random games
 must give the same chips, board remainder and findings; hand-worked logs check both against
-chips computed by hand from RULINGS.md. Known referee bugs are strict xfails.
+chips computed by hand from RULINGS.md.
 """
 
 from __future__ import annotations
@@ -111,8 +111,6 @@ def test_chips_agree_on_rule_breaking_games(game: str, hidden: bool) -> None:
     assert bad == [], bad[:3]
 
 
-@pytest.mark.xfail(strict=True, reason="referee bug: an out-of-turn lead of the wrong colour is "
-                   "flagged wrong-colour-lead only, the out-of-turn finding is lost (MR-6)")
 @pytest.mark.parametrize("hidden", [False, True])
 @pytest.mark.parametrize("game", GAMES)
 def test_findings_agree_on_rule_breaking_games(game: str, hidden: bool) -> None:
@@ -506,8 +504,6 @@ def test_mr6_out_of_turn_and_wrong_colour_oracle() -> None:
                  violations("A out-of-turn", "A wrong-colour-lead"))
 
 
-@pytest.mark.xfail(strict=True, reason="referee bug: MR-6 out-of-turn lost when the out-of-turn "
-                   "lead is also of the wrong colour (reports wrong-colour-lead only)")
 def test_mr6_out_of_turn_and_wrong_colour_referee() -> None:
     assert referee_outcome(_out_of_turn_wrong_colour_log()) == (
         OUT_OF_TURN_WRONG_COLOUR_CHIPS, 18, violations("A out-of-turn", "A wrong-colour-lead"))
@@ -528,9 +524,6 @@ def test_dummy_price_beyond_the_buyers_chips_oracle() -> None:
     assert oracle_outcome(_short_buyer_log()) == ({"A": 1, "B": 0, "C": 8}, 21, Counter())
 
 
-@pytest.mark.xfail(strict=True, reason="referee bug: a dummy price above the buyer's chips is "
-                   "refused as impossible instead of paid as far as the chips go (common "
-                   "conventions), so the whole round is misread")
 def test_dummy_price_beyond_the_buyers_chips_referee() -> None:
     assert referee_outcome(_short_buyer_log()) == ({"A": 1, "B": 0, "C": 8}, 21, Counter())
 
