@@ -673,3 +673,24 @@ def test_oh_claire_bid_and_end_of_round_are_typed_in(qtbot: QtBot, window: MainW
     kinds = [e.kind for e in session.events[-3:]]
     assert kinds == ["reveal", "end-round", "round"]
     assert session.events[-3].get("cards") == ["2C", "TD"]
+
+
+def test_setup_finds_the_board_in_the_camera_picture(qtbot: QtBot, tmp_path: Path) -> None:
+    from vision.table_render import TableVideo
+
+    events = DemoTable.simulated("michigan-rummy", seed=6, rounds=1).events
+    video = TableVideo(events)
+    folder = tmp_path / "cam"
+    folder.mkdir()
+    cv2.imwrite(str(folder / "0000.png"), video.render(0.0).image)
+    dlg = SetupDialog(cameras=[])
+    qtbot.addWidget(dlg)
+    dlg.source.setEditText(str(folder))
+    dlg._preview()  # the camera's picture behind the zones
+    assert dlg.calibration.frame is not None and dlg.calibration.frame.shape[:2] == (480, 640)
+    assert dlg.find_board(), dlg.error.text()
+    found = dlg.calibration.profile
+    assert found is not None
+    true = video.profile().board_corners_px()
+    assert np.abs(found.board_corners_px() - true).max() < 12.0  # pixels
+    assert len(found.zones) == 4 and dlg.result_setup().profile is found

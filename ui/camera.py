@@ -53,6 +53,18 @@ def _masked(profile: TableProfile | None, img: np.ndarray) -> np.ndarray | None:
     return profile.mask_private(img) if profile is not None else None
 
 
+def _find_board(frame: np.ndarray, game: str, seats: int) -> TableProfile | None:
+    """Calibrate from one picture when no profile was saved (None when no board is seen)."""
+    try:
+        from calibration.calibrate import CalibrationError, calibrate
+    except ImportError:
+        return None
+    try:
+        return calibrate([frame], game, seats)
+    except (CalibrationError, ValueError):
+        return None
+
+
 class CameraFeed:
     """A camera (or stream, file, folder) through the vision pipeline, when there is one.
 
@@ -70,6 +82,8 @@ class CameraFeed:
         self.pipeline = pipeline
         first = self.source.read()
         size = (first.image.shape[1], first.image.shape[0]) if first is not None else (640, 480)
+        if profile is None and first is not None:
+            profile = _find_board(first.image, game, len(players))
         self.profile = profile or camera_profile(game, len(players), size)
         self._first = first
         self._last_image: np.ndarray | None = None

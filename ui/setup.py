@@ -210,6 +210,7 @@ class CalibrationView(QGraphicsView):
         self.setRenderHint(QPainter.RenderHint.Antialiasing)
         self.setMinimumSize(480, 320)
         self.profile: TableProfile | None = None
+        self.frame: np.ndarray | None = None
         self.seat_names: list[str] = []
         self._handles: list[Handle] = []
         self._zone_items: list[ZoneItem] = []
@@ -221,6 +222,7 @@ class CalibrationView(QGraphicsView):
     def set_table(self, frame: np.ndarray, profile: TableProfile,
                   seat_names: Sequence[str] = ()) -> None:
         self.profile = profile
+        self.frame = frame
         self.seat_names = list(seat_names)
         self._pixmap.setPixmap(QPixmap.fromImage(bgr_to_qimage(frame)))
         scene = self.scene()
@@ -518,9 +520,13 @@ class SetupDialog(QDialog):
                                "or a folder of images")
         preview = QPushButton("Show the picture")
         preview.clicked.connect(self._preview)
+        find = QPushButton("Find the board")
+        find.setToolTip("Look for the board in the picture and place the corners and zones")
+        find.clicked.connect(self.find_board)
         row.addWidget(QLabel("Camera"))
         row.addWidget(self.source, 1)
         row.addWidget(preview)
+        row.addWidget(find)
         v.addLayout(row)
         v.addWidget(QLabel("Drag the yellow corners onto the board's corners; drag a zone "
                            "where that seat lays its cards. Hands held outside the zones are "
@@ -594,6 +600,25 @@ class SetupDialog(QDialog):
         if frame.shape[1] != profile.image_size[0] or frame.shape[0] != profile.image_size[1]:
             profile = camera_profile(game, len(names), (frame.shape[1], frame.shape[0]))
         self.calibration.set_table(frame, profile, names)
+
+    def find_board(self) -> bool:
+        """Fit the board in the picture shown (calibration.calibrate); True when found."""
+        frame = self.calibration.frame
+        names = self.player_names()
+        if frame is None or not names:
+            return False
+        try:
+            from calibration.calibrate import CalibrationError, calibrate
+        except ImportError:
+            return False
+        try:
+            profile = calibrate([frame], self.game(), len(names), self._disk())
+        except (CalibrationError, ValueError) as exc:
+            self.error.setText(str(exc))
+            return False
+        self.error.setText("")
+        self.calibration.set_table(frame, profile, names)
+        return True
 
     def _disk(self) -> list[str] | None:
         ed = self.rule_editor("disk")
