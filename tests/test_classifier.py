@@ -1,0 +1,115 @@
+"""The card-identity classifier (detect-then-classify, stage two): runtime, names check, and
+rendered cards read back with the committed ONNX model. Never trains.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy")
+cv2 = pytest.importorskip("cv2")
+pytest.importorskip("onnxruntime")
+
+from companion.cards import CARD_CODES  # noqa: E402
+from vision import decks  # noqa: E402
+from vision.classifier import (  # noqa: E402
+    CardClassifier,
+    ClassifierNamesError,
+    crop_patch,
+    default_model_path,
+)
+
+MODEL = default_model_path()
+needs_model = pytest.mark.skipif(not MODEL.exists(), reason="models/card_classifier.onnx absent")
+needs_decks = pytest.mark.skipif("standard" not in decks.available_decks(),
+                                 reason="deck designs (kdegames-card-data-kf5) not installed")
+
+
+@pytest.fixture(scope="module")
+def clf() -> CardClassifier:
+    return CardClassifier()
+
+
+def _table_with_cards(deck: str, codes: list[str], height: int = 150, quarter_turns: int = 0
+                      ) -> tuple[Any, list[list[float]]]:
+    """Cards side by side on a plain green cloth, with their boxes."""
+    gap = 30
+    cards = [np.rot90(decks.render_card(deck, c, height), quarter_turns) for c in codes]
+    w = sum(c.shape[1] for c in cards) + gap * (len(cards) + 1)
+    h = max(c.shape[0] for c in cards) + 2 * gap
+    frame = np.zeros((h, w, 3), np.uint8)
+    frame[:] = (40, 110, 30)
+    boxes = []
+    x = gap
+    for c in cards:
+        ch, cw = c.shape[:2]
+        a = c[:, :, 3:4].astype(np.float32) / 255
+        roi = frame[gap:gap + ch, x:x + cw].astype(np.float32)
+        frame[gap:gap + ch, x:x + cw] = (roi * (1 - a) + c[:, :, :3] * a).astype(np.uint8)
+        boxes.append([float(x), float(gap), float(x + cw), float(gap + ch)])
+        x += cw + gap
+    return frame, boxes
+
+
+@needs_model
+def test_meta_names_are_the_card_codes() -> None:
+    meta = json.loads(MODEL.with_suffix(".json").read_text())
+    assert tuple(meta["names"]) == CARD_CODES
+    assert MODEL.stat().st_size < 5_000_000
+
+
+@needs_model
+def test_wrong_names_file_is_refused(tmp_path: Path) -> None:
+    shutil.copy(MODEL, tmp_path / "m.onnx")
+    meta = json.loads(MODEL.with_suffix(".json").read_text())
+    meta["names"] = list(reversed(meta["names"]))
+    (tmp_path / "m.json").write_text(json.dumps(meta))
+    with pytest.raises(ClassifierNamesError):
+        CardClassifier(tmp_path / "m.onnx")
+    del meta["names"]
+    (tmp_path / "m.json").write_text(json.dumps(meta))
+    with pytest.raises(ClassifierNamesError):
+        CardClassifier(tmp_path / "m.onnx")
+
+
+@needs_model
+def test_no_boxes(clf: CardClassifier) -> None:
+    codes, scores = clf.classify(np.zeros((100, 100, 3), np.uint8), np.zeros((0, 4)))
+    assert codes == [] and scores.shape == (0,)
+
+
+@needs_model
+@needs_decks
+@pytest.mark.parametrize("deck, turns", [("standard", 0), ("standard", 2)])
+def test_rendered_train_deck_cards_are_read(clf: CardClassifier, deck: str, turns: int) -> None:
+    if deck not in decks.available_decks():
+        pytest.skip(f"{deck} not installed")
+    codes = ["AS", "7H", "QD", "TC", "2S", "KH", "9D", "5C", "JS", "3H", "8C", "4D"]
+    frame, boxes = _table_with_cards(deck, codes, quarter_turns=turns)
+    got, scores = clf.classify(frame, boxes)
+    assert len(got) == len(codes) and scores.shape == (len(codes),)
+    assert ((scores > 0) & (scores <= 1)).all()
+    right = sum(a == b for a, b in zip(got, codes, strict=True))
+    assert right >= len(codes) - 2, list(zip(codes, got, strict=True))
+
+
+def test_crop_patch_outside_the_frame_keeps_its_size() -> None:
+    frame = np.full((50, 60, 3), 200, np.uint8)
+    p = crop_patch(frame, [-20, -10, 30, 80], 96)
+    assert p.shape == (96, 96, 3) and p.dtype == np.uint8
+    assert crop_patch(frame, [100, 100, 120, 130], 32).shape == (32, 32, 3)
+
+
+def test_runtime_does_not_import_torch() -> None:
+    code = ("import sys, vision.classifier, vision.eval_classifier; "
+            "bad = {'torch', 'ultralytics', 'PySide6'} & set(sys.modules); "
+            "assert not bad, bad")
+    subprocess.run([sys.executable, "-c", code], check=True,
+                   cwd=Path(__file__).resolve().parent.parent)
