@@ -145,10 +145,18 @@ class CardDetector:
     ``imgsz``; a larger size finds smaller cards but costs time roughly with its square).
     ``conf`` is the minimum score kept: raising it removes phantom cards but misses covered or
     blurred ones. ``threads`` caps onnxruntime's CPU threads.
+
+    ``classifier``: detect-then-classify. The detector proposes card boxes and the crop
+    classifier ``models/card_classifier.onnx`` (fused with the detector's own class scores)
+    names each card; ``"auto"`` (default) uses it when it is installed and no other detector
+    model is given, ``False`` reads the detector's classes alone, a path picks a classifier.
+    ``card_conf`` is then the minimum "is a card" score of a box (the detector's class scores
+    summed): raising it removes phantom cards on an empty table, at the cost of covered ones.
     """
 
     def __init__(self, model_path: str | Path | None = None, imgsz: int | None = None,
-                 conf: float = 0.4, iou: float = 0.6, threads: int = 2) -> None:
+                 conf: float = 0.4, iou: float = 0.6, threads: int = 2,
+                 classifier: str | Path | bool | None = "auto", card_conf: float = 0.3) -> None:
         import onnxruntime as ort
 
         self.model_path = Path(model_path) if model_path is not None else default_model_path()
@@ -177,12 +185,52 @@ class CardDetector:
         self.input_name = inp.name
         self.conf = float(conf)
         self.iou = float(iou)
+        self.card_conf = float(card_conf)
+        self.classifier: Any = None
+        if classifier == "auto":
+            from vision.classifier import default_model_path as classifier_path
+
+            classifier = classifier_path().exists() and model_path is None
+        if classifier:
+            from vision.classifier import CardClassifier
+
+            self.classifier = CardClassifier(None if classifier is True else classifier,
+                                             threads=threads)
 
     def _raw(self, frame_bgr: np.ndarray) -> tuple[np.ndarray, float, tuple[float, float]]:
         img, r, pad = letterbox(frame_bgr, self.imgsz)
         blob = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1)[None], np.float32) / 255
         out = self.session.run(None, {self.input_name: blob})[0]
         return np.asarray(out)[0], r, pad
+
+    def _candidates(self, frame_bgr: np.ndarray, thr: float
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Boxes (frame pixels), their class-score rows (N, 52) and their class ids."""
+        out, r, (px, py) = self._raw(frame_bgr)
+        n = len(self.names)
+        if out.ndim == 2 and out.shape[1] == 6:  # end-to-end head: x1 y1 x2 y2 score class
+            keep = out[:, 4] >= thr
+            boxes, cls = out[keep, :4].copy(), out[keep, 5].astype(np.int64)
+            rows = np.zeros((len(cls), n), np.float32)
+            rows[np.arange(len(cls)), cls] = out[keep, 4]
+        else:  # raw head: (4 + classes, anchors), centre-size boxes
+            pred = out.T if out.shape[0] == 4 + n else out
+            cls_scores = pred[:, 4:]
+            cls = cls_scores.argmax(1)
+            scores = cls_scores[np.arange(len(cls)), cls]
+            keep = scores >= thr
+            pred, cls, scores = pred[keep], cls[keep], scores[keep]
+            rows = cls_scores[keep]
+            cx, cy, w, h = pred[:, 0], pred[:, 1], pred[:, 2], pred[:, 3]
+            boxes = np.column_stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2])
+            # Class-aware NMS by offsetting each class far apart.
+            k = nms(boxes + cls[:, None] * 4096.0, scores, self.iou)
+            boxes, cls, rows = boxes[k], cls[k], rows[k]
+        h, w = frame_bgr.shape[:2]
+        boxes = (boxes - np.array([px, py, px, py], np.float32)) / r
+        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
+        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
+        return boxes.astype(np.float32), rows.astype(np.float32), cls
 
     def detect(self, frame_bgr: np.ndarray, conf: float | None = None) -> Detections:
         """The cards in ``frame_bgr`` (H x W x 3 uint8 BGR): one row per physical card."""
@@ -191,27 +239,30 @@ class CardDetector:
         elif frame_bgr.shape[2] == 4:
             frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_BGRA2BGR)
         thr = self.conf if conf is None else float(conf)
-        out, r, (px, py) = self._raw(frame_bgr)
-        if out.ndim == 2 and out.shape[1] == 6:  # end-to-end head: x1 y1 x2 y2 score class
-            keep = out[:, 4] >= thr
-            boxes, scores, cls = out[keep, :4].copy(), out[keep, 4], out[keep, 5].astype(np.int64)
-        else:  # raw head: (4 + classes, anchors), centre-size boxes
-            pred = out.T if out.shape[0] == 4 + len(self.names) else out
-            cls_scores = pred[:, 4:]
-            cls = cls_scores.argmax(1)
-            scores = cls_scores[np.arange(len(cls)), cls]
-            keep = scores >= thr
-            pred, cls, scores = pred[keep], cls[keep], scores[keep]
-            cx, cy, w, h = pred[:, 0], pred[:, 1], pred[:, 2], pred[:, 3]
-            boxes = np.column_stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2])
-            # Class-aware NMS by offsetting each class far apart.
-            k = nms(boxes + cls[:, None] * 4096.0, scores, self.iou)
-            boxes, scores, cls = boxes[k], scores[k], cls[k]
-        h, w = frame_bgr.shape[:2]
-        boxes = (boxes - np.array([px, py, px, py], np.float32)) / r
-        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, w)
-        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
-        dets = Detections(boxes.astype(np.float32), scores.astype(np.float32), cls, self.names)
+        if self.classifier is None:
+            boxes, rows, cls = self._candidates(frame_bgr, thr)
+            scores = rows[np.arange(len(cls)), cls] if len(cls) else np.zeros(0, np.float32)
+            dets = Detections(boxes, scores, cls, self.names)
+            return merge_physical_cards(dets)
+        # Detect-then-classify: the detector proposes card boxes, the crop classifier (fused
+        # with the detector's own class scores) says which card each one is.
+        boxes, rows, cls = self._candidates(frame_bgr, min(thr, 0.05))
+        if len(boxes):
+            card = rows.max(1)
+            k = nms(boxes, card, 0.7)
+            boxes, rows, card = boxes[k], rows[k], card[k]
+            _, _, prob = self.classifier.classify_patches(self.classifier.crops(frame_bgr, boxes))
+            det_p = rows / np.maximum(rows.sum(1, keepdims=True), 1e-6)
+            fused = prob * (det_p + 0.05)
+            fused /= fused.sum(1, keepdims=True)
+            cls = fused.argmax(1)
+            p = fused[np.arange(len(cls)), cls]
+            cardness = np.clip(rows.sum(1), 0, 1)
+            scores = np.sqrt(cardness * p).astype(np.float32)
+            keep = (scores >= thr) & (cardness >= self.card_conf)
+            dets = Detections(boxes[keep], scores[keep], cls[keep], self.names)
+        else:
+            dets = Detections.empty(self.names)
         return merge_physical_cards(dets)
 
 

@@ -181,14 +181,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--conf", type=float, default=None)
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--classifier", default="auto",
+                    help="auto (default: detect-then-classify when models/card_classifier.onnx "
+                         "is there), none (the detector's classes alone), or a classifier path")
+    ap.add_argument("--card-conf", type=float, default=None)
     args = ap.parse_args(argv)
-    det = CardDetector(args.model, imgsz=args.imgsz,
-                       **({"conf": args.conf} if args.conf is not None else {}))
+    clf: str | bool = args.classifier
+    if args.classifier == "none":
+        clf = False
+    det = CardDetector(args.model, imgsz=args.imgsz, classifier=clf,
+                       conf=0.4 if args.conf is None else args.conf,
+                       card_conf=0.3 if args.card_conf is None else args.card_conf)
     for s in args.sets:
         r = evaluate(det, s, limit=args.limit)
-        r = {"set": s, "imgsz": det.imgsz, **r}
+        r = {"set": s, "imgsz": det.imgsz, "two_stage": det.classifier is not None, **r}
         print(json.dumps(r) if args.json else
-              f"{s}: {r['images']} images, {r['cards']} cards, imgsz {det.imgsz}, conf "
+              f"{s}: {r['images']} images, {r['cards']} cards, imgsz {det.imgsz}, "
+              f"{'detect+classify' if r['two_stage'] else 'one stage'}, conf "
               f"{r['conf']:.2f}: precision {r['precision']:.3f} recall {r['recall']:.3f} "
               f"mAP50 {r['mAP50']:.3f} mAP50-95 {r['mAP50_95']:.3f} "
               f"({r['ms_per_image']:.1f} ms/image)")
