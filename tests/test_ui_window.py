@@ -694,3 +694,19 @@ def test_setup_finds_the_board_in_the_camera_picture(qtbot: QtBot, tmp_path: Pat
     true = video.profile().board_corners_px()
     assert np.abs(found.board_corners_px() - true).max() < 12.0  # pixels
     assert len(found.zones) == 4 and dlg.result_setup().profile is found
+
+
+def test_the_demo_reads_cards_with_the_renderer_or_the_model(
+        store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    from ui.rendered import RenderedDemoFeed
+    from vision.detector import default_model_path
+
+    events = DemoTable.simulated("boodle", seed=1, rounds=1).events
+    monkeypatch.delenv("COMPANION_NO_DETECTOR", raising=False)
+    truth = RenderedDemoFeed(events, store.new_game(events[0]).log, 0, 1, "truth")
+    assert type(truth.detector).__name__ == "TruthDetector"
+    model = RenderedDemoFeed(events, store.new_game(events[0]).log, 0, 1, "model")
+    shipped = default_model_path().is_file()
+    assert (type(model.detector).__name__ == "CardDetector") == shipped
+    tick = model.tick()
+    assert tick.frame is not None and tick.frame.image.shape == (480, 640, 3)

@@ -28,7 +28,7 @@ def _app() -> object:
 
 def build_window(demo: bool | None = None, game: str = "michigan-rummy", seed: int = 1,
                  speech: bool | None = None, ask_resume: bool = True,
-                 cameras: Sequence[str] | None = None) -> object:
+                 cameras: Sequence[str] | None = None, detector: str = "truth") -> object:
     """Make the main window and start what the situation calls for (returns the window)."""
     _app()
     from PySide6.QtCore import QSettings
@@ -42,6 +42,7 @@ def build_window(demo: bool | None = None, game: str = "michigan-rummy", seed: i
         speech = str(settings.value("speech", "false")).lower() in ("true", "1")
     window = MainWindow(speaker=Speaker(enabled=bool(speech)), settings=settings)
     window.act_speak.setChecked(bool(speech))
+    window.demo_detector = detector
     if ask_resume and window.offer_resume() is not None:
         return window
     if demo is None:
@@ -69,11 +70,11 @@ def dispose(*widgets: object) -> None:
 
 
 def run_window(demo: bool | None = None, game: str = "michigan-rummy", seed: int = 1,
-               speech: bool | None = None) -> int:
+               speech: bool | None = None, detector: str = "truth") -> int:
     """Entry point of `companion` without a subcommand: open the window, run until closed."""
     app = _app()
     window = build_window(demo=demo, game=game, seed=seed, speech=speech,
-                          ask_resume=demo is not True)
+                          ask_resume=demo is not True, detector=detector)
     window.show()  # type: ignore[attr-defined]
     code = int(app.exec())  # type: ignore[attr-defined]
     dispose(window)
@@ -93,10 +94,14 @@ def register_demo(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game", "-g", default="michigan-rummy", choices=sorted(GAME_MODULES))
     p.add_argument("--seed", "-s", type=int, default=1)
     p.add_argument("--speak", action="store_true", help="speak the announcements")
+    p.add_argument("--detector", choices=["truth", "model"], default="truth",
+                   help="who reads the demo table's cards: 'truth' (the renderer knows them; "
+                        "every card right, to show the referee) or 'model' (the shipped card "
+                        "detector, as with a camera)")
     p.set_defaults(func=run_demo)
 
 
 def run_demo(args: argparse.Namespace) -> int:
     os.environ.setdefault("QT_LOGGING_RULES", "qt.multimedia*=false")
     return run_window(demo=True, game=args.game, seed=args.seed,
-                      speech=True if args.speak else None)
+                      speech=True if args.speak else None, detector=args.detector)

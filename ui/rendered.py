@@ -2,9 +2,11 @@
 (`vision.table_render`), read by the detector, the zones and the tracker, and logged by
 `vision.pipeline.TablePipeline` into the game's own log, as at a real table.
 
-Without trained weights (or with ``COMPANION_NO_DETECTOR=1``) the detector is the renderer's
-truth detector (the cards whose corner index is visible); everything after it is the real
-pipeline. The events people would type (round, dummy, bids) come from the simulated script.
+By default the detector is the renderer's truth detector (the cards whose corner index is
+visible), so the demo shows the referee on a correctly read game; ``detector="model"`` uses the
+shipped weights instead (when present, and not disabled by ``COMPANION_NO_DETECTOR=1``).
+Everything after the detector is the real pipeline. The events people would type (round,
+dummy, bids) come from the simulated script.
 """
 
 from __future__ import annotations
@@ -21,10 +23,12 @@ from ui.demo import CardMark
 from ui.worker import FramePacket, SeenEvent, Tick, new_events, pending_of
 
 
-def _detector(source: Any) -> tuple[Any, str]:
+def _detector(source: Any, which: str = "truth") -> tuple[Any, str]:
+    """``which``: "model" (the shipped weights when present), or "truth" (the renderer's own
+    knowledge of which cards show: every card read right, so the demo shows the referee)."""
     from vision.table_render import RenderedSource, TruthDetector
 
-    if os.environ.get("COMPANION_NO_DETECTOR") != "1":
+    if which == "model" and os.environ.get("COMPANION_NO_DETECTOR") != "1":
         try:
             from vision.detector import CardDetector, default_model_path
 
@@ -43,7 +47,7 @@ class RenderedDemoFeed:
     """
 
     def __init__(self, events: Sequence[dict[str, Any]], log: EventLog, seed: int = 0,
-                 interval_ms: int = 100) -> None:
+                 interval_ms: int = 100, detector: str = "truth") -> None:
         from companion.events import read_log
         from vision.pipeline import TablePipeline
         from vision.table_render import RenderConfig, TableVideo
@@ -52,7 +56,7 @@ class RenderedDemoFeed:
         self.video = TableVideo(events, RenderConfig(seed=seed))
         self.profile: TableProfile = self.video.profile()
         self.last: Any = None  # the latest FrameTruth (read by the truth detector)
-        self.detector, self.detector_name = _detector(self)
+        self.detector, self.detector_name = _detector(self, detector)
         script = [dict(e) for e in self.video.truth.script if e.get("event") != "game"]
         self.pipeline = TablePipeline(self.profile, self.detector, None, log, script=script)
         logged = read_log(log.path).events

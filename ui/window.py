@@ -119,6 +119,8 @@ class MainWindow(QMainWindow):
         #: The toolbar's Demo button (and a demo chosen in the setup) reads a rendered table
         #: through the vision pipeline; tests switch it off for exact, fast games.
         self.rendered_demo = True
+        #: Who reads the rendered demo's cards: "truth" (the renderer) or "model" (the weights).
+        self.demo_detector = "truth"
         self._last_frame: np.ndarray | None = None
         self._n_announced = 0
         self._n_violations = 0
@@ -336,7 +338,7 @@ class MainWindow(QMainWindow):
     def start_demo(self, game: str = "michigan-rummy", players: Sequence[str] = DEMO_PLAYERS,
                    seed: int = 1, rounds: int | None = 2, chips: int | None = 50,
                    mistakes: float = 0.08, interval_ms: int | None = None,
-                   rendered: bool = False) -> GameSession:
+                   rendered: bool = False, detector: str | None = None) -> GameSession:
         """Play the built-in demo table (a simulated game) through the whole window.
 
         ``rendered``: the game is drawn as camera frames and read by the vision pipeline
@@ -344,7 +346,8 @@ class MainWindow(QMainWindow):
         logged directly and drawn on a plain picture of the table (fast, exact).
         """
         params = {"game": game, "players": list(players), "seed": seed, "rounds": rounds,
-                  "chips": chips, "mistakes": mistakes, "rendered": rendered}
+                  "chips": chips, "mistakes": mistakes, "rendered": rendered,
+                  "detector": detector or self.demo_detector}
         table = DemoTable.simulated(game, players, seed=seed, rounds=rounds, mistakes=mistakes,
                                     chips=chips)
         self._close_session(dismiss=True)
@@ -360,12 +363,13 @@ class MainWindow(QMainWindow):
         if params.get("rendered"):
             events, log, seed = table.events, session.log, int(params.get("seed") or 0)
             ms = 100 if interval_ms is None else interval_ms
+            which = str(params.get("detector") or "truth")
 
             def make() -> Feed:
                 try:
                     from ui.rendered import RenderedDemoFeed
 
-                    return RenderedDemoFeed(events, log, seed, ms)
+                    return RenderedDemoFeed(events, log, seed, ms, which)
                 except Exception:  # noqa: BLE001 - vision not installed or broken
                     fed = sum(1 for e in session.events if e.kind != "correct")
                     return DemoFeed(DemoTable(events, start=fed), 1100 if interval_ms is None
