@@ -166,10 +166,20 @@ def main() -> int:
         stats = pipe.run(src, threading.Event(), on_result)
         pipe.finish()
     placed = [v for v in video.truth.visual if v["t_placed"] <= args.seconds]
+    def cards_of(ev: dict[str, Any]) -> frozenset[str]:
+        return frozenset([ev["card"]] if "card" in ev else ev.get("cards") or [])
+
+    # Pair each logged event with the true move of the same cards (a misread has no pair).
     delays_placed, delays_free = [], []
-    for (now, _ev), truth in zip(announced, placed, strict=False):
-        delays_placed.append(now - (src.start + truth["t_placed"]))
-        delays_free.append(now - (src.start + truth["t_free"]))
+    unmatched = list(placed)
+    for now, ev in announced:
+        match = next((tv for tv in unmatched if cards_of(tv) == cards_of(ev)
+                      and tv.get("player") == ev.get("player")), None)
+        if match is None:
+            continue
+        unmatched.remove(match)
+        delays_placed.append(now - (src.start + match["t_placed"]))
+        delays_free.append(now - (src.start + match["t_free"]))
     report = {
         "detector": args.detector if args.detector == "truth" else str(detector.model_path),
         "imgsz": getattr(detector, "imgsz", None),
@@ -184,6 +194,7 @@ def main() -> int:
         "card_events_expected": len(placed),
         "card_events_offline": logged_offline,
         "card_events_live": len(announced),
+        "card_events_live_correct": len(delays_placed),
         "delay_from_still_ms_median": round(1000 * statistics.median(delays_placed), 0)
         if delays_placed else None,
         "delay_from_still_ms_p90": round(1000 * float(np.percentile(delays_placed, 90)), 0)
