@@ -1,0 +1,102 @@
+"""Training scenes from the synthetic table renderer: whole board frames as a webcam sees them.
+
+The renderer knows every card's box and whether a corner index shows, so its frames become
+YOLO-labelled training images of the exact situation the app faces (piles growing in seat
+zones, trick areas, chips, hands reaching in, camera perspective and lighting), drawn with the
+training deck designs. Held-out decks are never used. Labels follow the card detector's rule:
+a card is labelled (whole-card box) when at least one corner index is visible.
+
+    python -m vision.table_dataset --videos 160 --frames 5 --out datasets/cards/table-train
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.cards import CARD_CODES
+
+GAMES = ("michigan-rummy", "great-lakes", "pressman", "boodle", "oh-claire")
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
+
+
+def _label_lines(cards: list[tuple[str, tuple[float, float, float, float], bool]], w: int,
+                 h: int, min_px: float = 6.0) -> list[str]:
+    lines = []
+    for code, (x1, y1, x2, y2), visible in cards:
+        if not visible:
+            continue
+        x1, x2 = max(0.0, x1), min(float(w), x2)
+        y1, y2 = max(0.0, y1), min(float(h), y2)
+        if x2 - x1 < min_px or y2 - y1 < min_px:
+            continue
+        cx, cy = (x1 + x2) / 2 / w, (y1 + y2) / 2 / h
+        lines.append(f"{CARD_CODES.index(code)} {cx:.6f} {cy:.6f} {(x2 - x1) / w:.6f} "
+                     f"{(y2 - y1) / h:.6f}")
+    return lines
+
+
+def generate(out: Path, videos: int, frames: int, seed: int, decks: list[str]) -> int:
+    """Render ``frames`` frames from each of ``videos`` simulated games; returns images written."""
+    from tqdm import tqdm
+
+    from vision.table_render import RenderConfig, TableVideo, simulated_round
+
+    rng = random.Random(seed)
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    written = 0
+    for v in tqdm(range(videos), desc=f"table scenes -> {out.name}", unit="game"):
+        game = rng.choice(GAMES)
+        n = rng.randint(3, 5) if game == "oh-claire" else rng.randint(3, 6)
+        events = simulated_round(game, NAMES[:n], seed=seed * 1000 + v)
+        width, height = rng.choice([(640, 480), (640, 480), (800, 600), (512, 384)])
+        cfg = RenderConfig(width=width, height=height, deck=rng.choice(decks),
+                           seed=seed * 1000 + v, camera_jitter=rng.uniform(6, 30),
+                           lighting=rng.uniform(0.1, 0.45), noise=rng.uniform(1, 8),
+                           hands=rng.random() < 0.8)
+        video = TableVideo(events, cfg)
+        times = sorted(rng.uniform(0.3, video.duration) for _ in range(frames))
+        for k, t in enumerate(times):
+            truth = video.render(t, k)
+            img = truth.image
+            if rng.random() < 0.3:   # defocus / motion blur as webcams show it
+                ksize = rng.choice([3, 5])
+                img = cv2.GaussianBlur(img, (ksize, ksize), 0)
+            if rng.random() < 0.5:   # colour cast
+                gains = np.array([rng.uniform(0.8, 1.2) for _ in range(3)], np.float32)
+                img = np.clip(img.astype(np.float32) * gains, 0, 255).astype(np.uint8)
+            name = f"table_{seed}_{v:04d}_{k}"
+            quality = rng.randint(55, 95)
+            cv2.imwrite(str(out / "images" / f"{name}.jpg"), img,
+                        [cv2.IMWRITE_JPEG_QUALITY, quality])
+            lines = _label_lines(truth.cards, img.shape[1], img.shape[0])
+            (out / "labels" / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
+            written += 1
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--videos", type=int, default=160)
+    ap.add_argument("--frames", type=int, default=5, help="frames sampled from each game")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", type=Path, default=Path("datasets/cards/table-train"))
+    ap.add_argument("--decks", default="train", help="'train' (all training decks) or a list")
+    args = ap.parse_args(argv)
+    from vision.decks import HELDOUT_DECKS, TRAIN_DECKS
+
+    decks = list(TRAIN_DECKS) if args.decks == "train" else args.decks.split(",")
+    if set(decks) & set(HELDOUT_DECKS):
+        raise SystemExit(f"held-out decks are never trained on: {set(decks) & set(HELDOUT_DECKS)}")
+    n = generate(args.out, args.videos, args.frames, args.seed, decks)
+    print(f"wrote {n} images to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
