@@ -87,8 +87,10 @@ def test_no_boxes(clf: CardClassifier) -> None:
 
 @needs_model
 @needs_decks
-@pytest.mark.parametrize("deck, turns", [("standard", 0), ("standard", 2)])
-def test_rendered_train_deck_cards_are_read(clf: CardClassifier, deck: str, turns: int) -> None:
+@pytest.mark.parametrize("deck, turns, misses", [("standard", 0, 1), ("standard", 1, 1),
+                                                  ("bonded", 2, 2)])
+def test_rendered_train_deck_cards_are_read(clf: CardClassifier, deck: str, turns: int,
+                                            misses: int) -> None:
     if deck not in decks.available_decks():
         pytest.skip(f"{deck} not installed")
     codes = ["AS", "7H", "QD", "TC", "2S", "KH", "9D", "5C", "JS", "3H", "8C", "4D"]
@@ -97,7 +99,7 @@ def test_rendered_train_deck_cards_are_read(clf: CardClassifier, deck: str, turn
     assert len(got) == len(codes) and scores.shape == (len(codes),)
     assert ((scores > 0) & (scores <= 1)).all()
     right = sum(a == b for a, b in zip(got, codes, strict=True))
-    assert right >= len(codes) - 2, list(zip(codes, got, strict=True))
+    assert right >= len(codes) - misses, list(zip(codes, got, strict=True))
 
 
 def test_crop_patch_outside_the_frame_keeps_its_size() -> None:

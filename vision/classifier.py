@@ -78,7 +78,8 @@ def check_names(names: Sequence[str]) -> None:
 class CardClassifier:
     """Classify card crops: ``classify(frame_bgr, boxes_xyxy) -> (codes, scores)``."""
 
-    def __init__(self, model_path: str | Path | None = None, threads: int = 1) -> None:
+    def __init__(self, model_path: str | Path | None = None, threads: int = 1,
+                 tta: bool | None = None) -> None:
         import onnxruntime as ort
 
         self.model_path = Path(model_path) if model_path else default_model_path()
@@ -93,6 +94,8 @@ class CardClassifier:
         self.mean = np.asarray(meta.get("mean", [0.5, 0.5, 0.5]), np.float32).reshape(1, 3, 1, 1)
         self.std = np.asarray(meta.get("std", [0.25, 0.25, 0.25]), np.float32).reshape(1, 3, 1, 1)
         self.channel_order = str(meta.get("channel_order", "BGR"))
+        #: Test-time augmentation: average the probabilities of the four quarter turns.
+        self.tta = bool(meta.get("tta", False)) if tta is None else tta
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
@@ -120,10 +123,15 @@ class CardClassifier:
         """Codes, top-1 scores and the full (N, 52) probabilities of ready-cut patches."""
         if len(patches) == 0:
             return [], np.zeros(0, np.float32), np.zeros((0, len(self.names)), np.float32)
+        n = len(patches)
+        if self.tta:
+            patches = np.concatenate([np.rot90(patches, k, axes=(1, 2)) for k in range(4)])
         logits = self.session.run(None, {self.input_name: self.preprocess(patches)})[0]
         logits = logits - logits.max(axis=1, keepdims=True)
         prob = np.exp(logits)
         prob /= prob.sum(axis=1, keepdims=True)
+        if self.tta:
+            prob = prob.reshape(4, n, -1).mean(axis=0)
         idx = prob.argmax(axis=1)
         return ([self.names[i] for i in idx], prob[np.arange(len(idx)), idx].astype(np.float32),
                 prob.astype(np.float32))

@@ -118,11 +118,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--heldout-scenes", type=int, default=80)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--tta", choices=["meta", "on", "off"], default="meta",
+                    help="average the four quarter turns (default: as the meta file says)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
-    clf = CardClassifier(args.model, threads=args.threads)
+    clf = CardClassifier(args.model, threads=args.threads,
+                         tta=None if args.tta == "meta" else args.tta == "on")
     print(f"model {clf.model_path} ({clf.model_path.stat().st_size / 1e6:.2f} MB), "
-          f"input {clf.size}x{clf.size}")
+          f"input {clf.size}x{clf.size}, quarter-turn TTA {'on' if clf.tta else 'off'}")
     if (REAL_DEV / "labels.jsonl").exists():
         acc, n = eval_dev(clf, args.dev_draws, verbose=args.verbose)
         print(f"real-photo dev set: top-1 {acc:.4f} on {n} crops "

@@ -351,6 +351,7 @@ def export(model, out: Path, size: int) -> None:  # type: ignore[no-untyped-def]
             "input": "crop of the box grown by margin on each side, resized to "
                      "input_size x input_size, BGR/255, (x - mean) / std, NCHW float32",
             "output": "logits over names (softmax for scores)",
+            "tta": True,
             "trained_by": "vision/train_classifier.py"}
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
 
@@ -372,6 +373,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--init", default="", help="continue from this torch state dict")
     ap.add_argument("--more-synth", default="", help="extra seeds of rendered crops: 1,2")
     ap.add_argument("--build-only", action="store_true", help="build the data and stop")
+    ap.add_argument("--export-only", action="store_true", help="export --init to --out")
     args = ap.parse_args(argv)
 
     import torch
@@ -379,6 +381,11 @@ def main(argv: Sequence[str] | None = None) -> None:
 
     torch.set_num_threads(1)
     cv2.setNumThreads(1)
+    if args.export_only:
+        model = build_model(args.width)
+        model.load_state_dict(torch.load(args.init))
+        export(model, Path(args.out), SIZE)
+        return
     rng = np.random.default_rng(args.seed)
     have = set(decks.available_decks())
     train_decks = [d for d in decks.TRAIN_DECKS if d in have]
