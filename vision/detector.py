@@ -155,8 +155,8 @@ class CardDetector:
     """
 
     def __init__(self, model_path: str | Path | None = None, imgsz: int | None = None,
-                 conf: float = 0.4, iou: float = 0.6, threads: int = 2,
-                 classifier: str | Path | bool | None = "auto", card_conf: float = 0.3) -> None:
+                 conf: float = 0.5, iou: float = 0.6, threads: int = 2,
+                 classifier: str | Path | bool | None = "auto", card_conf: float = 0.35) -> None:
         import onnxruntime as ort
 
         self.model_path = Path(model_path) if model_path is not None else default_model_path()
@@ -186,6 +186,9 @@ class CardDetector:
         self.conf = float(conf)
         self.iou = float(iou)
         self.card_conf = float(card_conf)
+        #: Boxes of different codes overlapping more than this are one card (two-stage mode).
+        #: Raising it keeps the lower cards of a tight pile, but lets double readings through.
+        self.agnostic_iou = 0.7
         self.classifier: Any = None
         if classifier == "auto":
             from vision.classifier import default_model_path as classifier_path
@@ -249,7 +252,7 @@ class CardDetector:
         boxes, rows, cls = self._candidates(frame_bgr, min(thr, 0.05))
         if len(boxes):
             card = rows.max(1)
-            k = nms(boxes, card, 0.7)
+            k = nms(boxes, card, self.agnostic_iou)
             boxes, rows, card = boxes[k], rows[k], card[k]
             _, _, prob = self.classifier.classify_patches(self.classifier.crops(frame_bgr, boxes))
             det_p = rows / np.maximum(rows.sum(1, keepdims=True), 1e-6)

@@ -190,8 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.classifier == "none":
         clf = False
     det = CardDetector(args.model, imgsz=args.imgsz, classifier=clf,
-                       conf=0.4 if args.conf is None else args.conf,
-                       card_conf=0.3 if args.card_conf is None else args.card_conf)
+                       conf=0.5 if args.conf is None else args.conf,
+                       card_conf=0.35 if args.card_conf is None else args.card_conf)
     for s in args.sets:
         r = evaluate(det, s, limit=args.limit)
         r = {"set": s, "imgsz": det.imgsz, "two_stage": det.classifier is not None, **r}
