@@ -29,8 +29,11 @@ def main() -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--imgsz", type=int, default=None)
     ap.add_argument("--model", default=None)
+    ap.add_argument("--one-stage", action="store_true",
+                    help="the detector's own classes, without the crop classifier")
     args = ap.parse_args()
-    det = CardDetector(args.model, imgsz=args.imgsz, threads=args.threads)
+    det = CardDetector(args.model, imgsz=args.imgsz, threads=args.threads,
+                       classifier=False if args.one_stage else "auto")
     names = [d for d in decks.HELDOUT_DECKS if d in decks.available_decks()] or \
         decks.available_decks()
     rng = np.random.default_rng(7)
@@ -49,7 +52,9 @@ def main() -> int:
         det.detect(frames[i % len(frames)])
         times.append((time.perf_counter() - t0) * 1000)
     t = np.array(times)
-    print(f"card detector {det.model_path.name}: imgsz {det.imgsz}, {args.threads} threads, "
+    mode = "detect+classify" if det.classifier is not None else "one stage"
+    print(f"card detector {det.model_path.name} ({mode}): imgsz {det.imgsz}, "
+          f"{args.threads} threads, "
           f"640x480 frames: median {np.median(t):.1f} ms, p90 {np.percentile(t, 90):.1f} ms "
           f"per frame ({1000 / np.median(t):.0f} fps) over {args.frames} frames")
     return 0
