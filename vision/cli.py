@@ -41,9 +41,10 @@ def run_detect(args: argparse.Namespace) -> int:
         return 2
     profile = None
     if args.deck:
-        from vision.teach import DeckProfile
+        from vision.teach import MIN_CONF, DeckProfile
 
         profile = DeckProfile.load(args.deck)
+        det.conf = MIN_CONF  # the profile applies its own per-card thresholds
     out_dir = Path(args.annotate) if args.annotate else None
     if out_dir:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -126,11 +127,13 @@ def register_teach_deck(subparsers: argparse._SubParsersAction) -> None:
         "teach-deck", help="learn your own deck from photos of its cards",
         description="Show every card of your deck to the camera once (photos named by card, "
                     "e.g. QH.jpg, or a folder with labels.jsonl). The detector is run on them and "
-                    "a deck profile is written: per-card score thresholds and the confusions "
-                    "this deck causes, applied by `companion detect --deck PROFILE`.")
+                    "a deck profile is written: per-card score thresholds (and with --remap the "
+                    "confusions this deck causes), applied by `companion detect --deck PROFILE`.")
     p.add_argument("source", help="folder of card photos (CODE.jpg) or with labels.jsonl")
     p.add_argument("--out", required=True, help="deck profile to write (JSON)")
     p.add_argument("--model", help="ONNX weights (default: the shipped model)")
+    p.add_argument("--remap", action="store_true",
+                   help="also learn a confusion table (measured to cost precision with v1)")
     p.set_defaults(func=run_teach_deck)
 
 
@@ -138,7 +141,7 @@ def run_teach_deck(args: argparse.Namespace) -> int:
     from vision.teach import teach_from_folder
 
     try:
-        profile = teach_from_folder(args.source, model=args.model)
+        profile = teach_from_folder(args.source, model=args.model, remap=args.remap)
     except (FileNotFoundError, ValueError) as exc:
         print(f"companion teach-deck: {exc}", file=sys.stderr)
         return 2

@@ -1,10 +1,12 @@
 """Teach the detector one deck: a per-deck profile learnt from photos of its cards.
 
 The user shows each card of their deck to the camera once. The detector reads those photos
-with a low threshold; the profile keeps (1) a confusion table: a card this deck's design is
-consistently read as another code is mapped back (e.g. this deck's QH read as QD), and (2) a
-per-card score threshold, lowered for cards the model reads correctly but with little
-confidence. No weights change: it is a calibration, cheap and reversible.
+with a low threshold; the profile keeps (1) a per-card score threshold, lowered for cards the
+model reads correctly but with little confidence, and optionally (2) a confusion table: a card
+this deck's design is read as another code is mapped back (e.g. this deck's QH read as QD).
+No weights change: it is a calibration, cheap and reversible. Measured on the two held-out
+designs with the v1 weights, neither part gains (models/README.md), and the confusion table
+(one photo per card is one noisy vote) costs precision, so it is off by default.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from vision.detections import Detections
 from vision.detector import CardDetector
 
 #: Threshold used for cards the profile has no evidence about.
-DEFAULT_CONF = 0.4
+DEFAULT_CONF = 0.5
 #: Lowest per-card threshold the profile may set (lower lets phantom cards through).
 MIN_CONF = 0.15
 
@@ -78,8 +80,12 @@ class DeckProfile:
         return "\n".join(lines)
 
 
-def learn(readings: list[tuple[str, list[tuple[str, float]]]]) -> DeckProfile:
-    """A profile from ``(true code, [(read code, score), ...])`` for each shown card."""
+def learn(readings: list[tuple[str, list[tuple[str, float]]]], remap: bool = True
+          ) -> DeckProfile:
+    """A profile from ``(true code, [(read code, score), ...])`` for each shown card.
+
+    ``remap=False`` learns the per-card thresholds only (no confusion table).
+    """
     votes: dict[str, Counter[str]] = defaultdict(Counter)
     right_scores: dict[str, list[float]] = defaultdict(list)
     right = 0
@@ -97,7 +103,7 @@ def learn(readings: list[tuple[str, list[tuple[str, float]]]]) -> DeckProfile:
     for read, counter in votes.items():
         truth, n = counter.most_common(1)[0]
         # Only remap a code that this deck never produced correctly while shown.
-        if read not in right_scores or read not in shown_codes:
+        if remap and (read not in right_scores or read not in shown_codes):
             profile.remap[read] = truth
             right_scores[truth].extend(s for t, rs in readings if t == truth
                                        for c, s in rs if c == read)
@@ -106,7 +112,8 @@ def learn(readings: list[tuple[str, list[tuple[str, float]]]]) -> DeckProfile:
     return profile
 
 
-def teach_from_folder(source: str | Path, model: str | None = None) -> DeckProfile:
+def teach_from_folder(source: str | Path, model: str | None = None, remap: bool = False
+                      ) -> DeckProfile:
     """Learn a profile from a folder of photos named by card code (``QH.jpg``) or labelled."""
     root = Path(source)
     det = CardDetector(model, conf=0.05)
@@ -136,7 +143,7 @@ def teach_from_folder(source: str | Path, model: str | None = None) -> DeckProfi
             readings.append((truth, [(n, s) for n, _, s in det.detect(img)]))
     if not readings:
         raise ValueError(f"no card photos found in {root} (name them like QH.jpg)")
-    return learn(readings)
+    return learn(readings, remap=remap)
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -147,8 +154,8 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
     return inter / max(float(union), 1e-9)
 
 
-def measure(deck: str, scenes: int = 60, seed: int = 5, model: str | None = None
-            ) -> dict[str, float]:
+def measure(deck: str, scenes: int = 60, seed: int = 5, model: str | None = None,
+            remap: bool = False) -> dict[str, float]:
     """Teach on one photo per card of a rendered ``deck``, then compare precision and recall
     (IoU >= 0.5, right card) on other rendered scenes of that deck with and without the
     profile. Returns the four figures and the profile size."""
@@ -163,7 +170,7 @@ def measure(deck: str, scenes: int = 60, seed: int = 5, model: str | None = None
             s = render_scene(rng, [deck], size=640, kind="scatter", codes=[code],
                              card_height=float(rng.uniform(150, 260)))
             cv2.imwrite(str(Path(tmp) / f"{code}.jpg"), s.image)
-        profile = teach_from_folder(tmp, model=model)
+        profile = teach_from_folder(tmp, model=model, remap=remap)
     det = CardDetector(model, conf=MIN_CONF)
     counts = {"base": [0, 0], "taught": [0, 0]}
     n_gt = 0
@@ -190,5 +197,8 @@ def measure(deck: str, scenes: int = 60, seed: int = 5, model: str | None = None
 if __name__ == "__main__":
     import sys
 
-    for name in sys.argv[1:] or ["dondorf", "tigullio-international"]:
-        print(name, json.dumps({k: round(v, 3) for k, v in measure(name).items()}))
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    with_remap = "--remap" in sys.argv
+    for name in args or ["dondorf", "tigullio-international"]:
+        figures = measure(name, remap=with_remap)
+        print(name, json.dumps({k: round(v, 3) for k, v in figures.items()}))
