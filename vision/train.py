@@ -145,7 +145,9 @@ def train(epochs: int = 30, imgsz: int = 320, batch: int = 16, hours: float | No
         model = YOLO(model_yaml)
         args: dict[str, Any] = dict(
             data=str(data), epochs=epochs, imgsz=imgsz, batch=batch, device="cpu",
-            workers=threads, project=str(RUNS), name=name, exist_ok=True, pretrained=False,
+            workers=threads, project=str(RUNS), name=name, exist_ok=True,
+            # From a model YAML: random weights. From our own .pt: start from its weights.
+            pretrained=model_yaml.endswith(".pt"),
             amp=False, plots=False, cache="ram", fliplr=0.0, mosaic=0.5, close_mosaic=2,
             # ultralytics' "auto" picks AdamW at lr 0.00018 for 52 classes and few iterations:
             # far too slow from scratch on a CPU budget of ~15 epochs.
