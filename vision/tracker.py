@@ -273,7 +273,10 @@ class Tracker:
                     continue
                 if still:
                     by_zone_still.setdefault(z, []).append(tr)
-                elif t - tr.last_seen <= cfg.lost_time:
+                elif t - tr.last_seen <= cfg.lost_time and len(tr.samples) >= cfg.min_frames:
+                    # A card on its way (seen in several frames). A one-frame misread is not
+                    # one: waiting for it would hold a settled card until the next card
+                    # arrives and merge two plays into one move.
                     by_zone_moving.setdefault(z, []).append(tr)
         out: list[Observation] = []
         for z, settled in sorted(by_zone_still.items()):
