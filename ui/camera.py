@@ -18,7 +18,7 @@ import numpy as np
 
 from calibration.profile import TableProfile
 from ui.demo import CardMark, camera_profile
-from ui.worker import FramePacket, SeenEvent, Tick, new_events, pending_of
+from ui.worker import FramePacket, PipelineFeed, SeenEvent, Tick, pending_of
 
 
 def find_cameras(max_index: int = 2, budget_s: float = 1.5) -> list[str]:
@@ -65,7 +65,7 @@ def _find_board(frame: np.ndarray, game: str, seats: int) -> TableProfile | None
         return None
 
 
-class CameraFeed:
+class CameraFeed(PipelineFeed):
     """A camera (or stream, file, folder) through the vision pipeline, when there is one.
 
     Without a detector the feed only shows the picture; people enter the plays by hand.
@@ -113,26 +113,6 @@ class CameraFeed:
 
     def _evidence(self) -> np.ndarray | None:
         return _masked(self.profile, self._last_image) if self._last_image is not None else None
-
-    def answer(self, pending_id: int, event: dict[str, Any] | None) -> list[SeenEvent]:
-        """Log (or drop, with None) a reading the pipeline held for confirmation."""
-        if self.pipeline is None:
-            return []
-        if event is None:
-            self.pipeline.reject(pending_id)
-            return []
-        before = self.pipeline.log.lines
-        self.pipeline.confirm(pending_id, event)
-        return new_events(self.pipeline.log.path, before, self._evidence())
-
-    def resync(self) -> None:
-        """A person wrote to the log (an entry, a correction): rebuild the pipeline's referee."""
-        if self.pipeline is None:
-            return
-        from companion.events import read_log
-        from companion.referee.base import replay
-
-        self.pipeline.referee = replay(read_log(self.pipeline.log.path)).referee
 
     def close(self) -> None:
         self.source.close()

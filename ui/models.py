@@ -66,7 +66,28 @@ def describe_event(data: dict[str, Any]) -> str:
     return kind
 
 
-class ChipTableModel(QAbstractTableModel):
+class _RowsModel(QAbstractTableModel):
+    """A table of ``_rows`` under the column titles ``HEADERS`` (the shape every model here
+    shares); subclasses fill ``_rows`` and say what each cell shows in ``data``."""
+
+    HEADERS: tuple[str, ...] = ()
+    _rows: list[Any]
+
+    def rowCount(self, parent: Index = _INVALID) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = _INVALID) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = _ROLE_DISPLAY) -> Any:
+        if role == _ROLE_DISPLAY and orientation == Qt.Orientation.Horizontal:
+            if 0 <= section < len(self.HEADERS):
+                return self.HEADERS[section]
+        return None
+
+
+class ChipTableModel(_RowsModel):
     """Players then cups: name, chips now, and the change since the round began."""
 
     HEADERS = ("Who", "Chips", "Round")
@@ -89,19 +110,6 @@ class ChipTableModel(QAbstractTableModel):
         self._rows = rows
         self._turn = turn
         self.endResetModel()
-
-    def rowCount(self, parent: Index = _INVALID) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = _INVALID) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = _ROLE_DISPLAY) -> Any:
-        if role == _ROLE_DISPLAY and orientation == Qt.Orientation.Horizontal:
-            if 0 <= section < len(self.HEADERS):
-                return self.HEADERS[section]
-        return None
 
     def data(self, index: Index, role: int = _ROLE_DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
@@ -135,7 +143,7 @@ class ChipTableModel(QAbstractTableModel):
         return None
 
 
-class ViolationsModel(QAbstractTableModel):
+class ViolationsModel(_RowsModel):
     """Every rule broken: line, player, rule id, what happened, and the line that proves it."""
 
     HEADERS = ("Line", "Player", "Rule", "What happened", "Proof")
@@ -152,19 +160,6 @@ class ViolationsModel(QAbstractTableModel):
     def violation(self, row: int) -> dict[str, Any] | None:
         return dict(self._rows[row]) if 0 <= row < len(self._rows) else None
 
-    def rowCount(self, parent: Index = _INVALID) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = _INVALID) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = _ROLE_DISPLAY) -> Any:
-        if role == _ROLE_DISPLAY and orientation == Qt.Orientation.Horizontal:
-            if 0 <= section < len(self.HEADERS):
-                return self.HEADERS[section]
-        return None
-
     def data(self, index: Index, role: int = _ROLE_DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
@@ -180,7 +175,7 @@ class ViolationsModel(QAbstractTableModel):
         return None
 
 
-class EventsModel(QAbstractTableModel):
+class EventsModel(_RowsModel):
     """The game's events as the referee sees them (corrections applied), newest last."""
 
     HEADERS = ("Line", "Event")
@@ -203,19 +198,6 @@ class EventsModel(QAbstractTableModel):
                 return i
         return -1
 
-    def rowCount(self, parent: Index = _INVALID) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = _INVALID) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = _ROLE_DISPLAY) -> Any:
-        if role == _ROLE_DISPLAY and orientation == Qt.Orientation.Horizontal:
-            if 0 <= section < len(self.HEADERS):
-                return self.HEADERS[section]
-        return None
-
     def data(self, index: Index, role: int = _ROLE_DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
@@ -231,7 +213,7 @@ class EventsModel(QAbstractTableModel):
         return None
 
 
-class GamesModel(QAbstractTableModel):
+class GamesModel(_RowsModel):
     """Saved games for the "Open game" dialog."""
 
     HEADERS = ("Started", "Game", "Players", "Events", "State")
@@ -247,19 +229,6 @@ class GamesModel(QAbstractTableModel):
 
     def game(self, row: int) -> GameInfo | None:
         return self._rows[row] if 0 <= row < len(self._rows) else None
-
-    def rowCount(self, parent: Index = _INVALID) -> int:
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = _INVALID) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = _ROLE_DISPLAY) -> Any:
-        if role == _ROLE_DISPLAY and orientation == Qt.Orientation.Horizontal:
-            if 0 <= section < len(self.HEADERS):
-                return self.HEADERS[section]
-        return None
 
     def data(self, index: Index, role: int = _ROLE_DISPLAY) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):

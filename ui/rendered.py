@@ -20,7 +20,7 @@ import numpy as np
 from calibration.profile import TableProfile
 from companion.events import EventLog
 from ui.demo import CardMark
-from ui.worker import FramePacket, SeenEvent, Tick, new_events, pending_of
+from ui.worker import FramePacket, PipelineFeed, SeenEvent, Tick, pending_of
 
 
 def _detector(source: Any, which: str = "truth") -> tuple[Any, str]:
@@ -39,7 +39,7 @@ def _detector(source: Any, which: str = "truth") -> tuple[Any, str]:
     return TruthDetector(cast(RenderedSource, source)), "the renderer's truth (no weights)"
 
 
-class RenderedDemoFeed:
+class RenderedDemoFeed(PipelineFeed):
     """One rendered frame per tick through `TablePipeline`; the pipeline writes the events.
 
     ``events`` is the simulated game (its game event first, already in ``log``). Resuming
@@ -100,23 +100,6 @@ class RenderedDemoFeed:
 
     def _evidence(self) -> np.ndarray | None:
         return self.profile.mask_private(self.last.image) if self.last is not None else None
-
-    def answer(self, pending_id: int, event: dict[str, Any] | None) -> list[SeenEvent]:
-        """Log (or drop, with None) a reading the pipeline held for confirmation."""
-        if self.pipeline is None:
-            return []
-        if event is None:
-            self.pipeline.reject(pending_id)
-            return []
-        before = self.pipeline.log.lines
-        self.pipeline.confirm(pending_id, event)
-        return new_events(self.pipeline.log.path, before, self._evidence())
-
-    def resync(self) -> None:
-        from companion.events import read_log
-        from companion.referee.base import replay
-
-        self.pipeline.referee = replay(read_log(self.pipeline.log.path)).referee
 
     def close(self) -> None:
         pass

@@ -75,6 +75,37 @@ def pending_of(result: Any) -> list[tuple[int, str, dict[str, Any]]]:
     return [(p.id, p.describe(), dict(p.event)) for p in getattr(result, "pending", [])]
 
 
+class PipelineFeed:
+    """What the feeds that run `vision.pipeline.TablePipeline` share: answering a held reading
+    and rebuilding the pipeline's referee after a person wrote to the log. Subclasses set
+    ``pipeline`` (None when there is none) and give `_evidence`, the masked frame to store."""
+
+    pipeline: Any = None
+
+    def _evidence(self) -> np.ndarray | None:
+        return None
+
+    def answer(self, pending_id: int, event: dict[str, Any] | None) -> list[SeenEvent]:
+        """Log (or drop, with None) a reading the pipeline held for confirmation."""
+        if self.pipeline is None:
+            return []
+        if event is None:
+            self.pipeline.reject(pending_id)
+            return []
+        before = self.pipeline.log.lines
+        self.pipeline.confirm(pending_id, event)
+        return new_events(self.pipeline.log.path, before, self._evidence())
+
+    def resync(self) -> None:
+        """A person wrote to the log (an entry, a correction): rebuild the pipeline's referee."""
+        if self.pipeline is None:
+            return
+        from companion.events import read_log
+        from companion.referee.base import replay
+
+        self.pipeline.referee = replay(read_log(self.pipeline.log.path)).referee
+
+
 class DemoFeed:
     """The demo table as a feed: one simulated event per tick, drawn, with its evidence."""
 
