@@ -92,8 +92,11 @@ class ScriptedDetector:
 def card_at(rows: list[tuple[str, int, float]]) -> Detections:
     zones = default_zones(4)
     xyxy, conf, cls = [], [], []
+    in_seat: dict[int, int] = {}
     for code, seat, c in rows:
+        k = in_seat[seat] = in_seat.get(seat, -1) + 1
         x, y = zones[seat].center
+        x, y = x + 4.5 * k, y + 3.0 * k  # a pile: each card offset from the one under it
         xyxy.append((x - 12, y - 17, x + 12, y + 17))
         conf.append(c)
         cls.append(CARD_CODES.index(code))

@@ -224,18 +224,25 @@ def test_each_card_laid_once_is_observed_exactly_once(
         plays: list[tuple[str, int]], jitter: float, drop: float, misread: float,
         seed: int) -> None:
     """Noisy boxes, dropped frames and rare single-frame misreads never change the events."""
+    on_table: list[tuple[str, float, float]]
     rng = np.random.default_rng(seed)
     tr = Tracker(ZONES)
-    on_table: list[tuple[str, float, float]] = []
+    on_table = []
     obs = []
     t = 0.0
     for n, (code, seat) in enumerate(plays):
         x, y = seat_center(seat)
         x += rng.uniform(-12, 12)
-        on_table.append((code, x, y + rng.uniform(-5, 5)))
-        for _ in range(12 if n < len(plays) - 1 else 30):  # 0.8 s per play, 2 s after the last
+        y += rng.uniform(-5, 5)
+        # A card laid (almost) exactly on another hides it, and the hand laying it covers
+        # the spot for a few frames first.
+        covered = [c for c in on_table if np.hypot(c[1] - x, c[2] - y) < 4.0]
+        on_table = [c for c in on_table if c not in covered]
+        hand = 3 if covered else 0
+        on_table.append((code, x, y))
+        for k in range(12 if n < len(plays) - 1 else 30):  # 0.8 s per play, 2 s after the last
             rows = []
-            for c, cx, cy in on_table:
+            for c, cx, cy in on_table[:-1] if k < hand else on_table:
                 if rng.random() < drop:
                     continue
                 if rng.random() < misread:
@@ -255,3 +262,47 @@ def test_low_frame_rate_stretches_the_still_window() -> None:
     for i in range(8):
         obs.extend(tr.update(i * 0.25, dets([("9D", x, y, 0.9)])))
     assert [(o.cards, o.t) for o in obs] == [(["9D"], 0.25)]
+
+
+def test_a_counted_card_read_now_and_then_as_another_card_stays_one_card() -> None:
+    """A jack flickering into a king for several frames in a row, on the same spot, while the
+    jack is still being read there, is the jack misread, not a king laid on it."""
+    tr = Tracker(ZONES)
+    x, y = seat_center(1)
+    frames = still("JD", 1, 8, conf=0.55)
+    for k in range(40):  # JD / KD alternate in runs of five frames (a third of a second)
+        code = "KD" if (k // 5) % 2 == 0 else "JD"
+        frames.append([(code, x + 0.3, y - 0.2, 0.52)])
+    obs = run(tr, frames)
+    assert [(o.cards, o.seat) for o in obs] == [(["JD"], 1)]
+
+
+def test_a_card_laid_exactly_on_the_previous_one_still_counts() -> None:
+    """The new card hides the old one first (hand and card in flight), so the spot goes unread
+    for a few frames: the reading that follows is a new card, even on the very same spot."""
+    tr = Tracker(ZONES)
+    frames = still("JD", 1, 10) + [[] for _ in range(5)] + still("KD", 1, 10)
+    obs = run(tr, frames)
+    assert [(o.cards, o.seat) for o in obs] == [(["JD"], 1), (["KD"], 1)]
+
+
+def test_a_rival_reading_elsewhere_in_the_pile_is_a_new_card() -> None:
+    tr = Tracker(ZONES)
+    x, y = seat_center(1)
+    frames = still("JD", 1, 10)
+    frames += [[("JD", x, y, 0.9), ("KD", x + 4.5, y + 3.0, 0.9)] for _ in range(10)]
+    obs = run(tr, frames)
+    assert [(o.cards, o.seat) for o in obs] == [(["JD"], 1), (["KD"], 1)]
+
+
+def test_a_card_carried_onto_the_spot_of_a_card_still_showing_counts() -> None:
+    """Seen on its way in, a card that comes to rest exactly on an older card that was read
+    until it was covered is a new card (piles wrap around to the same spots)."""
+    tr = Tracker(ZONES)
+    x, y = seat_center(1)
+    frames = still("4H", 1, 10)
+    for k in range(8):  # 3S slides in from the player's side while 4H still shows
+        frames.append([("4H", x, y, 0.9), ("3S", x - 30 + 30 * k / 7, y, 0.9)])
+    frames += still("3S", 1, 10)
+    obs = run(tr, frames)
+    assert [(o.cards, o.seat) for o in obs] == [(["4H"], 1), (["3S"], 1)]

@@ -126,9 +126,10 @@ def make_camera_feed(source: str, profile: TableProfile | None, game: str,
         try:
             from vision.detector import CardDetector
             from vision.pipeline import TablePipeline
+            from vision.zones import ZoneReader
 
             feed = CameraFeed(source, profile, game, players)
-            pipeline = TablePipeline(feed.profile, CardDetector(), None, log)
+            pipeline = TablePipeline(feed.profile, ZoneReader(CardDetector()), None, log)
             feed.pipeline = pipeline
             return feed
         except Exception:  # noqa: BLE001 - no weights or no onnxruntime: picture only

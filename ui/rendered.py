@@ -31,9 +31,10 @@ def _detector(source: Any, which: str = "truth") -> tuple[Any, str]:
     if which == "model" and os.environ.get("COMPANION_NO_DETECTOR") != "1":
         try:
             from vision.detector import CardDetector, default_model_path
+            from vision.zones import ZoneReader
 
             if default_model_path().is_file():
-                return CardDetector(), "the card detector"
+                return ZoneReader(CardDetector()), "the card detector"
         except Exception:  # noqa: BLE001 - no weights or no onnxruntime: use the stand-in
             pass
     return TruthDetector(cast(RenderedSource, source)), "the renderer's truth (no weights)"

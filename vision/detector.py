@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -189,6 +190,10 @@ class CardDetector:
         #: Boxes of different codes overlapping more than this are one card (two-stage mode).
         #: Raising it keeps the lower cards of a tight pile, but lets double readings through.
         self.agnostic_iou = 0.7
+        #: Added to the detector's normalised class scores before they multiply the
+        #: classifier's probabilities: small lets the detector's opinion veto the
+        #: classifier's; large leaves the naming to the classifier.
+        self.class_smoothing = 0.3
         self.classifier: Any = None
         if classifier == "auto":
             from vision.classifier import default_model_path as classifier_path
@@ -237,36 +242,60 @@ class CardDetector:
 
     def detect(self, frame_bgr: np.ndarray, conf: float | None = None) -> Detections:
         """The cards in ``frame_bgr`` (H x W x 3 uint8 BGR): one row per physical card."""
-        if frame_bgr.ndim == 2:
-            frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_GRAY2BGR)
-        elif frame_bgr.shape[2] == 4:
-            frame_bgr = cv2.cvtColor(frame_bgr, cv2.COLOR_BGRA2BGR)
+        return self.detect_many([frame_bgr], conf)[0]
+
+    def detect_many(self, frames_bgr: Sequence[np.ndarray], conf: float | None = None
+                    ) -> list[Detections]:
+        """`detect` for several images (zone views of one frame): the crop classifier runs
+        once over the candidate boxes of all of them."""
+        frames = [_bgr(f) for f in frames_bgr]
         thr = self.conf if conf is None else float(conf)
         if self.classifier is None:
-            boxes, rows, cls = self._candidates(frame_bgr, thr)
-            scores = rows[np.arange(len(cls)), cls] if len(cls) else np.zeros(0, np.float32)
-            dets = Detections(boxes, scores, cls, self.names)
-            return merge_physical_cards(dets)
+            out = []
+            for frame in frames:
+                boxes, rows, cls = self._candidates(frame, thr)
+                scores = rows[np.arange(len(cls)), cls] if len(cls) else np.zeros(0, np.float32)
+                out.append(merge_physical_cards(Detections(boxes, scores, cls, self.names)))
+            return out
         # Detect-then-classify: the detector proposes card boxes, the crop classifier (fused
         # with the detector's own class scores) says which card each one is.
-        boxes, rows, cls = self._candidates(frame_bgr, min(thr, 0.05))
-        if len(boxes):
-            card = rows.max(1)
-            k = nms(boxes, card, self.agnostic_iou)
-            boxes, rows, card = boxes[k], rows[k], card[k]
-            _, _, prob = self.classifier.classify_patches(self.classifier.crops(frame_bgr, boxes))
+        proposals = []
+        for frame in frames:
+            boxes, rows, cls = self._candidates(frame, min(thr, 0.05))
+            if len(boxes):
+                k = nms(boxes, rows.max(1), self.agnostic_iou)
+                boxes, rows = boxes[k], rows[k]
+            proposals.append((boxes, rows))
+        patches = [self.classifier.crops(frame, boxes)
+                   for frame, (boxes, _) in zip(frames, proposals, strict=True) if len(boxes)]
+        prob_all = (self.classifier.classify_patches(np.concatenate(patches))[2] if patches
+                    else np.zeros((0, len(self.names)), np.float32))
+        out, at = [], 0
+        for boxes, rows in proposals:
+            if not len(boxes):
+                out.append(Detections.empty(self.names))
+                continue
+            prob = prob_all[at:at + len(boxes)]
+            at += len(boxes)
             det_p = rows / np.maximum(rows.sum(1, keepdims=True), 1e-6)
-            fused = prob * (det_p + 0.05)
+            fused = prob * (det_p + self.class_smoothing)
             fused /= fused.sum(1, keepdims=True)
             cls = fused.argmax(1)
             p = fused[np.arange(len(cls)), cls]
             cardness = np.clip(rows.sum(1), 0, 1)
             scores = np.sqrt(cardness * p).astype(np.float32)
             keep = (scores >= thr) & (cardness >= self.card_conf)
-            dets = Detections(boxes[keep], scores[keep], cls[keep], self.names)
-        else:
-            dets = Detections.empty(self.names)
-        return merge_physical_cards(dets)
+            out.append(merge_physical_cards(
+                Detections(boxes[keep], scores[keep], cls[keep], self.names)))
+        return out
+
+
+def _bgr(frame: np.ndarray) -> np.ndarray:
+    if frame.ndim == 2:
+        return np.asarray(cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR))
+    if frame.shape[2] == 4:
+        return np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR))
+    return frame
 
 
 def annotate(frame_bgr: np.ndarray, dets: Detections) -> np.ndarray:

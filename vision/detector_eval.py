@@ -185,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="auto (default: detect-then-classify when models/card_classifier.onnx "
                          "is there), none (the detector's classes alone), or a classifier path")
     ap.add_argument("--card-conf", type=float, default=None)
+    ap.add_argument("--class-smoothing", type=float, default=None,
+                    help="detect-then-classify: how little the detector's class scores weigh "
+                         "against the classifier's (CardDetector.class_smoothing)")
     args = ap.parse_args(argv)
     clf: str | bool = args.classifier
     if args.classifier == "none":
@@ -192,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     det = CardDetector(args.model, imgsz=args.imgsz, classifier=clf,
                        conf=0.5 if args.conf is None else args.conf,
                        card_conf=0.35 if args.card_conf is None else args.card_conf)
+    if args.class_smoothing is not None:
+        det.class_smoothing = args.class_smoothing
     for s in args.sets:
         r = evaluate(det, s, limit=args.limit)
         r = {"set": s, "imgsz": det.imgsz, "two_stage": det.classifier is not None, **r}

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import count
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -34,6 +34,13 @@ class Detector(Protocol):
     """Anything with ``detect(frame_bgr) -> Detections`` (the YOLO runtime, or a test double)."""
 
     def detect(self, frame_bgr: np.ndarray) -> Detections: ...
+
+
+@runtime_checkable
+class TableReader(Protocol):
+    """A detector that reads only the profile's zones (`vision.zones.ZoneReader`)."""
+
+    def detect_table(self, frame_bgr: np.ndarray, profile: TableProfile) -> Detections: ...
 
 
 @dataclass
@@ -106,7 +113,7 @@ class TablePipeline:
     same zone before they are held for confirmation.
     """
 
-    def __init__(self, profile: TableProfile, detector: Detector,
+    def __init__(self, profile: TableProfile, detector: Detector | TableReader,
                  game_setup: Mapping[str, Any] | None, log: EventLog | str | Path, *,
                  script: Sequence[Mapping[str, Any]] = (),
                  tracker_config: TrackerConfig | None = None,
@@ -300,7 +307,8 @@ class TablePipeline:
             h = self.refit(frame)
             if h is not None:
                 self.profile = self.profile.with_homography(h)
-        dets = self.detector.detect(frame)
+        dets = (self.detector.detect_table(frame, self.profile)
+                if isinstance(self.detector, TableReader) else self.detector.detect(frame))
         inverse = self.profile.inverse
         observations = self.tracker.update(t, dets, inverse)
         if len(dets):

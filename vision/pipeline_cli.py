@@ -44,6 +44,9 @@ def register_watch(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--detector", choices=["model", "truth"], default="model",
                    help="'truth' reads the demo table's own boxes (no model needed)")
     p.add_argument("--imgsz", type=int, help="detector input size (default: the model's)")
+    p.add_argument("--full-frame", action="store_true",
+                   help="run the model on the whole frame instead of on each zone's "
+                        "rectified view (slower to read side and far seats; for comparison)")
     p.add_argument("--still-time", type=float, default=TrackerConfig.still_time,
                    help="seconds a card must lie still before it counts")
     p.add_argument("--confirm-below", type=float, default=TrackerConfig.confirm_below,
@@ -81,7 +84,12 @@ def build_detector(args: argparse.Namespace, source: Any) -> Any:
     kwargs: dict[str, Any] = {}
     if args.imgsz:
         kwargs["imgsz"] = args.imgsz
-    return CardDetector(args.model, **kwargs)
+    detector = CardDetector(args.model, **kwargs)
+    if getattr(args, "full_frame", False):
+        return detector
+    from vision.zones import ZoneReader
+
+    return ZoneReader(detector)
 
 
 def run_watch(args: argparse.Namespace) -> int:

@@ -171,30 +171,42 @@ class TableLayout:
     def clear(self) -> None:
         self.pile_count = [0] * len(self.pile_count)
 
-    def pile_spot(self, seat: int, rng: np.random.Generator) -> tuple[float, float]:
-        """Next spot of a seat's pile: each card a little right and down of the previous one,
-        so the previous card's corner index stays visible (centred on the zone, so the spot
-        lies inside it whatever way the zone faces)."""
+    def facing(self, seat: int) -> float:
+        """Rotation (degrees, as `_paste` takes it) of a card laid by ``seat`` the right way up
+        for that player: players lay cards facing themselves."""
+        return 90.0 - math.degrees(seat_angle(seat, self.seats))
+
+    def _seat_frame(self, seat: int, right: float, down: float) -> tuple[float, float]:
+        """The zone-centre point ``right`` / ``down`` board units away as the seat sees it."""
         zone = self.zone("pile", seat)
         assert zone is not None
         cx, cy = _outward(zone.center, 4.0)  # keep clear of the board's edge
+        a = seat_angle(seat, self.seats)
+        dx, dy = math.cos(a), math.sin(a)  # "down" for that player: towards them
+        return (cx + right * dy + down * dx, cy - right * dx + down * dy)
+
+    def pile_spot(self, seat: int, rng: np.random.Generator) -> tuple[float, float]:
+        """Next spot of a seat's pile: each card a little right of and nearer to the player
+        than the previous one (as that player sees it), so the previous card's corner index
+        stays visible; centred on the zone, so the spot lies inside it."""
         k = self.pile_count[seat] % 5
         self.pile_count[seat] += 1
-        return (cx + 4.5 * (k - 2) + float(rng.uniform(-1, 1)),
-                cy + 3.0 * (k - 2) + float(rng.uniform(-1, 1)))
+        return self._seat_frame(seat, 4.5 * (k - 2) + float(rng.uniform(-1, 1)),
+                                3.0 * (k - 2) + float(rng.uniform(-1, 1)))
 
     def fan_spots(self, seat: int, n: int) -> list[tuple[float, float]]:
-        """Spots of cards shown together: a fan of rows of up to 6, centred on the zone."""
-        zone = self.zone("pile", seat)
-        assert zone is not None
-        cx, cy = _outward(zone.center, 4.0)
-        per_row = 6
+        """Spots of cards shown together (a dump, a revealed hand), spread as players spread
+        them for the table to see: rows of up to 5 across the player's side, each card 10
+        units (about 40% of its width) right of the one before and each row 14 units nearer
+        the player than the last, so every card shows its index and part of its face."""
+        per_row = 5
         rows = (n + per_row - 1) // per_row
         out = []
         for i in range(n):
             row, col = divmod(i, per_row)
             in_row = min(per_row, n - row * per_row)
-            out.append((cx + 6.0 * (col - (in_row - 1) / 2), cy + 9.0 * (row - (rows - 1) / 2)))
+            out.append(self._seat_frame(seat, 10.0 * (col - (in_row - 1) / 2),
+                                        14.0 * (row - (rows - 1) / 2)))
         return out
 
     def trump_spot(self) -> tuple[float, float]:
@@ -252,11 +264,11 @@ def plan_game(events: Sequence[Mapping[str, Any]], config: RenderConfig) -> Grou
             codes = [str(ev["card"])] if "card" in ev else [str(c) for c in ev["cards"]]
             if len(codes) == 1 and kind == "play":
                 x, y = layout.pile_spot(seat, rng)
-                placed = [Placed(codes[0], x, y, float(rng.uniform(-4, 4)))]
+                placed = [Placed(codes[0], x, y, layout.facing(seat) + float(rng.uniform(-4, 4)))]
             else:
-                placed = [Placed(c, x, y) for c, (x, y) in zip(codes, layout.fan_spots(seat,
-                                                                                   len(codes)),
-                                                               strict=True)]
+                placed = [Placed(c, x, y, layout.facing(seat))
+                          for c, (x, y) in zip(codes, layout.fan_spots(seat, len(codes)),
+                                               strict=True)]
         t0 = t
         t_placed = t0 + config.reach
         t_free = t_placed + config.hold + config.retract
@@ -602,7 +614,7 @@ class TableVideo:
         frame = cv2.warpPerspective(canvas, self.h_canvas, (cfg.width, cfg.height),
                                     flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
         frame = self._finish(frame, index)
-        cards = [(code, self._box(x, y, ang), self._visible(ids, i, x, y))
+        cards = [(code, self._box(x, y, ang), self._visible(ids, i, x, y, ang))
                  for i, (code, x, y, ang) in enumerate(entries)]
         return FrameTruth(index, t, frame, cards)
 
@@ -627,14 +639,19 @@ class TableVideo:
         return (float(img[:, 0].min()), float(img[:, 1].min()), float(img[:, 0].max()),
                 float(img[:, 1].max()))
 
-    def _visible(self, ids: np.ndarray, ident: int, x: float, y: float) -> bool:
+    def _visible(self, ids: np.ndarray, ident: int, x: float, y: float,
+                 angle: float = 0.0) -> bool:
         """True when either corner index of the card is mostly uncovered."""
+        a = math.radians(angle)
+        ca, sa = math.cos(a), math.sin(a)
         for sx, sy in ((-1, -1), (1, 1)):
-            cx = x + sx * (CARD_W / 2 - 2.5)
-            cy = y + sy * (CARD_H / 2 - 4.5)
+            px, py = sx * (CARD_W / 2 - 2.5), sy * (CARD_H / 2 - 4.5)
+            cx = x + px * ca + py * sa
+            cy = y - px * sa + py * ca
             px, py = _to_px(cx, cy)
             r = int(2 * CANVAS_SCALE)
-            patch = ids[max(0, py - 2 * r):py + 2 * r, max(0, px - r):px + r]
+            ry, rx = (2 * r, r) if abs(ca) >= abs(sa) else (r, 2 * r)  # the index is tall
+            patch = ids[max(0, py - ry):py + ry, max(0, px - rx):px + rx]
             if patch.size and float(np.mean(patch == ident)) > 0.6:
                 return True
         return False

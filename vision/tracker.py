@@ -50,6 +50,11 @@ class TrackerConfig:
     - ``match_dist`` (board units): how far a card may jump between two frames and still be
       the same physical card (for two decks, WA-1).
     - ``copies``: copies of each card in play (2 for two-deck Wanagan, WA-1).
+    - ``same_spot`` (board units): a new reading whose centre lies this close to a counted card
+      that was still being read there when the new reading began is another reading of that
+      card (a jack read as a king now and then), not a card laid on top of it (that one hides
+      the card under it first). Raising it suppresses more such misreads; too high, and a card
+      laid almost on the previous one is missed (pile offsets are usually 4 units or more).
     """
 
     still_time: float = 0.15
@@ -63,6 +68,7 @@ class TrackerConfig:
     confirm_below: float = 0.5
     match_dist: float = 60.0
     copies: int = 1
+    same_spot: float = 2.5
 
 
 @dataclass
@@ -251,6 +257,29 @@ class Tracker:
             since = s[0]
         return since
 
+    def _rival_of_counted(self, tr: _Track, pos: np.ndarray) -> bool:
+        """True when ``tr`` has been read only on the spot of a counted card of another code that
+        lay there before ``tr`` first showed and was still being read there when it did (or
+        since): two readings of one physical card. A card laid on top of another is carried
+        in (seen on its way) or first hides the card under it (a hand, the card in flight), so
+        the spot goes unread for a few frames before the new reading starts."""
+        spot = self.config.same_spot
+        if any(np.hypot(s[1] - pos[0], s[2] - pos[1]) > spot for s in tr.samples):
+            return False  # it came from elsewhere: a card carried in, not a misreading
+        since = tr.first_seen - 1.5 * self._frame_interval() - 1e-6
+        for code, tracks in self._tracks.items():
+            if code == tr.code:
+                continue
+            for other in tracks:
+                if not other.counted or other.last_seen < since:
+                    continue
+                here = [s[0] for s in other.samples
+                        if np.hypot(s[1] - pos[0], s[2] - pos[1]) <= spot]
+                # it lay there before this reading began, and was still read there after
+                if here and min(here) < tr.first_seen and max(here) >= since:
+                    return True
+        return False
+
     def _settle(self, t: float) -> list[Observation]:
         cfg = self.config
         by_zone_still: dict[int, list[_Track]] = {}
@@ -270,6 +299,8 @@ class Tracker:
                     pos = np.array(tr.position)
                 z = int(self.zone_of(pos[None, :])[0])
                 if z < 0:
+                    continue
+                if still and self._rival_of_counted(tr, pos):
                     continue
                 if still:
                     by_zone_still.setdefault(z, []).append(tr)

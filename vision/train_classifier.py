@@ -374,12 +374,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--more-synth", default="", help="extra seeds of rendered crops: 1,2")
     ap.add_argument("--build-only", action="store_true", help="build the data and stop")
     ap.add_argument("--export-only", action="store_true", help="export --init to --out")
+    ap.add_argument("--threads", type=int, default=1, help="torch CPU threads")
     args = ap.parse_args(argv)
 
     import torch
     import torch.nn.functional as F
 
-    torch.set_num_threads(1)
+    torch.set_num_threads(max(1, args.threads))
     cv2.setNumThreads(1)
     if args.export_only:
         model = build_model(args.width)

@@ -1,0 +1,87 @@
+"""End to end with the shipped card model: a rendered video of a simulated Michigan Rummy round
+and of an Oh Claire! hand of tricks goes through `companion watch` (calibrated from the video,
+cards read zone by zone), and the event log it writes is compared with the ground truth.
+
+The goal (issue 8) is equality. The v1 model does not reach it yet: it misreads some face
+cards and does not read the overlapped cards of a revealed hand. The first test pins how close
+it gets so that a change making the vision worse fails; the second is the goal, marked xfail
+(strict: it fails loudly once it passes, so the marker gets removed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.events import read_log
+from vision.detector import default_model_path
+from vision.pipeline_cli import register_watch
+from vision.table_render import RenderConfig, render_video, simulated_round
+
+EXTRA = ("t", "confidence", "t_placed", "t_free")
+CASES = [("michigan-rummy", 11), ("oh-claire", 12)]
+
+pytestmark = pytest.mark.skipif(not default_model_path().exists(),
+                                reason="models/cards.onnx is missing")
+
+
+def normalise(events: list[dict[str, Any]]) -> list[str]:
+    out = []
+    for ev in events:
+        row = {k: v for k, v in ev.items() if k not in EXTRA}
+        if row.get("event") == "play" and "cards" in row:
+            row["cards"] = row["cards"][:1] + sorted(row["cards"][1:])  # GL-3: first is fixed
+        if row.get("event") == "reveal":
+            row["cards"] = sorted(row["cards"])  # a revealed hand is a set of cards
+        out.append(json.dumps(row, sort_keys=True))
+    return out
+
+
+_RUNS: dict[tuple[str, int], tuple[list[str], list[str], str]] = {}
+
+
+def watched(game: str, seed: int, tmp: Path) -> tuple[list[str], list[str], str]:
+    """(truth, logged, stderr summary) of one rendered video through `companion watch`."""
+    if (game, seed) not in _RUNS:
+        events = simulated_round(game, seed=seed)
+        video = tmp / "table.mp4"
+        render_video(events, video, RenderConfig(seed=seed, fps=10.0))
+        parser = argparse.ArgumentParser()
+        register_watch(parser.add_subparsers())
+        log = tmp / "watched.jsonl"
+        args = parser.parse_args(["watch", str(video), "--script",
+                                  str(tmp / "table.script.jsonl"), "--log", str(log), "--quiet"])
+        assert args.func(args) == 0
+        got = normalise([dict(e.data) for e in read_log(log).events])
+        truth = normalise([dict(e.data) for e in read_log(tmp / "table.truth.jsonl").events])
+        _RUNS[(game, seed)] = (truth, got, "")
+    return _RUNS[(game, seed)]
+
+
+@pytest.mark.parametrize(("game", "seed"), CASES)
+def test_the_model_reads_most_plays_in_the_right_seat_and_order(
+        tmp_path_factory: pytest.TempPathFactory, game: str, seed: int) -> None:
+    truth, got, _ = watched(game, seed, tmp_path_factory.mktemp(game))
+    visual = [e for e in truth if '"event": "play"' in e or '"event": "trump"' in e]
+    matcher = difflib.SequenceMatcher(a=truth, b=got, autojunk=False)
+    matched = {truth[i + k] for i, _, n in matcher.get_matching_blocks() for k in range(n)}
+    plays_right = sum(e in matched for e in visual)
+    extra = len(got) - sum(n for *_, n in matcher.get_matching_blocks())
+    # Measured with the v1 model: Michigan 31 of 32 plays, 1 extra (the missed K♠ let a
+    # revealed card read as a play), 0 of 3 reveals; Oh Claire! 39 of 41 plays, 1 extra.
+    assert plays_right >= 0.9 * len(visual), (plays_right, len(visual))
+    assert extra <= 2, [e for e in got if e not in truth]
+
+
+@pytest.mark.xfail(strict=True, reason="v1 model: face-card misreads, overlapped reveals "
+                                       "(models/README.md, Limits)")
+@pytest.mark.parametrize(("game", "seed"), CASES)
+def test_the_watched_log_equals_the_ground_truth(
+        tmp_path_factory: pytest.TempPathFactory, game: str, seed: int) -> None:
+    truth, got, _ = watched(game, seed, tmp_path_factory.mktemp(game))
+    assert got == truth

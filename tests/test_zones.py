@@ -1,0 +1,121 @@
+"""Zone views: each readable zone cut out of the frame top-down and upright for its seat, the
+detector run on the views, and its boxes brought back to the frame (no model needed here)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.layout import Zone, default_zones
+from calibration.profile import TableProfile, apply_homography
+from companion.cards import CARD_CODES
+from vision.detections import Detections
+from vision.detector import CardDetector, default_model_path
+from vision.zones import ZoneReader, rectify, zone_views
+
+
+def camera() -> np.ndarray:
+    """Board units -> pixels of a 640x480 camera looking from seat 0's side (a trapezoid)."""
+    src = np.array([[-100, -100], [100, -100], [100, 100], [-100, 100]], np.float32)
+    dst = np.array([[90, 15], [550, 15], [650, 470], [-10, 470]], np.float32)
+    return np.asarray(cv2.getPerspectiveTransform(src, dst), np.float64)
+
+
+def profile(zones: list[Zone] | None = None, seats: int = 4) -> TableProfile:
+    zs = zones if zones is not None else default_zones(seats)
+    return TableProfile(camera(), (640, 480), [], zs, "michigan-rummy", seats)
+
+
+def test_each_view_is_upright_for_its_seat() -> None:
+    """The seat's side of its zone is at the bottom of the view and the board at the top."""
+    prof = profile()
+    views = zone_views(prof)
+    assert [v.zone for v in views] == [0, 1, 2, 3]
+    for view in views:
+        zone = prof.zones[view.zone]
+        w, h = view.size
+        to_board = prof.inverse @ view.to_image
+        centre = apply_homography(to_board, np.array([[w / 2, h / 2]]))[0]
+        assert np.allclose(centre, zone.center, atol=0.5)  # to a pixel of rounding
+        top, bottom = apply_homography(to_board, np.array([[w / 2, 0.0], [w / 2, h]]))
+        # the bottom edge is further from the board centre (nearer the seat) than the top
+        assert np.hypot(*bottom) > np.hypot(*zone.center) > np.hypot(*top)
+
+
+def test_rectify_cuts_the_zone_out_of_the_frame() -> None:
+    prof = profile()
+    frame = np.zeros((480, 640, 3), np.uint8)
+    polys = prof.zone_polygons_px()
+    cv2.fillPoly(frame, [np.round(polys[2]).astype(np.int32)], (0, 0, 255))  # seat 2 red
+    view = zone_views(prof)[2]
+    img = rectify(frame, view)
+    assert img.shape[:2] == (view.size[1], view.size[0])
+    w, h = view.size
+    assert tuple(img[h // 2, w // 2]) == (0, 0, 255)  # the zone fills the middle
+    assert tuple(img[2, 2]) != (0, 0, 255)  # the margin around it does not
+    other = rectify(frame, zone_views(prof)[0])
+    assert not (other == (0, 0, 255)).all(axis=2).any()  # seat 0's view never sees seat 2's
+
+
+def test_hidden_zones_get_no_view() -> None:
+    zones = [*default_zones(3), Zone("dummy", "hidden", ((-10.0, -10.0), (10.0, -10.0),
+                                                          (10.0, 10.0), (-10.0, 10.0)))]
+    assert [v.zone for v in zone_views(profile(zones, seats=3))] == [0, 1, 2]
+
+
+class CentreDetector:
+    """Reads one card in the middle of every view and one in its top-left margin."""
+
+    names = CARD_CODES
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def detect_many(self, frames_bgr: Sequence[np.ndarray], conf: float | None = None
+                    ) -> list[Detections]:
+        self.calls.append(len(frames_bgr))
+        out = []
+        for k, img in enumerate(frames_bgr):
+            h, w = img.shape[:2]
+            boxes = np.array([[w / 2 - 30, h / 2 - 40, w / 2 + 30, h / 2 + 40],
+                              [0, 0, 20, 20]], np.float32)
+            out.append(Detections(boxes, np.array([0.9, 0.9]), np.array([k, 40 + k])))
+        return out
+
+
+def test_reader_maps_boxes_back_and_keeps_each_card_in_its_own_zone() -> None:
+    prof = profile()
+    det = CentreDetector()
+    reader = ZoneReader(det)
+    found = reader.detect_table(np.zeros((480, 640, 3), np.uint8), prof)
+    assert det.calls == [4]  # one batched call for the four views
+    assert found.labels == [CARD_CODES[k] for k in range(4)]  # margin readings dropped
+    board = apply_homography(prof.inverse, found.centers)
+    assert list(prof.zone_index(board)) == [0, 1, 2, 3]
+    for z, (x, y) in enumerate(board):
+        cx, cy = prof.zones[z].center
+        assert abs(x - cx) < 3 and abs(y - cy) < 3
+    # a re-fitted camera gets new views
+    moved = prof.with_homography(prof.homography @ np.array([[1, 0, 5], [0, 1, 0], [0, 0, 1.0]]))
+    again = reader.detect_table(np.zeros((480, 640, 3), np.uint8), moved)
+    assert np.allclose(apply_homography(moved.inverse, again.centers), board, atol=0.5)
+
+
+@pytest.mark.skipif(not default_model_path().exists(), reason="models/cards.onnx missing")
+def test_detect_many_equals_detect_one_by_one() -> None:
+    from vision.table_render import RenderConfig, TableVideo, simulated_round
+
+    video = TableVideo(simulated_round("michigan-rummy", seed=3), RenderConfig(seed=3))
+    frames = [video.render(t, int(t * 10)).image for t in (8.0, 16.0)]
+    det = CardDetector()
+    views = zone_views(video.profile())
+    images = [rectify(f, v) for f in frames for v in views]
+    together = det.detect_many(images)
+    for img, d in zip(images, together, strict=True):
+        one = det.detect(img)
+        assert one.labels == d.labels
+        assert np.allclose(one.xyxy, d.xyxy, atol=1e-3)
+    assert sum(len(d) for d in together) > 0
