@@ -74,8 +74,8 @@ class CentreDetector:
     def __init__(self) -> None:
         self.calls: list[int] = []
 
-    def detect_many(self, frames_bgr: Sequence[np.ndarray], conf: float | None = None
-                    ) -> list[Detections]:
+    def detect_many(self, frames_bgr: Sequence[np.ndarray], conf: float | None = None,
+                    card_conf: float | None = None) -> list[Detections]:
         self.calls.append(len(frames_bgr))
         out = []
         for k, img in enumerate(frames_bgr):

@@ -244,12 +244,14 @@ class CardDetector:
         """The cards in ``frame_bgr`` (H x W x 3 uint8 BGR): one row per physical card."""
         return self.detect_many([frame_bgr], conf)[0]
 
-    def detect_many(self, frames_bgr: Sequence[np.ndarray], conf: float | None = None
-                    ) -> list[Detections]:
+    def detect_many(self, frames_bgr: Sequence[np.ndarray], conf: float | None = None,
+                    card_conf: float | None = None) -> list[Detections]:
         """`detect` for several images (zone views of one frame): the crop classifier runs
-        once over the candidate boxes of all of them."""
+        once over the candidate boxes of all of them. ``conf`` / ``card_conf`` override the
+        detector's own thresholds for this call."""
         frames = [_bgr(f) for f in frames_bgr]
         thr = self.conf if conf is None else float(conf)
+        min_card = self.card_conf if card_conf is None else float(card_conf)
         if self.classifier is None:
             out = []
             for frame in frames:
@@ -284,7 +286,7 @@ class CardDetector:
             p = fused[np.arange(len(cls)), cls]
             cardness = np.clip(rows.sum(1), 0, 1)
             scores = np.sqrt(cardness * p).astype(np.float32)
-            keep = (scores >= thr) & (cardness >= self.card_conf)
+            keep = (scores >= thr) & (cardness >= min_card)
             out.append(merge_physical_cards(
                 Detections(boxes[keep], scores[keep], cls[keep], self.names)))
         return out

@@ -100,6 +100,9 @@ class _Track:
     last_seen: float
     stable_since: float | None = None
     counted: bool = False
+    #: Another reading of a counted card of another code (same spot): never an event, and
+    #: it keeps that card's place like a counted one.
+    alias: bool = False
 
     @property
     def position(self) -> tuple[float, float]:
@@ -175,14 +178,16 @@ class Tracker:
                 continue
             px, py = tr.position
             d = float(np.hypot(px - x, py - y))
+            if tr.alias and d > 2 * cfg.same_spot:
+                continue  # a misreading stays on its card's spot
             if d <= best_d:
                 best, best_d = tr, d
         if best is None:
-            counted = sum(tr.counted for tr in tracks)
+            counted = sum(tr.counted and not tr.alias for tr in tracks)
             if counted >= cfg.copies:
                 # Every copy of this card is already on the table: it is one of them (moved,
                 # or peeking out from under another card), never a new play.
-                best = min((tr for tr in tracks if tr.counted),
+                best = min((tr for tr in tracks if tr.counted and not tr.alias),
                            key=lambda tr: np.hypot(tr.position[0] - x, tr.position[1] - y))
             elif len(tracks) >= 2 * cfg.copies + 1:
                 return  # a burst of misreads of one card: ignore the surplus
@@ -276,6 +281,7 @@ class Tracker:
                 here = [s[0] for s in other.samples
                         if np.hypot(s[1] - pos[0], s[2] - pos[1]) <= spot]
                 # it lay there before this reading began, and was still read there after
+                # (decided when ``tr`` first lies still, well within the samples kept)
                 if here and min(here) < tr.first_seen and max(here) >= since:
                     return True
         return False
@@ -301,6 +307,7 @@ class Tracker:
                 if z < 0:
                     continue
                 if still and self._rival_of_counted(tr, pos):
+                    tr.counted = tr.alias = True  # the same card: keep it, never announce it
                     continue
                 if still:
                     by_zone_still.setdefault(z, []).append(tr)
@@ -343,7 +350,7 @@ class Tracker:
     def uncount(self, code: str) -> None:
         """Forget that ``code`` was counted (a reading the user rejected): it may count again."""
         for tr in self._tracks.get(code, []):
-            tr.counted = False
+            tr.counted = tr.alias = False
             tr.stable_since = None
 
     def reset(self) -> None:
