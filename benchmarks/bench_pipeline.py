@@ -189,8 +189,10 @@ def main() -> int:
         delays_placed.append(now - (src.start + match["t_placed"]))
         delays_free.append(now - (src.start + match["t_free"]))
     report = {
-        "detector": args.detector if args.detector == "truth" else str(detector.model_path),
-        "imgsz": getattr(detector, "imgsz", None),
+        "detector": args.detector if args.detector == "truth" else str(
+            getattr(detector, "detector", detector).model_path),
+        "reads": "whole frame" if args.full_frame or args.detector == "truth" else "zone views",
+        "imgsz": getattr(getattr(detector, "detector", detector), "imgsz", None),
         "frame": [args.width, args.height],
         "frames": len(frames),
         "throughput_fps": round(throughput, 1),

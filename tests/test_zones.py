@@ -119,3 +119,26 @@ def test_detect_many_equals_detect_one_by_one() -> None:
         assert one.labels == d.labels
         assert np.allclose(one.xyxy, d.xyxy, atol=1e-3)
     assert sum(len(d) for d in together) > 0
+
+
+def test_unchanged_views_keep_their_reading_and_a_changed_one_is_read_again() -> None:
+    prof = profile()
+    det = CentreDetector()
+    reader = ZoneReader(det, still_diff=2.0, refresh_every=5)
+    frame = np.full((480, 640, 3), 90, np.uint8)
+    first = reader.detect_table(frame, prof)
+    again = reader.detect_table(frame.copy(), prof)
+    assert det.calls == [4] and reader.last_read == 0  # nothing moved: no detector run
+    assert again.labels == first.labels and np.allclose(again.xyxy, first.xyxy)
+    moved = frame.copy()
+    poly = np.round(prof.zone_polygons_px()[1]).astype(np.int32)
+    cv2.fillPoly(moved, [poly], (250, 250, 250))  # something lands in seat 1's zone
+    reader.detect_table(moved, prof)
+    assert det.calls == [4, 1] and reader.last_read == 1
+    for _ in range(3):
+        reader.detect_table(moved, prof)
+    assert det.calls == [4, 1, 3]  # the untouched views are read again after 5 frames
+    every = ZoneReader(det, still_diff=0)
+    every.detect_table(frame, prof)
+    every.detect_table(frame, prof)
+    assert det.calls[-2:] == [4, 4]

@@ -47,6 +47,10 @@ def register_watch(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--full-frame", action="store_true",
                    help="run the model on the whole frame instead of on each zone's "
                         "rectified view (slower to read side and far seats; for comparison)")
+    p.add_argument("--still-diff", type=float, default=0.0,
+                   help="keep the last reading of a zone whose picture changed less than "
+                        "this (grey levels; e.g. 2): much faster on a slow machine, slightly "
+                        "less accurate (docs/pipeline.md)")
     p.add_argument("--still-time", type=float, default=TrackerConfig.still_time,
                    help="seconds a card must lie still before it counts")
     p.add_argument("--confirm-below", type=float, default=TrackerConfig.confirm_below,
@@ -89,7 +93,7 @@ def build_detector(args: argparse.Namespace, source: Any) -> Any:
         return detector
     from vision.zones import ZoneReader
 
-    return ZoneReader(detector)
+    return ZoneReader(detector, still_diff=getattr(args, "still_diff", 0.0) or 0.0)
 
 
 def run_watch(args: argparse.Namespace) -> int:
