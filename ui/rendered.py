@@ -37,7 +37,8 @@ def _detector(source: Any, which: str = "truth") -> tuple[Any, str]:
                 return ZoneReader(CardDetector()), "the card detector"
         except Exception:  # noqa: BLE001 - no weights or no onnxruntime: use the stand-in
             pass
-    return TruthDetector(cast(RenderedSource, source)), "the renderer's truth (no weights)"
+    why = "" if which == "truth" else " (the card detector could not be loaded)"
+    return TruthDetector(cast(RenderedSource, source)), "the renderer's truth" + why
 
 
 class RenderedDemoFeed(PipelineFeed):
