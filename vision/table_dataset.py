@@ -7,6 +7,11 @@ training deck designs. Held-out decks are never used. Labels follow the card det
 a card is labelled (whole-card box) when at least one corner index is visible.
 
     python -m vision.table_dataset --videos 160 --frames 5 --out datasets/cards/table-train
+    python -m vision.table_dataset --views --videos 300 --frames 3 --out datasets/cards/views-train
+
+``--views`` writes what the live pipeline feeds the detector instead: each readable zone
+warped top-down and upright for its seat (`vision.zones`), with a margin of 8 to 45 board
+units, labelled from the cards' poses on the table.
 """
 
 from __future__ import annotations
@@ -40,7 +45,31 @@ def _label_lines(cards: list[tuple[str, tuple[float, float, float, float], bool]
     return lines
 
 
-def generate(out: Path, videos: int, frames: int, seed: int, decks: list[str]) -> int:
+def _view_lines(truth: object, profile: object, view: object, w: int, h: int,
+                min_px: float = 6.0) -> list[str]:
+    """Labels of the visible cards in a zone view: each card's corners mapped into the view."""
+    from calibration.profile import apply_homography
+    from vision.table_render import card_corners
+
+    to_view = np.linalg.inv(profile.inverse @ view.to_image)  # type: ignore[attr-defined]
+    lines = []
+    for (code, _box, visible), (x, y, ang) in zip(truth.cards, truth.poses,  # type: ignore[attr-defined]
+                                                   strict=True):
+        if not visible:
+            continue
+        pts = apply_homography(to_view, card_corners(x, y, ang))
+        x1, y1 = max(0.0, float(pts[:, 0].min())), max(0.0, float(pts[:, 1].min()))
+        x2, y2 = min(float(w), float(pts[:, 0].max())), min(float(h), float(pts[:, 1].max()))
+        cx, cy = float(pts[:, 0].mean()), float(pts[:, 1].mean())
+        if not (0 <= cx < w and 0 <= cy < h) or x2 - x1 < min_px or y2 - y1 < min_px:
+            continue
+        lines.append(f"{CARD_CODES.index(code)} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
+                     f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+    return lines
+
+
+def generate(out: Path, videos: int, frames: int, seed: int, decks: list[str],
+             views: bool = False) -> int:
     """Render ``frames`` frames from each of ``videos`` simulated games; returns images written."""
     from tqdm import tqdm
 
@@ -72,6 +101,19 @@ def generate(out: Path, videos: int, frames: int, seed: int, decks: list[str]) -
                 img = np.clip(img.astype(np.float32) * gains, 0, 255).astype(np.uint8)
             name = f"table_{seed}_{v:04d}_{k}"
             quality = rng.randint(55, 95)
+            if views:
+                from vision.zones import rectify, zone_views
+
+                profile = video.profile()
+                for j, view in enumerate(zone_views(profile, 320, rng.uniform(8, 45))):
+                    vimg = rectify(img, view)
+                    cv2.imwrite(str(out / "images" / f"{name}_z{j}.jpg"), vimg,
+                                [cv2.IMWRITE_JPEG_QUALITY, quality])
+                    lines = _view_lines(truth, profile, view, vimg.shape[1], vimg.shape[0])
+                    (out / "labels" / f"{name}_z{j}.txt").write_text(
+                        "\n".join(lines) + ("\n" if lines else ""))
+                    written += 1
+                continue
             cv2.imwrite(str(out / "images" / f"{name}.jpg"), img,
                         [cv2.IMWRITE_JPEG_QUALITY, quality])
             lines = _label_lines(truth.cards, img.shape[1], img.shape[0])
@@ -87,13 +129,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", type=Path, default=Path("datasets/cards/table-train"))
     ap.add_argument("--decks", default="train", help="'train' (all training decks) or a list")
+    ap.add_argument("--views", action="store_true", help="zone views instead of whole frames")
     args = ap.parse_args(argv)
     from vision.decks import HELDOUT_DECKS, TRAIN_DECKS
 
     decks = list(TRAIN_DECKS) if args.decks == "train" else args.decks.split(",")
     if set(decks) & set(HELDOUT_DECKS):
         raise SystemExit(f"held-out decks are never trained on: {set(decks) & set(HELDOUT_DECKS)}")
-    n = generate(args.out, args.videos, args.frames, args.seed, decks)
+    n = generate(args.out, args.videos, args.frames, args.seed, decks, args.views)
     print(f"wrote {n} images to {args.out}")
     return 0
 

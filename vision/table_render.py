@@ -504,6 +504,9 @@ class FrameTruth:
     t: float
     image: np.ndarray
     cards: list[tuple[str, tuple[float, float, float, float], bool]]
+    #: Each card's pose on the table, in the order of ``cards``: (x, y, angle) in board
+    #: units and `_paste` degrees (for labels in other views than the frame).
+    poses: list[tuple[float, float, float]] = field(default_factory=list)
 
 
 class TableVideo:
@@ -616,7 +619,7 @@ class TableVideo:
         frame = self._finish(frame, index)
         cards = [(code, self._box(x, y, ang), self._visible(ids, i, x, y, ang))
                  for i, (code, x, y, ang) in enumerate(entries)]
-        return FrameTruth(index, t, frame, cards)
+        return FrameTruth(index, t, frame, cards, [(x, y, ang) for _c, x, y, ang in entries])
 
     def _finish(self, frame: np.ndarray, index: int) -> np.ndarray:
         cfg = self.config
@@ -627,15 +630,9 @@ class TableVideo:
         return np.clip(out, 0, 255).astype(np.uint8)
 
     def _box(self, x: float, y: float, angle: float) -> tuple[float, float, float, float]:
-        a = math.radians(angle)
-        ca, sa = math.cos(a), math.sin(a)
-        pts = []
-        for u, v in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
-            px, py = u * CARD_W / 2, v * CARD_H / 2
-            pts.append((x + px * ca + py * sa, y - px * sa + py * ca))
         from calibration.profile import apply_homography
 
-        img = apply_homography(self.h_board, np.array(pts))
+        img = apply_homography(self.h_board, card_corners(x, y, angle))
         return (float(img[:, 0].min()), float(img[:, 1].min()), float(img[:, 0].max()),
                 float(img[:, 1].max()))
 
@@ -671,6 +668,17 @@ class TableVideo:
         return TableProfile(self.h_board, (self.config.width, self.config.height), self.cups,
                             self.zones, self.game, len(self.players),
                             {"source": "rendered", "seed": self.config.seed})
+
+
+def card_corners(x: float, y: float, angle: float) -> np.ndarray:
+    """The four corners (board units) of a card centred at (x, y), turned ``angle`` degrees."""
+    a = math.radians(angle)
+    ca, sa = math.cos(a), math.sin(a)
+    pts = []
+    for u, v in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+        px, py = u * CARD_W / 2, v * CARD_H / 2
+        pts.append((x + px * ca + py * sa, y - px * sa + py * ca))
+    return np.array(pts)
 
 
 def render_video(events: Sequence[Mapping[str, Any]], out: str | Path,

@@ -17,23 +17,25 @@ from vision.train import DATASET_ROOT, RUNS, export, offline_environment
 REAL_TRAIN = DATASET_ROOT / "real-train"
 
 
-def data_yaml(out: Path) -> Path:
-    """Train on table scenes + rendered card scenes + real photos; validate on table scenes."""
-    train = ["table-train", "synth-train"]
+def data_yaml(out: Path, scenes: str = "table") -> Path:
+    """Train on table scenes (``table``: whole frames; ``views``: zone views) + rendered card
+    scenes + real photos; validate on table scenes of the same kind."""
+    train = [f"{scenes}-train", "synth-train"]
     if (REAL_TRAIN / "images").exists():
         train.append("real-train")
     names = ", ".join(CARD_CODES)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(f"path: {DATASET_ROOT.resolve()}\ntrain: [{', '.join(train)}]\n"
-                   f"val: table-val\nnc: {len(CARD_CODES)}\nnames: [{names}]\n")
+                   f"val: {scenes}-val\nnc: {len(CARD_CODES)}\nnames: [{names}]\n")
     return out
 
 
-def finetune(weights: Path, hours: float, epochs: int, imgsz: int, name: str) -> Path:
+def finetune(weights: Path, hours: float, epochs: int, imgsz: int, name: str,
+             scenes: str = "table") -> Path:
     offline_environment(2)
     from ultralytics import YOLO
 
-    data = data_yaml(RUNS / name / "data.yaml")
+    data = data_yaml(RUNS / name / "data.yaml", scenes)
     model = YOLO(str(weights))
     model.train(data=str(data), epochs=epochs, time=hours, imgsz=imgsz, batch=16, device="cpu",
                 workers=2, project=str(RUNS), name=name, exist_ok=True, amp=False, plots=False,
@@ -53,8 +55,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--imgsz", type=int, default=320)
     ap.add_argument("--name", default="yolo26n-table")
     ap.add_argument("--export", type=Path, default=None, help="write the ONNX here too")
+    ap.add_argument("--scenes", choices=["table", "views"], default="table",
+                    help="whole table frames or zone views (vision.table_dataset --views)")
     args = ap.parse_args(argv)
-    best = finetune(args.weights, args.hours, args.epochs, args.imgsz, args.name)
+    best = finetune(args.weights, args.hours, args.epochs, args.imgsz, args.name, args.scenes)
     print(f"best weights: {best}")
     if args.export:
         print(f"exported: {export(best, args.imgsz, args.export)}")
