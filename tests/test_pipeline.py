@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from log_helpers import normalise
 
 from calibration.calibrate import calibrate
 from calibration.layout import default_zones
@@ -22,22 +23,6 @@ from vision.pipeline import TablePipeline
 from vision.pipeline_cli import register_watch
 from vision.table_render import TruthDetector, demo_source
 from vision.tracker import TrackerConfig
-
-EXTRA = ("t", "confidence", "t_placed", "t_free")
-
-
-def normalise(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Drop the vision's extra fields; a revealed hand is a set of cards (its order is not
-    something a camera can know)."""
-    out = []
-    for ev in events:
-        row = {k: v for k, v in ev.items() if k not in EXTRA}
-        if row.get("event") == "play" and "cards" in row:
-            row["cards"] = row["cards"][:1] + sorted(row["cards"][1:])  # GL-3: first is fixed
-        if row.get("event") == "reveal":
-            row["cards"] = sorted(row["cards"])
-        out.append(row)
-    return out
 
 
 @pytest.mark.parametrize(("game", "seed"), [("michigan-rummy", 0), ("oh-claire", 1)])

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from log_helpers import normalise
 
 from calibration.calibrate import calibrate
 from companion.events import read_log
@@ -19,20 +20,7 @@ from vision.table_render import (
     simulated_round,
 )
 
-EXTRA = ("t", "confidence", "t_placed", "t_free")
 PLAYERS = ("Ann", "Bob", "Cy", "Dee", "Eve")
-
-
-def normalise(events: list[dict]) -> list[dict]:
-    out = []
-    for ev in events:
-        row = {k: v for k, v in ev.items() if k not in EXTRA}
-        if row.get("event") == "play" and "cards" in row:
-            row["cards"] = row["cards"][:1] + sorted(row["cards"][1:])  # GL-3: first is fixed
-        if row.get("event") == "reveal":
-            row["cards"] = sorted(row["cards"])
-        out.append(row)
-    return out
 
 
 @pytest.mark.parametrize("seed", [12])

@@ -19,13 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from log_helpers import normalise as normalise_rows
 
 from companion.events import read_log
 from vision.detector import default_model_path
 from vision.pipeline_cli import register_watch
 from vision.table_render import RenderConfig, render_video, simulated_round
 
-EXTRA = ("t", "confidence", "t_placed", "t_free")
 CASES = [("michigan-rummy", 11), ("oh-claire", 12)]
 
 pytestmark = pytest.mark.skipif(not default_model_path().exists(),
@@ -33,15 +33,7 @@ pytestmark = pytest.mark.skipif(not default_model_path().exists(),
 
 
 def normalise(events: list[dict[str, Any]]) -> list[str]:
-    out = []
-    for ev in events:
-        row = {k: v for k, v in ev.items() if k not in EXTRA}
-        if row.get("event") == "play" and "cards" in row:
-            row["cards"] = row["cards"][:1] + sorted(row["cards"][1:])  # GL-3: first is fixed
-        if row.get("event") == "reveal":
-            row["cards"] = sorted(row["cards"])  # a revealed hand is a set of cards
-        out.append(json.dumps(row, sort_keys=True))
-    return out
+    return [json.dumps(row, sort_keys=True) for row in normalise_rows(events)]
 
 
 _RUNS: dict[tuple[str, int], tuple[list[str], list[str], str]] = {}
