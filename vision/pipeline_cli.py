@@ -89,11 +89,11 @@ def build_detector(args: argparse.Namespace, source: Any) -> Any:
     if args.imgsz:
         kwargs["imgsz"] = args.imgsz
     detector = CardDetector(args.model, **kwargs)
-    if getattr(args, "full_frame", False):
+    if args.full_frame:
         return detector
     from vision.zones import ZoneReader
 
-    return ZoneReader(detector, still_diff=getattr(args, "still_diff", 0.0) or 0.0)
+    return ZoneReader(detector, still_diff=args.still_diff)
 
 
 def run_watch(args: argparse.Namespace) -> int:

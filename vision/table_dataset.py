@@ -19,11 +19,17 @@ from __future__ import annotations
 import argparse
 import random
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from companion.cards import CARD_CODES
+
+if TYPE_CHECKING:
+    from calibration.profile import TableProfile
+    from vision.table_render import FrameTruth
+    from vision.zones import ZoneView
 
 GAMES = ("michigan-rummy", "great-lakes", "pressman", "boodle", "oh-claire")
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
@@ -45,16 +51,15 @@ def _label_lines(cards: list[tuple[str, tuple[float, float, float, float], bool]
     return lines
 
 
-def _view_lines(truth: object, profile: object, view: object, w: int, h: int,
+def _view_lines(truth: FrameTruth, profile: TableProfile, view: ZoneView, w: int, h: int,
                 min_px: float = 6.0) -> list[str]:
     """Labels of the visible cards in a zone view: each card's corners mapped into the view."""
     from calibration.profile import apply_homography
     from vision.table_render import card_corners
 
-    to_view = np.linalg.inv(profile.inverse @ view.to_image)  # type: ignore[attr-defined]
+    to_view = np.linalg.inv(profile.inverse @ view.to_image)
     lines = []
-    for (code, _box, visible), (x, y, ang) in zip(truth.cards, truth.poses,  # type: ignore[attr-defined]
-                                                   strict=True):
+    for (code, _box, visible), (x, y, ang) in zip(truth.cards, truth.poses, strict=True):
         if not visible:
             continue
         pts = apply_homography(to_view, card_corners(x, y, ang))

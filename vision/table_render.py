@@ -640,14 +640,12 @@ class TableVideo:
                  angle: float = 0.0) -> bool:
         """True when either corner index of the card is mostly uncovered."""
         a = math.radians(angle)
-        ca, sa = math.cos(a), math.sin(a)
-        for sx, sy in ((-1, -1), (1, 1)):
-            px, py = sx * (CARD_W / 2 - 2.5), sy * (CARD_H / 2 - 4.5)
-            cx = x + px * ca + py * sa
-            cy = y - px * sa + py * ca
-            px, py = _to_px(cx, cy)
+        upright = abs(math.cos(a)) >= abs(math.sin(a))
+        indices = [(-(CARD_W / 2 - 2.5), -(CARD_H / 2 - 4.5)), (CARD_W / 2 - 2.5, CARD_H / 2 - 4.5)]
+        for cx, cy in card_points(x, y, angle, indices):
+            px, py = _to_px(float(cx), float(cy))
             r = int(2 * CANVAS_SCALE)
-            ry, rx = (2 * r, r) if abs(ca) >= abs(sa) else (r, 2 * r)  # the index is tall
+            ry, rx = (2 * r, r) if upright else (r, 2 * r)  # the index is tall
             patch = ids[max(0, py - ry):py + ry, max(0, px - rx):px + rx]
             if patch.size and float(np.mean(patch == ident)) > 0.6:
                 return True
@@ -670,15 +668,19 @@ class TableVideo:
                             {"source": "rendered", "seed": self.config.seed})
 
 
-def card_corners(x: float, y: float, angle: float) -> np.ndarray:
-    """The four corners (board units) of a card centred at (x, y), turned ``angle`` degrees."""
+def card_points(x: float, y: float, angle: float,
+                offsets: Sequence[tuple[float, float]]) -> np.ndarray:
+    """Points given in the card's own frame (board units from its centre, x right, y down)
+    on a card centred at (x, y) and turned ``angle`` degrees as `_paste` turns it."""
     a = math.radians(angle)
     ca, sa = math.cos(a), math.sin(a)
-    pts = []
-    for u, v in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
-        px, py = u * CARD_W / 2, v * CARD_H / 2
-        pts.append((x + px * ca + py * sa, y - px * sa + py * ca))
-    return np.array(pts)
+    return np.array([(x + px * ca + py * sa, y - px * sa + py * ca) for px, py in offsets])
+
+
+def card_corners(x: float, y: float, angle: float) -> np.ndarray:
+    """The four corners (board units) of a card centred at (x, y), turned ``angle`` degrees."""
+    w, h = CARD_W / 2, CARD_H / 2
+    return card_points(x, y, angle, [(-w, -h), (w, -h), (w, h), (-w, h)])
 
 
 def render_video(events: Sequence[Mapping[str, Any]], out: str | Path,

@@ -160,13 +160,16 @@ class ZoneReader:
     def _read(self, frame: np.ndarray, views: list[ZoneView]) -> list[Detections]:
         """Each view's detections: read again where the view changed, kept where it did not."""
         images = [rectify(frame, v) for v in views]
+        if self.still_diff <= 0:  # every view, every frame: nothing to compare or keep
+            self.last_read = len(images)
+            return self.detector.detect_many(images, self.conf, self.card_conf)
         thumbs = [cv2.resize(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img,
                              (32, 32), interpolation=cv2.INTER_AREA).astype(np.float32)
                   for img in images]
         todo = []
         for k, (view, thumb) in enumerate(zip(views, thumbs, strict=True)):
             last = self._last.get(view.zone)
-            if (last is None or self.still_diff <= 0 or last[2] + 1 >= self.refresh_every
+            if (last is None or last[2] + 1 >= self.refresh_every
                     or float(np.mean(np.abs(thumb - last[0]))) >= self.still_diff):
                 todo.append(k)
         fresh = (self.detector.detect_many([images[k] for k in todo], self.conf, self.card_conf)
