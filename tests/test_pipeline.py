@@ -304,3 +304,21 @@ def test_camera_outage_does_not_replay_cards_on_the_table(tmp_path: Path) -> Non
     assert not any(r.events for r in res)
     assert [e.data.get("card") for e in read_log(tmp_path / "g.jsonl").events
             if e.kind == "play"] == ["2C", "3C"]
+
+
+@pytest.mark.skipif(not Path("models/cards.onnx").exists(), reason="no shipped model")
+def test_watch_classifier_choice_is_explicit_with_another_model() -> None:
+    """`--model` alone reads with that model's own classes (a deck taught with teach-deck
+    is unknown to the crop classifier); `--classifier PATH` puts the classifier behind it."""
+    from vision.pipeline_cli import build_detector
+
+    parser = argparse.ArgumentParser()
+    register_watch(parser.add_subparsers())
+    base = ["watch", "x.mp4", "--log", "x.jsonl", "--full-frame", "--model", "models/cards.onnx"]
+    alone = build_detector(parser.parse_args(base), None)
+    both = build_detector(parser.parse_args(
+        [*base, "--classifier", "models/card_classifier.onnx"]), None)
+    shipped = build_detector(parser.parse_args(base[:5]), None)
+    none = build_detector(parser.parse_args([*base[:5], "--classifier", "none"]), None)
+    assert alone.classifier is None and none.classifier is None
+    assert both.classifier is not None and shipped.classifier is not None

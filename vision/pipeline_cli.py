@@ -44,6 +44,10 @@ def register_watch(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--detector", choices=["model", "truth"], default="model",
                    help="'truth' reads the demo table's own boxes (no model needed)")
     p.add_argument("--imgsz", type=int, help="detector input size (default: the model's)")
+    p.add_argument("--classifier", default="auto",
+                   help="auto (the shipped crop classifier names the cards the shipped model "
+                        "finds; with --model, the model's own classes), none, or a classifier "
+                        "path (e.g. models/card_classifier.onnx with --model)")
     p.add_argument("--full-frame", action="store_true",
                    help="run the model on the whole frame instead of on each zone's "
                         "rectified view (slower to read side and far seats; for comparison)")
@@ -88,6 +92,8 @@ def build_detector(args: argparse.Namespace, source: Any) -> Any:
     kwargs: dict[str, Any] = {}
     if args.imgsz:
         kwargs["imgsz"] = args.imgsz
+    choice = getattr(args, "classifier", "auto")
+    kwargs["classifier"] = False if choice == "none" else choice
     detector = CardDetector(args.model, **kwargs)
     if args.full_frame:
         return detector

@@ -4,7 +4,9 @@ The renderer knows every card's box and whether a corner index shows, so its fra
 YOLO-labelled training images of the exact situation the app faces (piles growing in seat
 zones, trick areas, chips, hands reaching in, camera perspective and lighting), drawn with the
 training deck designs. Held-out decks are never used. Labels follow the card detector's rule:
-a card is labelled (whole-card box) when at least one corner index is visible.
+a card is labelled when at least one corner index is visible, with a box around the part of
+it that shows (an earlier version boxed the whole card, so a card mostly covered by the next
+one in a revealed row got a box over its neighbour).
 
     python -m vision.table_dataset --videos 160 --frames 5 --out datasets/cards/table-train
     python -m vision.table_dataset --views --videos 300 --frames 3 --out datasets/cards/views-train
@@ -27,49 +29,44 @@ import numpy as np
 from companion.cards import CARD_CODES
 
 if TYPE_CHECKING:
-    from calibration.profile import TableProfile
     from vision.table_render import FrameTruth
-    from vision.zones import ZoneView
 
 GAMES = ("michigan-rummy", "great-lakes", "pressman", "boodle", "oh-claire")
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 
 
-def _label_lines(cards: list[tuple[str, tuple[float, float, float, float], bool]], w: int,
-                 h: int, min_px: float = 6.0) -> list[str]:
-    lines = []
-    for code, (x1, y1, x2, y2), visible in cards:
-        if not visible:
-            continue
-        x1, x2 = max(0.0, x1), min(float(w), x2)
-        y1, y2 = max(0.0, y1), min(float(h), y2)
-        if x2 - x1 < min_px or y2 - y1 < min_px:
-            continue
-        cx, cy = (x1 + x2) / 2 / w, (y1 + y2) / 2 / h
-        lines.append(f"{CARD_CODES.index(code)} {cx:.6f} {cy:.6f} {(x2 - x1) / w:.6f} "
-                     f"{(y2 - y1) / h:.6f}")
-    return lines
+def _box_line(code: str, pts: np.ndarray, w: int, h: int, min_px: float) -> str | None:
+    """The YOLO label line of a card whose visible part has outline ``pts`` (image pixels),
+    or None when that part lies mostly outside the image or is too small to label."""
+    if not len(pts):
+        return None
+    x1, y1 = max(0.0, float(pts[:, 0].min())), max(0.0, float(pts[:, 1].min()))
+    x2, y2 = min(float(w), float(pts[:, 0].max())), min(float(h), float(pts[:, 1].max()))
+    cx, cy = float(pts[:, 0].mean()), float(pts[:, 1].mean())
+    if not (0 <= cx < w and 0 <= cy < h) or x2 - x1 < min_px or y2 - y1 < min_px:
+        return None
+    return (f"{CARD_CODES.index(code)} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
+            f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
 
 
-def _view_lines(truth: FrameTruth, profile: TableProfile, view: ZoneView, w: int, h: int,
+def label_lines(truth: FrameTruth, board_to_image: np.ndarray, w: int, h: int,
                 min_px: float = 6.0) -> list[str]:
-    """Labels of the visible cards in a zone view: each card's corners mapped into the view."""
+    """Labels of the cards of a rendered frame in an image that ``board_to_image`` maps the
+    table into (the frame itself, or a zone view): a card whose corner index shows gets the
+    box of its visible part (the detector's convention; `vision.datagen` labels the same way).
+    ``truth`` must have been rendered with ``outlines=True``.
+    """
     from calibration.profile import apply_homography
-    from vision.table_render import card_corners
 
-    to_view = np.linalg.inv(profile.inverse @ view.to_image)
+    if len(truth.outlines) != len(truth.cards):
+        raise ValueError("render the frame with outlines=True to label it")
     lines = []
-    for (code, _box, visible), (x, y, ang) in zip(truth.cards, truth.poses, strict=True):
-        if not visible:
+    for (code, _box, visible), outline in zip(truth.cards, truth.outlines, strict=True):
+        if not visible or not len(outline):
             continue
-        pts = apply_homography(to_view, card_corners(x, y, ang))
-        x1, y1 = max(0.0, float(pts[:, 0].min())), max(0.0, float(pts[:, 1].min()))
-        x2, y2 = min(float(w), float(pts[:, 0].max())), min(float(h), float(pts[:, 1].max()))
-        cx, cy = float(pts[:, 0].mean()), float(pts[:, 1].mean())
-        if not (0 <= cx < w and 0 <= cy < h) or x2 - x1 < min_px or y2 - y1 < min_px:
-            continue
-        lines.append(f"{CARD_CODES.index(code)} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
-                     f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+        line = _box_line(code, apply_homography(board_to_image, outline), w, h, min_px)
+        if line is not None:
+            lines.append(line)
     return lines
 
 
@@ -94,9 +91,12 @@ def generate(out: Path, videos: int, frames: int, seed: int, decks: list[str],
                            lighting=rng.uniform(0.1, 0.45), noise=rng.uniform(1, 8),
                            hands=rng.random() < 0.8)
         video = TableVideo(events, cfg)
-        times = sorted(rng.uniform(0.3, video.duration) for _ in range(frames))
+        # One frame of each game comes from its last 15%: the fullest piles and, at the end
+        # of a round, the hands revealed in rows (rare in time, but where reading is hardest).
+        times = sorted([rng.uniform(0.3, video.duration) for _ in range(frames - 1)]
+                       + [rng.uniform(0.85, 1.0) * video.duration])
         for k, t in enumerate(times):
-            truth = video.render(t, k)
+            truth = video.render(t, k, outlines=True)
             img = truth.image
             if rng.random() < 0.3:   # defocus / motion blur as webcams show it
                 ksize = rng.choice([3, 5])
@@ -114,14 +114,15 @@ def generate(out: Path, videos: int, frames: int, seed: int, decks: list[str],
                     vimg = rectify(img, view)
                     cv2.imwrite(str(out / "images" / f"{name}_z{j}.jpg"), vimg,
                                 [cv2.IMWRITE_JPEG_QUALITY, quality])
-                    lines = _view_lines(truth, profile, view, vimg.shape[1], vimg.shape[0])
+                    to_view = np.linalg.inv(profile.inverse @ view.to_image)
+                    lines = label_lines(truth, to_view, vimg.shape[1], vimg.shape[0])
                     (out / "labels" / f"{name}_z{j}.txt").write_text(
                         "\n".join(lines) + ("\n" if lines else ""))
                     written += 1
                 continue
             cv2.imwrite(str(out / "images" / f"{name}.jpg"), img,
                         [cv2.IMWRITE_JPEG_QUALITY, quality])
-            lines = _label_lines(truth.cards, img.shape[1], img.shape[0])
+            lines = label_lines(truth, video.h_board, img.shape[1], img.shape[0])
             (out / "labels" / f"{name}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))
             written += 1
     return written

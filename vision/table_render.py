@@ -507,6 +507,11 @@ class FrameTruth:
     #: Each card's pose on the table, in the order of ``cards``: (x, y, angle) in board
     #: units and `_paste` degrees (for labels in other views than the frame).
     poses: list[tuple[float, float, float]] = field(default_factory=list)
+    #: With ``render(..., outlines=True)``: each card's visible part (not covered by other
+    #: cards or a hand) as a convex outline in board units, in the order of ``cards``; an
+    #: empty array for a card wholly covered. Training labels box this part, as the
+    #: detector's box convention asks (a box surrounds the visible part of a card).
+    outlines: list[np.ndarray] = field(default_factory=list)
 
 
 class TableVideo:
@@ -576,7 +581,7 @@ class TableVideo:
                          != "play"]
         return lying, flying, progress, pots
 
-    def render(self, t: float, index: int = 0) -> FrameTruth:
+    def render(self, t: float, index: int = 0, outlines: bool = False) -> FrameTruth:
         cfg = self.config
         lying, flying, progress, pots = self._state_at(t)
         key = (tuple((p.code, p.x, p.y) for p, _ in lying), tuple(sorted(pots.items())))
@@ -619,7 +624,11 @@ class TableVideo:
         frame = self._finish(frame, index)
         cards = [(code, self._box(x, y, ang), self._visible(ids, i, x, y, ang))
                  for i, (code, x, y, ang) in enumerate(entries)]
-        return FrameTruth(index, t, frame, cards, [(x, y, ang) for _c, x, y, ang in entries])
+        truth = FrameTruth(index, t, frame, cards, [(x, y, ang) for _c, x, y, ang in entries])
+        if outlines:
+            truth.outlines = [_visible_outline(ids, i, x, y, ang)
+                              for i, (_code, x, y, ang) in enumerate(entries)]
+        return truth
 
     def _finish(self, frame: np.ndarray, index: int) -> np.ndarray:
         cfg = self.config
@@ -666,6 +675,23 @@ class TableVideo:
         return TableProfile(self.h_board, (self.config.width, self.config.height), self.cups,
                             self.zones, self.game, len(self.players),
                             {"source": "rendered", "seed": self.config.seed})
+
+
+def _visible_outline(ids: np.ndarray, ident: int, x: float, y: float,
+                     angle: float) -> np.ndarray:
+    """Convex outline (board units) of the canvas pixels that show card ``ident``."""
+    corners = np.array([_to_px(float(cx), float(cy)) for cx, cy in card_corners(x, y, angle)])
+    h, w = ids.shape[:2]
+    x0, y0 = max(0, int(corners[:, 0].min()) - 2), max(0, int(corners[:, 1].min()) - 2)
+    x1, y1 = min(w, int(corners[:, 0].max()) + 3), min(h, int(corners[:, 1].max()) + 3)
+    if x1 <= x0 or y1 <= y0:
+        return np.zeros((0, 2))
+    ys, xs = np.nonzero(ids[y0:y1, x0:x1] == ident)
+    if len(xs) < 3:
+        return np.zeros((0, 2))
+    pts = np.column_stack([xs + x0, ys + y0]).astype(np.int32)
+    hull = cv2.convexHull(pts).reshape(-1, 2).astype(np.float64)
+    return hull / CANVAS_SCALE - TABLE_HALF
 
 
 def card_points(x: float, y: float, angle: float,
