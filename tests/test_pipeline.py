@@ -322,3 +322,37 @@ def test_watch_classifier_choice_is_explicit_with_another_model() -> None:
     none = build_detector(parser.parse_args([*base[:5], "--classifier", "none"]), None)
     assert alone.classifier is None and none.classifier is None
     assert both.classifier is not None and shipped.classifier is not None
+
+
+def test_a_reveal_read_short_of_the_hand_is_held_with_the_referees_reason(
+        tmp_path: Path) -> None:
+    """A card of a revealed hand that is never read (covered, misread) must not turn the
+    reveal into a wrong one: the reading is held, saying in the referee's words what is
+    wrong, so that a person enters the rest."""
+    from vision.table_render import RenderConfig, RenderedSource, TableVideo, simulated_round
+
+    events = simulated_round("michigan-rummy", seed=11)
+    bob = next(e for e in events if e["event"] == "reveal" and e["player"] == "Bob")
+    unseen = bob["cards"][1]
+    video = TableVideo(events, RenderConfig(seed=11))
+    source = RenderedSource(video)
+    first = video.render(0.0).image
+    profile = calibrate([first] * 3, "michigan-rummy", len(video.players))
+    truth = TruthDetector(source)
+
+    class Blind:
+        def detect(self, frame: np.ndarray) -> Detections:
+            dets = truth.detect(frame)
+            keep = np.array([name != unseen for name, _b, _s in dets], bool)
+            return Detections(dets.xyxy[keep], dets.confidence[keep], dets.class_id[keep],
+                              dets.names)
+
+    pipe = TablePipeline(profile, Blind(), None, tmp_path / "g.jsonl",
+                         script=video.truth.script)
+    pipe.run(source)
+    logged = [e.data for e in read_log(tmp_path / "g.jsonl").events]
+    assert not any(e["event"] == "reveal" and e["player"] == "Bob" for e in logged)
+    held = [p for p in pipe.pending.values() if p.event.get("player") == "Bob"]
+    assert len(held) == 1
+    n = len(bob["cards"])
+    assert f"Bob holds {n} cards, the reveal shows {n - 1}" in held[0].describe()

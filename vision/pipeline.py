@@ -142,7 +142,9 @@ class TablePipeline:
         self.errors: list[str] = []
         self.referee: Referee | None = None
         self._round_cards: dict[str, int] = {}
-        self._partial: dict[int, tuple[Observation, float]] = {}
+        #: Per zone: a settled reading the referee cannot place yet, until when it waits for
+        #: the rest of its move, and the referee's reason.
+        self._partial: dict[int, tuple[Observation, float, str]] = {}
         self.merge_window = merge_window
         events = read_log(self.log.path).events if self.log.lines else []
         if events:
@@ -248,16 +250,21 @@ class TablePipeline:
     # --- deciding what a settled lay means --------------------------------------------------
     def _accepts(self, event: dict[str, Any]) -> tuple[bool, int]:
         """Would the referee accept ``event`` now (and with how many new violations)?"""
+        ok, violations, _why = self._try(event)
+        return ok, violations
+
+    def _try(self, event: dict[str, Any]) -> tuple[bool, int, str]:
+        """`_accepts`, and the referee's reason when it refuses the event."""
         ref = self.referee
         if ref is None:
-            return True, 0
+            return True, 0, ""
         mark = ref.checkpoint()
         n = len(ref.violations)
         try:
             ref.apply(Event(event, self.log.lines + 1))
-            return True, len(ref.violations) - n
-        except Exception:  # noqa: BLE001 - any refusal means "not this reading"
-            return False, 0
+            return True, len(ref.violations) - n, ""
+        except Exception as exc:  # noqa: BLE001 - any refusal means "not this reading"
+            return False, 0, str(exc) or type(exc).__name__
         finally:
             ref.rollback(mark)
 
@@ -283,19 +290,25 @@ class TablePipeline:
                 options.append({"event": "play", "player": player, "cards": [first, *rest],
                                 **extra})
         best: tuple[int, dict[str, Any]] | None = None
+        play_why = ""
         for opt in options:
-            ok, violations = self._accepts(opt)
+            ok, violations, why = self._try(opt)
             if ok and (best is None or violations < best[0]):
                 best = (violations, opt)
+            play_why = play_why or why
         # A single card is logged even when it breaks a rule (that is a finding, not a
         # misreading); several cards must make a legal move together (GL-3, GL-4), or they may
         # be part of a move whose other cards a hand still covers: wait for them.
         if best is not None and (len(obs.cards) == 1 or best[0] == 0):
             return best[1], ""
-        ok, _ = self._accepts(reveal)
+        ok, _, reveal_why = self._try(reveal)
         if ok:
             return reveal, ""
-        return None, "the referee cannot place it now"
+        # Say why, in the referee's words: a person then knows what to look at ("Bob holds 4
+        # cards, the reveal shows 1": the rest of the hand was not read).
+        if best is not None:
+            play_why = "it breaks a rule as a play"
+        return None, f"not a play ({play_why or 'refused'}), not a reveal ({reveal_why})"
 
     # --- the frame loop ---------------------------------------------------------------------
     def process(self, frame: np.ndarray, t: float, index: int = 0) -> FrameResult:
@@ -322,10 +335,10 @@ class TablePipeline:
                                               "zone": self.profile.zones[z].name})
         for obs in observations:
             self._handle(obs, result)
-        for zone, (obs, deadline) in list(self._partial.items()):
+        for zone, (obs, deadline, why) in list(self._partial.items()):
             if t > deadline:
                 del self._partial[zone]
-                self._hold(obs, "the referee cannot place it now", None, result)
+                self._hold(obs, why, None, result)
         if self.chip_counter is not None and t - self._chip_last >= self.chip_every:
             self._chip_last = t
             self._check_chips(frame, result)
@@ -351,7 +364,7 @@ class TablePipeline:
             obs = _merge(held[0], obs)
         event, why = self._interpret(obs)
         if event is None and obs.kind == "pile" and obs.certain:
-            self._partial[obs.zone] = (obs, obs.t + self.merge_window)
+            self._partial[obs.zone] = (obs, obs.t + self.merge_window, why)
             return
         if event is None or not obs.certain:
             self._hold(obs, why or f"low confidence {obs.confidence:.2f}", event, result)
