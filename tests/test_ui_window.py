@@ -710,3 +710,21 @@ def test_the_demo_reads_cards_with_the_renderer_or_the_model(
     assert (type(model.detector).__name__ == "ZoneReader") == shipped  # the model, zone by zone
     tick = model.tick()
     assert tick.frame is not None and tick.frame.image.shape == (480, 640, 3)
+
+
+def test_a_held_reading_can_be_fixed_into_a_revealed_hand(qtbot: QtBot) -> None:
+    """A hand shown at the round's end and read short of a card is held as a play; the fix
+    dialog lets the person say the cards were a hand shown, and enter all of them."""
+    dlg = PlayDialog(["Ann", "Bob"], "Bob", "KH QH TH", title="What was laid down?",
+                     choose_kind=True)
+    qtbot.addWidget(dlg)
+    assert dlg.kind_combo is not None and dlg.kind == "play"
+    dlg.kind_combo.setCurrentIndex(1)
+    dlg.cards.setText("TH JH QH KH")
+    (ev,) = dlg.events()
+    assert ev["event"] == "reveal" and ev["player"] == "Bob"
+    assert ev["cards"] == ["TH", "JH", "QH", "KH"]
+    plain = PlayDialog(["Ann", "Bob"], "Bob", "KH")
+    qtbot.addWidget(plain)
+    assert plain.kind_combo is None and plain.events()[0] == {
+        "event": "play", "player": "Bob", "card": "KH", "source": "user"}

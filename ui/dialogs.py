@@ -187,15 +187,32 @@ class HandDialog(EventDialog):
 class PlayDialog(EventDialog):
     """A play: who laid which card(s). Used to add a missed play and to fix a misread card."""
 
+    KINDS = {"play": "Played", "reveal": "Hand shown (revealed)"}
+
     def __init__(self, players: Sequence[str], player: str | None = None, card_text: str = "",
                  title: str = "Add a missed play", kind: str = "play",
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, choose_kind: bool = False) -> None:
         super().__init__(title, parent)
         self.kind = kind
         self.player = _players_combo(players, player)
         self.cards = CardsEdit(card_text)
         self.form.addRow("Player", self.player)
         self.form.addRow("Card(s)", self.cards)
+        #: With ``choose_kind``: whether the cards were played or a hand was shown (a held
+        #: reading may be either: a revealed hand read short of a card looks like a play).
+        self.kind_combo: QComboBox | None = None
+        if choose_kind:
+            self.kind_combo = QComboBox()
+            for key, label in self.KINDS.items():
+                self.kind_combo.addItem(label, key)
+            self.kind_combo.setCurrentIndex(list(self.KINDS).index(kind)
+                                            if kind in self.KINDS else 0)
+            self.kind_combo.currentIndexChanged.connect(self._kind_changed)
+            self.form.addRow("The cards were", self.kind_combo)
+
+    def _kind_changed(self, _index: int) -> None:
+        if self.kind_combo is not None:
+            self.kind = str(self.kind_combo.currentData())
 
     def problem(self) -> str:
         return "" if self.cards.valid() else "Type the card(s), e.g. 5C or 10♣ JH."

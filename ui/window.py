@@ -559,7 +559,8 @@ class MainWindow(QMainWindow):
         cards = held.get("cards") or [held.get("card")]
         dlg: EventDialog = PlayDialog(self._players(), held.get("player"),
                                       " ".join(str(c) for c in cards if c),
-                                      title="What was played?")
+                                      title="What was laid down?",
+                                      kind=str(held.get("event") or "play"), choose_kind=True)
         dlg.setParent(self, dlg.windowFlags())
         if prepare is not None:
             prepare(dlg)
