@@ -115,3 +115,23 @@ def test_runtime_does_not_import_torch() -> None:
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True,
                    cwd=Path(__file__).resolve().parent.parent)
+
+
+def test_scene_crops_cut_every_labelled_box(tmp_path: Path) -> None:
+    """`train_classifier --scenes`: each labelled box of a YOLO-format scene becomes one crop
+    with its class (the zone views of `vision.table_dataset`)."""
+    from vision.train_classifier import build_yolo_crops
+
+    (tmp_path / "v" / "images").mkdir(parents=True)
+    (tmp_path / "v" / "labels").mkdir()
+    img = np.full((120, 160, 3), 90, np.uint8)
+    img[20:100, 30:80] = 250  # a white card
+    cv2.imwrite(str(tmp_path / "v" / "images" / "a.jpg"), img)
+    qh = CARD_CODES.index("QH")
+    (tmp_path / "v" / "labels" / "a.txt").write_text(
+        f"{qh} 0.34375 0.5 0.3125 0.6666\n{CARD_CODES.index('2C')} 0.8 0.2 0.1 0.2\n")
+    (tmp_path / "v" / "images" / "b.jpg").write_bytes(b"")  # unreadable: skipped
+    xs, ys = build_yolo_crops([tmp_path / "v"], variants=2, seed=0, workers=1)
+    two = CARD_CODES.index("2C")
+    assert xs.shape == (4, 96, 96, 3) and list(ys) == [qh, qh, two, two]
+    assert xs[0].mean() > 200  # the crop holds the card

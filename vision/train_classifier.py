@@ -171,6 +171,49 @@ def build_synth(count: int, deck_names: Sequence[str], seed: int, workers: int =
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
+# ---------------------------------------------------------------- crops of labelled scenes
+
+def _yolo_worker(job: tuple[list[Path], int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    images, variants, seed, size = job
+    cv2.setNumThreads(1)
+    rng = np.random.default_rng(seed)
+    xs, ys = [], []
+    for img_path in images:
+        label = img_path.parent.parent / "labels" / f"{img_path.stem}.txt"
+        if not label.exists():
+            continue
+        img = cv2.imread(str(img_path))
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        for line in label.read_text().splitlines():
+            c, cx, cy, bw, bh = (float(v) for v in line.split())
+            box = ((cx - bw / 2) * w, (cy - bh / 2) * h, (cx + bw / 2) * w, (cy + bh / 2) * h)
+            for _ in range(variants):
+                xs.append(crop_patch(img, jitter_box(rng, box), size, MARGIN))
+                ys.append(int(c))
+    if not xs:
+        return np.zeros((0, size, size, 3), np.uint8), np.zeros(0, np.int16)
+    return np.stack(xs), np.asarray(ys, np.int16)
+
+
+def build_yolo_crops(folders: Sequence[Path], variants: int, seed: int, workers: int = 2,
+                     size: int = SIZE, chunk: int = 200) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of every labelled box of YOLO-format scenes (``folder/images``, ``folder/labels``),
+    each box jittered as a detector's would be. For the table renderer's zone views
+    (`vision.table_dataset --views`): the index strips of revealed rows and pile corners at the
+    size the live pipeline reads them."""
+    images = sorted(p for f in folders for p in (Path(f) / "images").glob("*.jpg"))
+    jobs = [(images[k:k + chunk], variants, seed * 100000 + k, size)
+            for k in range(0, len(images), chunk)]
+    if workers > 1:
+        with Pool(workers) as pool:
+            parts = pool.map(_yolo_worker, jobs)
+    else:
+        parts = [_yolo_worker(j) for j in jobs]
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
 # ---------------------------------------------------------------- real crops
 
 def _rotated_view(rng: np.random.Generator, img: np.ndarray, box: Sequence[float],
@@ -375,6 +418,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--build-only", action="store_true", help="build the data and stop")
     ap.add_argument("--export-only", action="store_true", help="export --init to --out")
     ap.add_argument("--threads", type=int, default=1, help="torch CPU threads")
+    ap.add_argument("--scenes", default="",
+                    help="YOLO-format scene folders whose labelled boxes are cropped too "
+                         "(e.g. datasets/cards/views-train), comma separated")
+    ap.add_argument("--scenes-val", default="", help="scene folders for validation")
+    ap.add_argument("--scenes-weight", type=float, default=0.25,
+                    help="share of each batch drawn from the scene crops")
     args = ap.parse_args(argv)
 
     import torch
@@ -413,6 +462,17 @@ def main(argv: Sequence[str] | None = None) -> None:
                       lambda: build_synth(1000, train_decks, args.seed + 9, args.workers))
     print(f"real crops {len(xr)}, real val {len(xrv)}, synth val {len(xsv)} "
           f"({time.time() - t0:.0f} s)", flush=True)
+    xt = yt = xtv = ytv = None
+    if args.scenes:
+        folders = [Path(f) for f in args.scenes.split(",")]
+        xt, yt = cached(data / f"scenes-{'+'.join(f.name for f in folders)}.npz",
+                        lambda: build_yolo_crops(folders, 1, args.seed + 3, args.workers))
+        if args.scenes_val:
+            vfolders = [Path(f) for f in args.scenes_val.split(",")]
+            xtv, ytv = cached(data / f"scenes-{'+'.join(f.name for f in vfolders)}.npz",
+                              lambda: build_yolo_crops(vfolders, 1, args.seed + 4, 1))
+        print(f"scene crops {len(xt)}, scene val {0 if xtv is None else len(xtv)} "
+              f"({time.time() - t0:.0f} s)", flush=True)
     if args.build_only:
         return
 
@@ -425,7 +485,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     # Time-budgeted one-cycle schedule: measure speed on the first steps, then fix the length.
     budget = args.minutes * 60
     n_real = int(round(args.batch * args.real_weight)) if len(xr) else 0
-    n_syn = args.batch - n_real
+    n_scn = int(round(args.batch * args.scenes_weight)) if xt is not None and len(xt) else 0
+    n_syn = args.batch - n_real - n_scn
     step, total_steps = 0, None
     t_train = time.time()
     best, best_state = -1.0, None
@@ -451,6 +512,10 @@ def main(argv: Sequence[str] | None = None) -> None:
             i_r = rng.integers(0, len(xr), n_real)
             parts_x.append(xr[i_r])
             parts_y.append(yr[i_r])
+        if n_scn and xt is not None and yt is not None:
+            i_t = rng.integers(0, len(xt), n_scn)
+            parts_x.append(xt[i_t])
+            parts_y.append(yt[i_t])
         xb = augment_batch(rng, np.concatenate(parts_x))
         yb = torch.from_numpy(np.concatenate(parts_y).astype(np.int64))
         loss = F.cross_entropy(model(to_tensor(xb)), yb, label_smoothing=0.1)
@@ -460,9 +525,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         step += 1
         if step % 500 == 0 or step == ts:
             a_r, a_s = evaluate(model, xrv, yrv), evaluate(model, xsv, ysv)
-            score = a_r + a_s
+            a_t = evaluate(model, xtv, ytv) if xtv is not None and ytv is not None else 0.0
+            score = a_r + a_s + a_t
             print(f"step {step}/{ts} loss {loss.item():.3f} lr {lr:.5f} real-val {a_r:.3f} "
-                  f"synth-val {a_s:.3f} ({(time.time() - t_train) / 60:.1f} min)", flush=True)
+                  f"synth-val {a_s:.3f} scene-val {a_t:.3f} "
+                  f"({(time.time() - t_train) / 60:.1f} min)", flush=True)
             if score >= best:
                 best = score
                 best_state = {k: v.clone() for k, v in model.state_dict().items()}
