@@ -66,7 +66,7 @@ def test_the_model_reads_every_play_in_the_right_seat_and_order(
     matched = {truth[i + k] for i, _, n in matcher.get_matching_blocks() for k in range(n)}
     plays_right = sum(e in matched for e in visual)
     extra = len(got) - sum(n for *_, n in matcher.get_matching_blocks())
-    # Measured with the v1 model and classifier v4: Michigan 32 of 32 plays, Oh Claire! 41 of
+    # Measured with the v1 model and classifier v4 and v5: Michigan 32 of 32 plays, Oh Claire! 41 of
     # 41 plays and trumps, nothing extra in either.
     assert plays_right == len(visual), (plays_right, len(visual))
     assert extra == 0, [e for e in got if e not in truth]
