@@ -5,9 +5,10 @@ cards read zone by zone), and the event log it writes is compared with the groun
 The goal (issue 8) is equality. The Oh Claire! hand (single cards, tricks) reaches it. The
 Michigan round does not yet: every play is read, but of the hands revealed at the round's end
 (cards spread in a row, each covering most of the one before) only single cards are read, a
-limit of the v1 detector. The first test pins how close each game gets, so that a change
-making the vision worse fails; the last is the goal for the Michigan round, marked xfail
-(strict: it fails loudly once it passes, so the marker gets removed).
+limit of the v1 detector and of the crop classifier (models/README.md, Limits). The first
+test pins how close each game gets, so that a change making the vision worse fails; the
+last is the goal for the Michigan round, marked xfail (strict: it fails loudly once it
+passes, so the marker gets removed).
 """
 
 from __future__ import annotations
@@ -78,8 +79,8 @@ def test_the_oh_claire_hand_read_by_the_model_equals_the_ground_truth(
     assert got == truth
 
 
-@pytest.mark.xfail(strict=True, reason="v1 detector: the overlapped cards of a revealed hand "
-                                       "are not read (models/README.md, Limits)")
+@pytest.mark.xfail(strict=True, reason="v1 detector, classifier v5: the overlapped cards of a "
+                                       "revealed hand are not read (models/README.md, Limits)")
 def test_the_michigan_round_read_by_the_model_equals_the_ground_truth(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     truth, got, _ = watched("michigan-rummy", 11, tmp_path_factory.mktemp("michigan-rummy"))
