@@ -365,6 +365,14 @@ class MichiganReferee(Referee):
             raise EventError(f"{kind!r} is not an event of {self.title}")
         handler(event)
 
+    def expects(self) -> frozenset[str] | None:
+        phase = self.state.phase
+        if phase in ("deal", "play"):
+            return frozenset({"play"})
+        if phase == "reveal":
+            return frozenset({"reveal"})
+        return frozenset()
+
     def turn(self) -> str | None:
         st = self.state
         if st.phase == "deal":

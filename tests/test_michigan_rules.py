@@ -526,3 +526,25 @@ def test_common_card_codes_accept_ten_symbols_and_lower_case() -> None:
                            {"event": "play", "player": "Dee", "card": "Q♣"}]
     r = run(events)
     assert r.errors == [] and texts(r)[-1] == "Next: K♣"
+
+
+def test_the_referee_says_which_card_event_it_waits_for() -> None:
+    """`expects()`: plays while a round is played, reveals once someone is out, nothing
+    between rounds (the camera pipeline offers an unplaceable reading as that kind)."""
+    from companion.michigan_sim import simulate
+    from companion.referee.base import replay_dicts
+
+    events = simulate(["Ann", "Bob", "Cy", "Dee"], rounds=1, seed=11, hidden=True)
+    first_reveal = next(i for i, e in enumerate(events) if e["event"] == "reveal")
+    last_reveal = max(i for i, e in enumerate(events) if e["event"] == "reveal")
+    first_play = next(i for i, e in enumerate(events) if e["event"] == "play")
+
+    def expects(n: int) -> frozenset[str] | None:
+        ref = replay_dicts(events[:n]).referee
+        assert ref is not None
+        return ref.expects()
+
+    assert expects(1) == frozenset()                        # only the game event
+    assert expects(first_play) == {"play"}                  # round dealt, dummy decided
+    assert expects(first_reveal) == {"reveal"}             # someone went out
+    assert expects(last_reveal + 1) == frozenset()          # round settled

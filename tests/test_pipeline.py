@@ -356,3 +356,11 @@ def test_a_reveal_read_short_of_the_hand_is_held_with_the_referees_reason(
     assert len(held) == 1
     n = len(bob["cards"])
     assert f"Bob holds {n} cards, the reveal shows {n - 1}" in held[0].describe()
+    # The game waits for reveals (Referee.expects), so it is offered as Bob's hand shown,
+    # and confirming it as corrected logs the whole reveal.
+    assert held[0].event["event"] == "reveal" and "Bob's hand" in held[0].describe()
+    assert pipe.referee is not None and pipe.referee.expects() == {"reveal"}
+    line, _said = pipe.confirm(held[0].id, {"event": "reveal", "player": "Bob",
+                                            "cards": list(bob["cards"])})
+    assert read_log(tmp_path / "g.jsonl").events[-1].data["cards"] == bob["cards"]
+    assert not any(f"line {line}" in e for e in pipe.errors)

@@ -55,6 +55,8 @@ class Pending:
     def describe(self) -> str:
         cards = " ".join(Card.parse(c).pretty() for c in self.observation.cards)
         who = self.event.get("player") or self.observation.zone_name
+        if self.event.get("event") == "reveal":
+            return f"Confirm {who}'s hand: {cards}? ({self.reason})"
         return f"Confirm {who}: {cards}? ({self.reason})"
 
 
@@ -143,8 +145,10 @@ class TablePipeline:
         self.referee: Referee | None = None
         self._round_cards: dict[str, int] = {}
         #: Per zone: a settled reading the referee cannot place yet, until when it waits for
-        #: the rest of its move, and the referee's reason.
-        self._partial: dict[int, tuple[Observation, float, str]] = {}
+        #: the rest of its move, the referee's reason and the event to offer a person.
+        self._partial: dict[int, tuple[Observation, float, str, dict[str, Any] | None]] = {}
+        #: The event `_interpret` offers a person when it cannot decide (None: a play).
+        self._suggestion: dict[str, Any] | None = None
         self.merge_window = merge_window
         events = read_log(self.log.path).events if self.log.lines else []
         if events:
@@ -269,7 +273,9 @@ class TablePipeline:
             ref.rollback(mark)
 
     def _interpret(self, obs: Observation) -> tuple[dict[str, Any] | None, str]:
-        """The event for a settled observation, or (None, why) when a person must decide."""
+        """The event for a settled observation, or (None, why) when a person must decide
+        (`_suggestion` then holds the event to offer them)."""
+        self._suggestion = None
         extra = {"t": round(obs.t_still, 3), "confidence": round(obs.confidence, 3)}
         if obs.kind == "trump":
             if len(obs.cards) != 1:
@@ -305,9 +311,16 @@ class TablePipeline:
         if ok:
             return reveal, ""
         # Say why, in the referee's words: a person then knows what to look at ("Bob holds 4
-        # cards, the reveal shows 1": the rest of the hand was not read).
+        # cards, the reveal shows 1": the rest of the hand was not read). Where the game says
+        # what it waits for, the reading is offered as that kind of event.
+        expected = self.referee.expects() if self.referee is not None else None
+        if expected is not None and "reveal" in expected and "play" not in expected:
+            self._suggestion = reveal
+            return None, reveal_why
         if best is not None:
             play_why = "it breaks a rule as a play"
+        if expected is not None and "play" in expected and "reveal" not in expected:
+            return None, play_why or "refused"
         return None, f"not a play ({play_why or 'refused'}), not a reveal ({reveal_why})"
 
     # --- the frame loop ---------------------------------------------------------------------
@@ -335,10 +348,10 @@ class TablePipeline:
                                               "zone": self.profile.zones[z].name})
         for obs in observations:
             self._handle(obs, result)
-        for zone, (obs, deadline, why) in list(self._partial.items()):
+        for zone, (obs, deadline, why, offer) in list(self._partial.items()):
             if t > deadline:
                 del self._partial[zone]
-                self._hold(obs, why, None, result)
+                self._hold(obs, why, offer, result)
         if self.chip_counter is not None and t - self._chip_last >= self.chip_every:
             self._chip_last = t
             self._check_chips(frame, result)
@@ -364,10 +377,11 @@ class TablePipeline:
             obs = _merge(held[0], obs)
         event, why = self._interpret(obs)
         if event is None and obs.kind == "pile" and obs.certain:
-            self._partial[obs.zone] = (obs, obs.t + self.merge_window, why)
+            self._partial[obs.zone] = (obs, obs.t + self.merge_window, why, self._suggestion)
             return
         if event is None or not obs.certain:
-            self._hold(obs, why or f"low confidence {obs.confidence:.2f}", event, result)
+            self._hold(obs, why or f"low confidence {obs.confidence:.2f}",
+                       event if event is not None else self._suggestion, result)
             return
         self._log_visual(event, obs, result)
 

@@ -114,6 +114,12 @@ class Referee:
         """Whose move it is now, when the rules say (None when anyone may act or unknown)."""
         return None
 
+    def expects(self) -> frozenset[str] | None:
+        """Which kinds of card event (``play``, ``reveal``) the game is waiting for now; None
+        when the rule set does not say. Lets a camera reading that fits neither be explained
+        (and offered for correction) as the kind the table is at."""
+        return None
+
     def finish(self, line: int) -> None:
         """Called once after the last event of the log (nothing to do by default)."""
 
