@@ -164,7 +164,15 @@ class MainWindow(QMainWindow):
         cb.addWidget(self.confirm_yes)
         cb.addWidget(self.confirm_fix)
         cb.addWidget(self.confirm_no)
-        self.confirm_bar.setStyleSheet("background: #fff3b0; border-radius: 6px;")
+        # Styled by name: an unscoped rule would also flatten the buttons into plain text.
+        self.confirm_bar.setObjectName("confirmBar")
+        self.confirm_bar.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+        self.confirm_bar.setStyleSheet(
+            "#confirmBar { background: #fff3b0; border-radius: 6px; }"
+            " #confirmBar QLabel { background: transparent; }"
+            " #confirmBar QPushButton { background: #ffffff; color: #222; border: 2px solid"
+            " #8a6d00; border-radius: 6px; padding: 6px 14px; }"
+            " #confirmBar QPushButton:hover { background: #fff8d6; }")
         self.confirm_bar.setVisible(False)
         self.pending: list[tuple[int, str, dict[str, Any]]] = []
         self.live = LiveView()
