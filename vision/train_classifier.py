@@ -27,6 +27,7 @@ import time
 from collections.abc import Sequence
 from multiprocessing import Pool
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -53,6 +54,17 @@ def jitter_box(rng: np.random.Generator, box: Sequence[float], amount: float = 0
     w, h = x2 - x1, y2 - y1
     d = rng.normal(0, amount, 4)
     return (x1 + d[0] * w, y1 + d[1] * h, x2 + d[2] * w, y2 + d[3] * h)
+
+
+def _run_jobs(worker: Any, jobs: Sequence[Any], workers: int) -> tuple[np.ndarray, np.ndarray]:
+    """Run crop-building jobs (in ``workers`` processes when more than one) and join their
+    (crops, labels) in job order."""
+    if workers > 1:
+        with Pool(workers) as pool:
+            parts = pool.map(worker, jobs)
+    else:
+        parts = [worker(j) for j in jobs]
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
 # ---------------------------------------------------------------- rendered crops
@@ -163,12 +175,7 @@ def build_synth(count: int, deck_names: Sequence[str], seed: int, workers: int =
                 size: int = SIZE, chunk: int = 250) -> tuple[np.ndarray, np.ndarray]:
     jobs = [(seed * 100000 + k, min(chunk, count - k * chunk), list(deck_names), size)
             for k in range(math.ceil(count / chunk))]
-    if workers > 1:
-        with Pool(workers) as pool:
-            parts = pool.map(_synth_worker, jobs)
-    else:
-        parts = [_synth_worker(j) for j in jobs]
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    return _run_jobs(_synth_worker, jobs, workers)
 
 
 # ---------------------------------------------------------------- crops of labelled scenes
@@ -206,12 +213,7 @@ def build_yolo_crops(folders: Sequence[Path], variants: int, seed: int, workers:
     images = sorted(p for f in folders for p in (Path(f) / "images").glob("*.jpg"))
     jobs = [(images[k:k + chunk], variants, seed * 100000 + k, size)
             for k in range(0, len(images), chunk)]
-    if workers > 1:
-        with Pool(workers) as pool:
-            parts = pool.map(_yolo_worker, jobs)
-    else:
-        parts = [_yolo_worker(j) for j in jobs]
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    return _run_jobs(_yolo_worker, jobs, workers)
 
 
 # ---------------------------------------------------------------- real crops
@@ -287,12 +289,7 @@ def build_real(recs: list[dict], variants: int, seed: int, workers: int = 2, siz
     chunk = 40
     jobs = [(recs[i:i + chunk], variants, seed * 1000 + i, size, str(src))
             for i in range(0, len(recs), chunk)]
-    if workers > 1:
-        with Pool(workers) as pool:
-            parts = pool.map(_real_worker, jobs)
-    else:
-        parts = [_real_worker(j) for j in jobs]
-    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    return _run_jobs(_real_worker, jobs, workers)
 
 
 def cached(path: Path, make):  # type: ignore[no-untyped-def]
