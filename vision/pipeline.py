@@ -147,8 +147,6 @@ class TablePipeline:
         #: Per zone: a settled reading the referee cannot place yet, until when it waits for
         #: the rest of its move, the referee's reason and the event to offer a person.
         self._partial: dict[int, tuple[Observation, float, str, dict[str, Any] | None]] = {}
-        #: The event `_interpret` offers a person when it cannot decide (None: a play).
-        self._suggestion: dict[str, Any] | None = None
         self.merge_window = merge_window
         events = read_log(self.log.path).events if self.log.lines else []
         if events:
@@ -252,13 +250,9 @@ class TablePipeline:
         return out
 
     # --- deciding what a settled lay means --------------------------------------------------
-    def _accepts(self, event: dict[str, Any]) -> tuple[bool, int]:
-        """Would the referee accept ``event`` now (and with how many new violations)?"""
-        ok, violations, _why = self._try(event)
-        return ok, violations
-
-    def _try(self, event: dict[str, Any]) -> tuple[bool, int, str]:
-        """`_accepts`, and the referee's reason when it refuses the event."""
+    def _accepts(self, event: dict[str, Any]) -> tuple[bool, int, str]:
+        """Would the referee accept ``event`` now (with how many new violations), and its
+        reason when it refuses?"""
         ref = self.referee
         if ref is None:
             return True, 0, ""
@@ -272,21 +266,21 @@ class TablePipeline:
         finally:
             ref.rollback(mark)
 
-    def _interpret(self, obs: Observation) -> tuple[dict[str, Any] | None, str]:
-        """The event for a settled observation, or (None, why) when a person must decide
-        (`_suggestion` then holds the event to offer them)."""
-        self._suggestion = None
+    def _interpret(self, obs: Observation
+                   ) -> tuple[dict[str, Any] | None, str, dict[str, Any] | None]:
+        """(event, "", None) for a settled observation the referee places; (None, why, offer)
+        when a person must decide, ``offer`` being the event to put to them (None: a play)."""
         extra = {"t": round(obs.t_still, 3), "confidence": round(obs.confidence, 3)}
         if obs.kind == "trump":
             if len(obs.cards) != 1:
-                return None, "several cards in the trump spot"
-            return {"event": "trump", "card": obs.cards[0], **extra}, ""
+                return None, "several cards in the trump spot", None
+            return {"event": "trump", "card": obs.cards[0], **extra}, "", None
         if obs.kind != "pile" or obs.seat is None or obs.seat >= len(self.players):
-            return None, f"cards in the {obs.zone_name} area"
+            return None, f"cards in the {obs.zone_name} area", None
         player = self.players[obs.seat]
         reveal = {"event": "reveal", "player": player, "cards": list(obs.cards), **extra}
         if self.game == "wanagan":
-            return reveal, ""  # WA-3: every lay is a hand shown
+            return reveal, "", None  # WA-3: every lay is a hand shown
         options: list[dict[str, Any]] = []
         if len(obs.cards) == 1:
             options.append({"event": "play", "player": player, "card": obs.cards[0], **extra})
@@ -298,7 +292,7 @@ class TablePipeline:
         best: tuple[int, dict[str, Any]] | None = None
         play_why = ""
         for opt in options:
-            ok, violations, why = self._try(opt)
+            ok, violations, why = self._accepts(opt)
             if ok and (best is None or violations < best[0]):
                 best = (violations, opt)
             play_why = play_why or why
@@ -306,22 +300,21 @@ class TablePipeline:
         # misreading); several cards must make a legal move together (GL-3, GL-4), or they may
         # be part of a move whose other cards a hand still covers: wait for them.
         if best is not None and (len(obs.cards) == 1 or best[0] == 0):
-            return best[1], ""
-        ok, _, reveal_why = self._try(reveal)
+            return best[1], "", None
+        ok, _, reveal_why = self._accepts(reveal)
         if ok:
-            return reveal, ""
+            return reveal, "", None
         # Say why, in the referee's words: a person then knows what to look at ("Bob holds 4
         # cards, the reveal shows 1": the rest of the hand was not read). Where the game says
         # what it waits for, the reading is offered as that kind of event.
         expected = self.referee.expects() if self.referee is not None else None
         if expected is not None and "reveal" in expected and "play" not in expected:
-            self._suggestion = reveal
-            return None, reveal_why
+            return None, reveal_why, reveal
         if best is not None:
             play_why = "it breaks a rule as a play"
         if expected is not None and "play" in expected and "reveal" not in expected:
-            return None, play_why or "refused"
-        return None, f"not a play ({play_why or 'refused'}), not a reveal ({reveal_why})"
+            return None, play_why or "refused", None
+        return None, f"not a play ({play_why or 'refused'}), not a reveal ({reveal_why})", None
 
     # --- the frame loop ---------------------------------------------------------------------
     def process(self, frame: np.ndarray, t: float, index: int = 0) -> FrameResult:
@@ -375,13 +368,13 @@ class TablePipeline:
             # The rest of a move the referee could not place alone (a hand uncovering the
             # other cards of a revealed hand a moment later): try them together.
             obs = _merge(held[0], obs)
-        event, why = self._interpret(obs)
+        event, why, offer = self._interpret(obs)
         if event is None and obs.kind == "pile" and obs.certain:
-            self._partial[obs.zone] = (obs, obs.t + self.merge_window, why, self._suggestion)
+            self._partial[obs.zone] = (obs, obs.t + self.merge_window, why, offer)
             return
         if event is None or not obs.certain:
             self._hold(obs, why or f"low confidence {obs.confidence:.2f}",
-                       event if event is not None else self._suggestion, result)
+                       event if event is not None else offer, result)
             return
         self._log_visual(event, obs, result)
 
