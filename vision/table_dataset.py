@@ -76,6 +76,7 @@ def generate(out: Path, videos: int, frames: int, seed: int, decks: list[str],
     from tqdm import tqdm
 
     from vision.table_render import RenderConfig, TableVideo, simulated_round
+    from vision.zones import rectify, zone_views
 
     rng = random.Random(seed)
     (out / "images").mkdir(parents=True, exist_ok=True)
@@ -91,6 +92,7 @@ def generate(out: Path, videos: int, frames: int, seed: int, decks: list[str],
                            lighting=rng.uniform(0.1, 0.45), noise=rng.uniform(1, 8),
                            hands=rng.random() < 0.8)
         video = TableVideo(events, cfg)
+        profile = video.profile()  # the same table for every frame of the game
         # One frame of each game comes from its last 15%: the fullest piles and, at the end
         # of a round, the hands revealed in rows (rare in time, but where reading is hardest).
         times = sorted([rng.uniform(0.3, video.duration) for _ in range(frames - 1)]
@@ -107,9 +109,6 @@ def generate(out: Path, videos: int, frames: int, seed: int, decks: list[str],
             name = f"table_{seed}_{v:04d}_{k}"
             quality = rng.randint(55, 95)
             if views:
-                from vision.zones import rectify, zone_views
-
-                profile = video.profile()
                 for j, view in enumerate(zone_views(profile, 320, rng.uniform(8, 45))):
                     vimg = rectify(img, view)
                     cv2.imwrite(str(out / "images" / f"{name}_z{j}.jpg"), vimg,
