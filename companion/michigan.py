@@ -175,9 +175,9 @@ class MichiganState(GameState):
     moves: list[Move] = field(default_factory=list)
     start: dict[str, int] = field(default_factory=dict)
     settled: tuple[int, int] = (-1, -1)     # (facts, offences) when last settled
-    #: Full information: findings not yet said aloud, until their evidence card is seen
-    #: (None: at the end of the round), so that announcements never reveal a hand.
-    quiet: list[tuple[tuple[int, str, str], frozenset[Card], str]] = field(default_factory=list)
+    #: Full information: findings only the deal proves (MR-3, a dummy taken with a money
+    #: card), held until the round is complete so that they never reveal a hand in play.
+    held: list[tuple[Offence, str]] = field(default_factory=list)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MichiganState:
         new = object.__new__(type(self))
@@ -309,11 +309,13 @@ class MichiganReferee(Referee):
     - ``ineligible-dummy`` (MR-3) only with a ``deal``: the hand given up is dead and never seen
       at the table, so a hidden log can never prove it.
 
-    With a ``deal`` every finding is checked against the hands at the moment of the play
-    (proof line = the offence line; the deal line for the dummy) but said aloud only when a card
-    that proves it is seen (never revealing a hand). Chips are a settlement of the round's
-    facts replayed in the order they happened with every proven offence known from its line
-    (PR-5a), so both modes reach the same chips whenever the proofs arrive.
+    With a ``deal`` the plays and reveals are checked against the hands (a card the player was
+    not dealt is refused), but the findings stay the table's: each one is proven, said and
+    charged when a card that proves it is seen, exactly as without the deal, so that nothing
+    said or paid ever reveals a hand (at every point the findings are those of hidden mode).
+    The one finding only the deal can prove, ``ineligible-dummy``, is said when the round is
+    complete (proof line: the deal). Chips are a settlement of the round's facts replayed in
+    the order they happened with every proven offence known from its line (PR-5a).
     """
 
     game: ClassVar[str] = "michigan-rummy"
@@ -349,7 +351,6 @@ class MichiganReferee(Referee):
         self.money_cards = frozenset().union(*(c.money_cards() for c in self.rules.cups))
         self.state = MichiganState()
         self._line = 0
-        self._from_deal = False     # evidence taken from the deal, not seen at the table
 
     # --- the fold --------------------------------------------------------------------------
     def apply(self, event: Event) -> None:
@@ -537,13 +538,9 @@ class MichiganReferee(Referee):
             held = sorted(given_up & self.money_cards)
             if held and self.rules.dummy_needs_no_money_card:
                 # Full information only: the hand given up is dead and never seen at the table,
-                # so the deal line is the proof (MR-3), said aloud when the round is over.
-                self._from_deal = True
-                try:
-                    self._prove(Offence(event.line, taker, "ineligible-dummy", st.deal_line),
-                                f"{taker} took the dummy while holding a money card")
-                finally:
-                    self._from_deal = False
+                # so the deal line is the proof (MR-3), said when the round is complete.
+                st.held.append((Offence(event.line, taker, "ineligible-dummy", st.deal_line),
+                                f"{taker} took the dummy while holding a money card"))
         self._settle(event.line)
         self.announce(event.line, f"{text} {self._opening_leader()} leads.")
 
@@ -724,59 +721,29 @@ class MichiganReferee(Referee):
         six = self.rules.cup("six")
         if six is not None and c.rank == 6:                              # GL-5
             st.facts.append(Fact(line, len(st.facts), "cup", player, six.name, (line,)))
-        if st.hands is not None:
-            self._check_full(line)
         if stopped:
             notes.append(f"Sequence stopped at {stopped}.")
         self._say_next(notes)
 
-    def _check_full(self, line: int) -> None:
-        """Full information: judge the newest lead and stop at once against every hand."""
-        st = self.state
-        assert st.hands is not None
-        self._from_deal = True
-        try:
-            for p in self.players:
-                if st.hands[p]:
-                    self._evidence(p, sorted(st.hands[p]), line, newest_only=True)
-            if st.leads and st.leads[-1].line == line:
-                self._finish_lead(len(st.leads) - 1, line)
-        finally:
-            self._from_deal = False
-        # A stop whose next card is dead (dummy or a given-up hand) proves nothing.
-        st.stops = [s for s in st.stops if s.line != line]
-
     # --- evidence: what a shown card proves about earlier leads and stops ---------------------
-    def _evidence(self, player: str, shown: Iterable[Card], line: int,
-                  newest_only: bool = False) -> None:
+    def _evidence(self, player: str, shown: Iterable[Card], line: int) -> None:
         st = self.state
         shown = list(shown)
-        if st.quiet and not self._from_deal:
-            for item in [q for q in st.quiet if not q[1].isdisjoint(shown)]:
-                st.quiet.remove(item)
-                self.announce(self._line, item[2])
         keep: list[Stop] = []
         for s in st.stops:
-            if (newest_only and s.line != line) or s.card not in shown:
+            if s.card not in shown:
                 keep.append(s)
                 continue
             self._prove(Offence(s.line, player, "withheld", line, s.card),
-                        f"{player} withheld {self._shown(s.card)} when the sequence stopped "
-                        f"at {s.after.pretty()}", s.card)
+                        f"{player} withheld {s.card.pretty()} when the sequence stopped "
+                        f"at {s.after.pretty()}")
         st.stops = keep
         for i, rec in enumerate(st.leads):
-            if newest_only and rec.line != line:
-                continue
             new = rec
             for c in shown:
                 new = self._judge(new, player, c, line)
             if new != rec:
                 st.leads[i] = new
-
-    def _shown(self, c: Card, otherwise: str = "the next card") -> str:
-        """A card named in a finding, unless it is only known from the deal (never reveal a
-        hand that the table has not seen)."""
-        return otherwise if self._from_deal else c.pretty()
 
     def _judge(self, rec: Lead, player: str, c: Card, line: int) -> Lead:
         lead = rec.card
@@ -784,42 +751,24 @@ class MichiganReferee(Referee):
             if c.suit == lead.suit and c.rank < lead.rank:
                 if not rec.lower:
                     self._prove(Offence(rec.line, player, "illegal-lead", line),
-                                f"{player} led {lead.pretty()} while holding "
-                                f"{self._shown(c, 'a lower card of that suit')}", c)
+                                f"{player} led {lead.pretty()} while holding {c.pretty()}")
                     rec = rec._replace(lower=True)
-                else:
-                    self._widen((rec.line, player, "illegal-lead"), c)
             if lead.suit not in rec.allowed and c.suit in rec.allowed:
                 # PR-7 / PR-6a: a lead can be out of turn and of the wrong colour at once;
                 # each rule broken is its own finding.
                 if not rec.colour:
                     self._prove(Offence(rec.line, player, "wrong-colour-lead", line),
-                                f"{player} led {lead.pretty()} while holding "
-                                f"{self._shown(c, 'a card')} of a suit that had to be led", c)
+                                f"{player} led {lead.pretty()} while holding {c.pretty()} "
+                                f"of a suit that had to be led")
                     rec = rec._replace(colour=True)
-                else:
-                    self._widen((rec.line, player, "wrong-colour-lead"), c)
         elif c.suit in rec.allowed:
-            if player in rec.between:
-                if not rec.turn:
-                    self._prove(Offence(rec.line, rec.player, "out-of-turn", line),
-                                f"{rec.player} led {lead.pretty()} but {player} had the lead",
-                                c)
-                    rec = rec._replace(turn=True)
-                else:
-                    self._widen((rec.line, rec.player, "out-of-turn"), c)
+            if player in rec.between and not rec.turn:
+                self._prove(Offence(rec.line, rec.player, "out-of-turn", line),
+                            f"{rec.player} led {lead.pretty()} but {player} had the lead")
+                rec = rec._replace(turn=True)
             if not rec.other_line:
                 rec = rec._replace(other_line=line)
         return rec
-
-    def _widen(self, key: tuple[int, str, str], c: Card) -> None:
-        """Full information: one more card whose sight would prove a finding kept quiet."""
-        if not self._from_deal:
-            return
-        st = self.state
-        for i, (k, cards, said) in enumerate(st.quiet):
-            if k == key:
-                st.quiet[i] = (k, cards | {c}, said)
 
     def _finish_lead(self, i: int, line: int) -> None:
         """Once every card is known: a lead in a suit not allowed by a player who held none
@@ -834,15 +783,9 @@ class MichiganReferee(Referee):
                         f"{rec.player} led {rec.card.pretty()} but the lead belonged to "
                         f"another player")
             self.state.leads[i] = rec._replace(turn=True)
-            hands = self.state.hands
-            if self._from_deal and hands is not None:
-                for p in self.players:
-                    for c in hands[p] if p != rec.player else ():
-                        if c.suit in rec.allowed:
-                            self._widen((rec.line, rec.player, "out-of-turn"), c)
 
     # --- violations ----------------------------------------------------------------------------
-    def _prove(self, off: Offence, text: str, evidence: Card | None = None) -> None:
+    def _prove(self, off: Offence, text: str) -> None:
         st = self.state
         st.offences.append(off)
         self.violation(off.line, off.player, off.rule, off.proof_line, text)
@@ -852,12 +795,8 @@ class MichiganReferee(Referee):
         extra = ""
         if penalised:
             extra = f" {off.player} wins no money cup from then on this round."
-        said = f"{_RULE_WORDS.get(off.rule, off.rule)}: {text} (line {off.line}).{extra}"
-        if self._from_deal:
-            key = (off.line, off.player, off.rule)
-            st.quiet.append((key, frozenset([evidence] if evidence else []), said))
-        else:
-            self.announce(self._line, said)
+        self.announce(self._line,
+                      f"{_RULE_WORDS.get(off.rule, off.rule)}: {text} (line {off.line}).{extra}")
 
     # --- going out, reveals, end of round --------------------------------------------------------
     def _went_out(self, player: str, line: int, notes: list[str]) -> None:
@@ -942,9 +881,9 @@ class MichiganReferee(Referee):
         st = self.state
         for i in range(len(st.leads)):
             self._finish_lead(i, line)
-        for _, _, said in st.quiet:
-            self.announce(line, said)
-        st.quiet = []
+        for off, text in st.held:
+            self._prove(off, text)
+        st.held = []
         st.leads = []
         st.stops = []
         holders = {c: p for p, cs in st.revealed.items() for c in cs}

@@ -40,11 +40,21 @@ def test_hidden_and_full_reach_the_same_chips_every_round(name: str) -> None:
         assert v.proof_line >= v.line or v.rule == "ineligible-dummy"
 
 
-def test_full_mode_proves_at_once() -> None:
-    events = with_deal(load("michigan-rummy-mistakes.jsonl"))
-    full = run(events)
-    assert full.referee is not None
-    assert all(v.proof_line == v.line for v in full.referee.violations)
+def test_full_mode_proves_only_what_the_table_saw() -> None:
+    # Issue 16: the deal does not prove a finding early; each is proven by the card the
+    # table saw, the same as without the deal (line numbers shifted by the deal lines).
+    events = load("michigan-rummy-mistakes.jsonl")
+    rounds = [i for i, e in enumerate(events, start=1) if e["event"] == "round"]
+
+    def shift(line: int) -> int:
+        return line + sum(1 for r in rounds if r < line)
+
+    hidden, full = run(events), run(with_deal(events))
+    assert hidden.referee is not None and full.referee is not None
+    assert hidden.referee.violations
+    assert [(shift(v.line), v.player, v.rule, shift(v.proof_line), v.text)
+            for v in hidden.referee.violations] == [
+        (v.line, v.player, v.rule, v.proof_line, v.text) for v in full.referee.violations]
 
 
 _CARD = re.compile(r"(10|[2-9JQKA])([♣♦♥♠])")
