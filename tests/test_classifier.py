@@ -17,6 +17,8 @@ np = pytest.importorskip("numpy")
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("onnxruntime")
 
+from deck_helpers import needs_decks  # noqa: E402
+
 from companion.cards import CARD_CODES  # noqa: E402
 from vision import decks  # noqa: E402
 from vision.classifier import (  # noqa: E402
@@ -28,8 +30,6 @@ from vision.classifier import (  # noqa: E402
 
 MODEL = default_model_path()
 needs_model = pytest.mark.skipif(not MODEL.exists(), reason="models/card_classifier.onnx absent")
-needs_decks = pytest.mark.skipif("standard" not in decks.available_decks(),
-                                 reason="deck designs (kdegames-card-data-kf5) not installed")
 
 
 @pytest.fixture(scope="module")

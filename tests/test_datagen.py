@@ -7,11 +7,10 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("cv2")
 
-from companion.cards import CARD_CODES  # noqa: E402
-from vision import datagen, decks  # noqa: E402
+from deck_helpers import needs_decks  # noqa: E402
 
-needs_decks = pytest.mark.skipif("standard" not in decks.available_decks(),
-                                 reason="deck designs (kdegames-card-data-kf5) not installed")
+from companion.cards import CARD_CODES  # noqa: E402
+from vision import datagen  # noqa: E402
 
 
 @needs_decks

@@ -7,6 +7,8 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("cv2")
 
+from deck_helpers import svg_renderer_missing  # noqa: E402
+
 from companion.cards import CARD_CODES  # noqa: E402
 from vision import decks  # noqa: E402
 
@@ -24,7 +26,11 @@ def test_element_ids() -> None:
     assert decks.element_id("bonded", "KC") == "club_king"
 
 
-@pytest.mark.skipif(not decks.available_decks(), reason="no deck designs installed")
+_cannot_draw = ("no deck designs installed (apt install kdegames-card-data-kf5)"
+                if not decks.available_decks() else svg_renderer_missing())
+
+
+@pytest.mark.skipif(_cannot_draw is not None, reason=_cannot_draw or "")
 def test_render_card_and_back() -> None:
     deck = "standard" if "standard" in decks.available_decks() else decks.available_decks()[0]
     img = decks.render_card(deck, "QH", 120)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from deck_helpers import needs_decks
 
 from calibration.profile import apply_homography
 from companion.cards import CARD_CODES
@@ -90,6 +91,7 @@ def test_a_revealed_row_is_labelled_card_by_card_around_what_shows() -> None:
     assert narrowed >= 2  # the covered cards of each multi-card reveal
 
 
+@needs_decks
 def test_views_command_writes_images_with_labels(tmp_path: Path) -> None:
     assert main(["--views", "--videos", "1", "--frames", "1", "--seed", "3",
                  "--out", str(tmp_path / "v")]) == 0
@@ -103,3 +105,15 @@ def test_views_command_writes_images_with_labels(tmp_path: Path) -> None:
 def test_held_out_decks_are_refused(tmp_path: Path) -> None:
     with pytest.raises(SystemExit):
         main(["--videos", "1", "--decks", "dondorf", "--out", str(tmp_path / "x")])
+
+
+def test_decks_not_installed_are_refused_by_name(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.decks
+
+    monkeypatch.setattr(vision.decks, "available_decks", lambda: ["standard"])
+    with pytest.raises(SystemExit, match="not installed: \\['oxygen'\\]"):
+        main(["--videos", "1", "--decks", "standard,oxygen", "--out", str(tmp_path / "x")])
+    monkeypatch.setattr(vision.decks, "available_decks", lambda: [])
+    with pytest.raises(SystemExit, match="installed: none"):
+        main(["--videos", "1", "--out", str(tmp_path / "y")])

@@ -6,6 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
+from deck_helpers import needs_decks
 
 from companion.events import read_log
 from vision.sources import VideoFileSource
@@ -129,6 +131,7 @@ def test_demo_source_delivers_timed_frames_with_truth() -> None:
     assert src.read() is None
 
 
+@needs_decks
 def test_demo_deck_atlas_matches_the_svg_rendering() -> None:
     """The shipped atlas is the demo deck itself (so the demo needs no SVG renderer)."""
     import cv2
@@ -143,3 +146,23 @@ def test_demo_deck_atlas_matches_the_svg_rendering() -> None:
                      interpolation=cv2.INTER_AREA)
     assert np.abs(sprite.astype(int) - ref.astype(int)).mean() < 2
     assert not np.array_equal(_card_sprite(DEMO_DECK, "QS"), sprite)
+
+
+def test_demo_table_draws_without_an_svg_renderer(monkeypatch: pytest.MonkeyPatch,
+                                                  tmp_path: Path) -> None:
+    """The app extra has no cairosvg: the demo deck comes from the shipped atlas alone."""
+    import sys
+
+    from companion.cards import CARD_CODES
+    from vision.table_render import CANVAS_SCALE, DEMO_DECK, _card_sprite
+
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # `import cairosvg` now fails
+    monkeypatch.setenv("MICHIGAN_CACHE", str(tmp_path))  # and no card rendered before helps
+    _card_sprite.cache_clear()
+    try:
+        sprites = [_card_sprite(DEMO_DECK, code) for code in CARD_CODES]
+        end = TableVideo(LOG, RenderConfig(seed=2, deck=DEMO_DECK)).render(10_000.0)
+    finally:
+        _card_sprite.cache_clear()
+    assert {s.shape[0] for s in sprites} == {round(34 * CANVAS_SCALE)}
+    assert [c for c, _, _ in end.cards] == ["2S", "3S", "4H"]

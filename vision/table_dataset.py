@@ -136,11 +136,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--decks", default="train", help="'train' (all training decks) or a list")
     ap.add_argument("--views", action="store_true", help="zone views instead of whole frames")
     args = ap.parse_args(argv)
-    from vision.decks import HELDOUT_DECKS, TRAIN_DECKS
+    from vision.decks import HELDOUT_DECKS, TRAIN_DECKS, available_decks
 
-    decks = list(TRAIN_DECKS) if args.decks == "train" else args.decks.split(",")
+    have = available_decks()
+    decks = ([d for d in TRAIN_DECKS if d in have] if args.decks == "train"
+             else args.decks.split(","))
     if set(decks) & set(HELDOUT_DECKS):
         raise SystemExit(f"held-out decks are never trained on: {set(decks) & set(HELDOUT_DECKS)}")
+    missing = [d for d in decks if d not in have]
+    if missing or not decks:
+        raise SystemExit(f"deck designs not installed: {missing or TRAIN_DECKS} (installed: "
+                         f"{', '.join(have) or 'none'}; apt install kdegames-card-data-kf5)")
     n = generate(args.out, args.videos, args.frames, args.seed, decks, args.views)
     print(f"wrote {n} images to {args.out}")
     return 0
