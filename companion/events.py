@@ -1,18 +1,32 @@
 """The event log: JSON Lines, one event per line, the single source of truth of a game.
 
-Reading reports every malformed line with its line number and a plain reason and goes on;
-appending flushes and fsyncs every event so a crash loses nothing; ``correct`` events replace the
-line they name when the log is replayed.
+Reading reports every malformed line with its line number and a plain reason and goes on (a
+line over the limits below is one such line); appending flushes and fsyncs every event so a crash
+loses nothing; ``correct`` events replace the line they name when the log is replayed.
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import math
 import os
+import re
+import stat
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, BinaryIO
+
+#: The most bytes one line may hold (a whole deal is under 1 KiB); a longer line is skipped.
+MAX_LINE_BYTES = 1 << 20
+#: The most bytes read from one log; the rest of a longer (or endless) file is not read.
+MAX_LOG_BYTES = 32 << 20
+#: How deeply arrays and objects may nest in one line (an event needs 4 levels).
+MAX_DEPTH = 32
+#: The most digits a whole number may have (chips, prices, line numbers are far smaller).
+MAX_DIGITS = 15
+_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 
 
 @dataclass(frozen=True)
@@ -56,12 +70,53 @@ class Log:
     path: str | None = None
 
 
+class LimitError(ValueError):
+    """A line over one of the limits (length, nesting, size of a number): says which."""
+
+
+def _whole(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise LimitError(f"a number of {len(text.lstrip('-'))} digits (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _real(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value) or abs(value) >= 10.0 ** MAX_DIGITS:
+        raise LimitError(f"the number {text[:20]}{'...' if len(text) > 20 else ''} is too "
+                         f"large (at most {MAX_DIGITS} digits)")
+    return value
+
+
+def _constant(text: str) -> Any:
+    raise LimitError(f"{text} is not a number")
+
+
+def _check_depth(text: str) -> None:
+    """Refuse nesting deeper than MAX_DEPTH before the JSON parser recurses into it."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
+    depth = 0
+    for m in _BRACKETS.finditer(text):
+        tok = m.group()
+        if tok in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise LimitError(f"nested more than {MAX_DEPTH} levels deep")
+        elif tok in "]}":
+            depth -= 1
+
+
 def parse_line(text: str, line: int) -> Event:
-    """Parse one line; raise ValueError with a plain reason when it is not a valid event."""
+    """Parse one line; raise ValueError with a plain reason when it is not a valid event
+    (`LimitError` when it is over a limit: nesting, the size of a number)."""
+    _check_depth(text)
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_whole, parse_float=_real, parse_constant=_constant)
     except json.JSONDecodeError as exc:
         raise ValueError(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise LimitError(f"nested more than {MAX_DEPTH} levels deep") from None
     if not isinstance(data, dict):
         raise ValueError(f"expected a JSON object, got {type(data).__name__}")
     kind = data.get("event")
@@ -70,28 +125,75 @@ def parse_line(text: str, line: int) -> Event:
     return Event(data, line)
 
 
+def _add_line(log: Log, n: int, text: str) -> None:
+    text = text.strip()
+    if not text or text.startswith("#"):
+        return
+    try:
+        log.events.append(parse_line(text, n))
+    except ValueError as exc:
+        log.errors.append(LogProblem(n, f"line {n}: {exc}"))
+
+
 def parse_lines(lines: Iterable[str]) -> Log:
-    """Parse the lines of a log; blank lines are skipped, bad lines reported and skipped."""
+    """Parse the lines of a log (one item = one line); blank lines are skipped, bad lines
+    reported and skipped."""
     log = Log()
     for n, raw in enumerate(lines, start=1):
-        text = raw.strip()
-        if not text or text.startswith("#"):
+        if len(raw) > MAX_LINE_BYTES:
+            log.errors.append(LogProblem(n, f"line {n}: longer than {MAX_LINE_BYTES:,} "
+                                            f"characters; skipped"))
             continue
-        try:
-            log.events.append(parse_line(text, n))
-        except ValueError as exc:
-            log.errors.append(LogProblem(n, f"line {n}: {exc}"))
+        _add_line(log, n, raw)
     return log
 
 
+def read_lines(fh: BinaryIO, log: Log, max_line: int = MAX_LINE_BYTES,
+               max_bytes: int = MAX_LOG_BYTES) -> None:
+    """Read the lines of an open binary file into ``log``.
+
+    Only ``\\n`` ends a line (a lone carriage return inside a line does not shift the line
+    numbers), undecodable bytes are replaced, a line longer than ``max_line`` bytes is named and
+    skipped, and reading stops (saying so) after ``max_bytes``, so an endless file ends too.
+    """
+    n = 0
+    total = 0
+    while True:
+        raw = fh.readline(max_line + 1)
+        if not raw:
+            return
+        n += 1
+        total += len(raw)
+        too_long = len(raw) > max_line and not raw.endswith(b"\n")
+        while too_long and not raw.endswith(b"\n") and total <= max_bytes:
+            raw = fh.readline(1 << 20)          # the rest of the long line, thrown away
+            if not raw:
+                break
+            total += len(raw)
+        if too_long:
+            log.errors.append(LogProblem(n, f"line {n}: longer than {max_line:,} bytes; "
+                                            f"skipped"))
+        else:
+            text = raw.decode("utf-8", errors="replace")
+            _add_line(log, n, text.lstrip("\ufeff") if n == 1 else text)
+        if total > max_bytes:
+            log.errors.append(LogProblem(n, f"line {n}: the log is longer than "
+                                            f"{max_bytes:,} bytes; the rest was not read"))
+            return
+
+
 def read_log(path: str | os.PathLike[str]) -> Log:
-    """Read a log file. Raises OSError only when the file itself cannot be read.
+    """Read a log file. Raises OSError only when the file itself cannot be read (a folder, a
+    file that does not exist or may not be read).
 
     Undecodable bytes are replaced (and the line reported as malformed if JSON breaks), so one
-    damaged line never hides the rest of the game.
+    damaged line never hides the rest of the game; see `read_lines` for the limits.
     """
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        log = parse_lines(fh)
+    if os.path.isdir(path):
+        raise IsADirectoryError(errno.EISDIR, "it is a folder, not a log file", str(path))
+    log = Log()
+    with open(path, "rb") as fh:
+        read_lines(fh, log)
     log.path = str(path)
     return log
 
@@ -102,14 +204,17 @@ def apply_corrections(events: Iterable[Event]) -> tuple[list[Event], list[LogPro
     ``{"event":"correct","line":17,"with":{...}}`` replaces line 17's event with ``with`` (a
     complete event object, keeping line number 17); ``"with": null`` deletes line 17.
     A later correction of the same line wins. A correction may name any earlier line, including
-    one that held a malformed event. Returns the effective events in line order and problems.
+    one that held a malformed event or another correction: correcting a correction replaces it
+    (``null`` withdraws it, so the line it had corrected counts as first written). Returns the
+    effective events in line order and problems.
     """
     problems: list[LogProblem] = []
-    ordered = list(events)
+    ordered = sorted(events, key=lambda e: e.line)
     replaced: dict[int, Event | None] = {}
     known = {e.line for e in ordered}
-    for ev in ordered:
-        if ev.kind != "correct":
+    # From the last line back: a correction that a later one replaced has no effect.
+    for ev in reversed(ordered):
+        if ev.kind != "correct" or (ev.line and ev.line in replaced):
             continue
         target = ev.get("line")
         if not isinstance(target, int) or isinstance(target, bool) or target < 1:
@@ -121,34 +226,41 @@ def apply_corrections(events: Iterable[Event]) -> tuple[list[Event], list[LogPro
                                                 f"an earlier line, not line {target}"))
             continue
         new = ev.get("with")
-        if new is None:
-            replaced[target] = None
-            continue
-        if not isinstance(new, dict) or not isinstance(new.get("event"), str):
-            problems.append(LogProblem(ev.line, f"line {ev.line}: correction's \"with\" must be "
-                                                f"an event object"))
-            continue
-        if new.get("event") == "correct":
-            problems.append(LogProblem(ev.line, f"line {ev.line}: a correction cannot insert "
-                                                f"another correction"))
-            continue
-        replaced[target] = Event(new, target)
+        if new is not None:
+            if not isinstance(new, dict) or not isinstance(new.get("event"), str):
+                problems.append(LogProblem(ev.line, f"line {ev.line}: correction's \"with\" must "
+                                                    f"be an event object or null"))
+                continue
+            if new.get("event") == "correct":
+                problems.append(LogProblem(ev.line, f"line {ev.line}: a correction cannot "
+                                                    f"insert another correction; write a new "
+                                                    f"correction instead"))
+                continue
+        # A later correction of the same line wins.
+        replaced.setdefault(target, None if new is None else Event(new, target))
     out: list[Event] = []
     for ev in ordered:
-        if ev.kind == "correct":
-            continue
         if ev.line in replaced:
             new_ev = replaced.pop(ev.line)
             if new_ev is not None:
                 out.append(new_ev)
-        else:
+        elif ev.kind != "correct":
             out.append(ev)
     # Corrections of malformed/blank lines insert an event at that position.
     for target, new_ev in replaced.items():
         if new_ev is not None and target not in known:
             out.append(new_ev)
     out.sort(key=lambda e: e.line)
+    problems.sort(key=lambda p: p.line)
     return out, problems
+
+
+class LogFileError(OSError):
+    """A log file that cannot be opened for appending (a folder, a path that cannot be
+    created, no permission); ``str()`` says so plainly, naming the file."""
+
+    def __str__(self) -> str:
+        return f"cannot write the game log {self.filename}: {self.strerror}"
 
 
 class EventLog:
@@ -165,23 +277,34 @@ class EventLog:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._lines = self._count_lines()
-        self._fh: IO[str] = open(self.path, "a", encoding="utf-8", newline="\n")
+        try:
+            if self.path.is_dir():
+                raise IsADirectoryError(errno.EISDIR, "it is a folder, not a file")
+            if self.path.exists() and not stat.S_ISREG(self.path.stat().st_mode):
+                raise OSError(errno.EINVAL, "it is not a regular file")
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._lines = self._count_lines()
+            self._fh: IO[str] = open(self.path, "a", encoding="utf-8", newline="\n")
+        except OSError as exc:
+            raise LogFileError(exc.errno, exc.strerror or str(exc), str(self.path)) from exc
 
     def _count_lines(self) -> int:
         if not self.path.exists():
             return 0
-        data = self.path.read_bytes()
-        if data and not data.endswith(b"\n"):
+        n, last = 0, b"\n"
+        with open(self.path, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                n += chunk.count(b"\n")
+                last = chunk[-1:]
+        if last != b"\n":
             # A crash mid-line left a partial line: end it so the next event starts cleanly
             # (the partial line is then reported as malformed on reading, not glued to ours).
             with open(self.path, "ab") as fh:
                 fh.write(b"\n")
                 fh.flush()
                 os.fsync(fh.fileno())
-            data += b"\n"
-        return data.count(b"\n")
+            n += 1
+        return n
 
     @property
     def lines(self) -> int:
