@@ -13,7 +13,8 @@ import sys
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
 
-from companion import __version__
+from companion import __version__, diagnostics
+from companion.events import LogFileError
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -91,6 +92,7 @@ def _run_window() -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    diagnostics.setup()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -105,6 +107,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        # A file or device the user named cannot be used (a folder, no permission, full disk).
+        diagnostics.log_failure(f"companion {args.command}", exc)
+        what = (str(exc) if isinstance(exc, LogFileError) or not exc.strerror else
+                f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror)
+        print(f"companion {args.command}: {what}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - logged with its traceback, said plainly
+        diagnostics.log_failure(f"companion {args.command} failed", exc)
+        print(f"companion {args.command}: unexpected error ({type(exc).__name__}: {exc}); "
+              f"{diagnostics.where_logged()}. Please attach that file to a bug report.",
+              file=sys.stderr)
+        return 70
 
 
 if __name__ == "__main__":

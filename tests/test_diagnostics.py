@@ -1,0 +1,104 @@
+"""The diagnostic log (issue 16, finding 6): a rotated file in the app's data folder with every
+failure's traceback, faulthandler on, and the command line saying plainly what went wrong."""
+
+from __future__ import annotations
+
+import argparse
+import faulthandler
+import logging
+import logging.handlers
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion import cli, diagnostics
+from companion.events import EventLog
+
+
+@pytest.fixture()
+def fresh(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Diagnostics set up anew in a data folder of this test."""
+    diagnostics.shutdown()
+    monkeypatch.setenv(diagnostics.DATA_ENV, str(tmp_path))
+    yield tmp_path
+    diagnostics.shutdown()
+
+
+def test_the_log_is_a_rotated_file_in_the_data_folder(fresh: Path) -> None:
+    path = diagnostics.setup()
+    assert path == fresh / "logs" / "companion.log" == diagnostics.log_path()
+    assert diagnostics.setup() == path                          # once only
+    handler = diagnostics._handler
+    assert isinstance(handler, logging.handlers.RotatingFileHandler)
+    assert handler.maxBytes == diagnostics.MAX_BYTES and handler.backupCount >= 1
+    assert faulthandler.is_enabled()
+    try:
+        raise ValueError("bad weights")
+    except ValueError as exc:
+        said = diagnostics.log_failure("the card detector could not be loaded", exc)
+    assert said == (f"The card detector could not be loaded (bad weights); details are in "
+                    f"{path}.")
+    text = path.read_text(encoding="utf-8")
+    assert "the card detector could not be loaded: ValueError: bad weights" in text
+    assert "Traceback" in text and 'raise ValueError("bad weights")' in text
+
+
+def test_a_data_folder_that_cannot_be_written_fails_nothing(
+        fresh: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (fresh / "file").write_text("x")
+    assert diagnostics.setup(fresh / "file" / "logs") is None
+    assert "cannot write the diagnostic log" in capsys.readouterr().err
+    assert diagnostics.where_logged() == "no diagnostic log could be written"
+
+
+def _command(monkeypatch: pytest.MonkeyPatch, exc: BaseException) -> None:
+    def register(sub: argparse._SubParsersAction) -> None:
+        def run(args: argparse.Namespace) -> int:
+            raise exc
+        sub.add_parser("boom").set_defaults(func=run)
+
+    monkeypatch.setitem(cli.CORE_COMMANDS, "boom", register)
+
+
+def test_an_unexpected_error_is_said_plainly_and_logged_with_its_traceback(
+        fresh: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _command(monkeypatch, RuntimeError("the referee tripped"))
+    assert cli.main(["boom"]) == 70
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert "companion boom: unexpected error (RuntimeError: the referee tripped)" in err
+    log = fresh / "logs" / "companion.log"
+    assert str(log) in err
+    assert "Traceback" in log.read_text(encoding="utf-8")
+
+
+def test_a_log_that_is_a_folder_is_an_error_message_not_a_traceback(
+        fresh: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        EventLog(fresh)
+    except OSError as exc:
+        _command(monkeypatch, exc)
+    assert cli.main(["boom"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"companion boom: cannot write the game log {fresh}: it is a folder, " \
+                          f"not a file"
+
+
+def test_watch_with_a_folder_as_log_says_so(tmp_path: Path) -> None:
+    # The whole command line, as a user runs it: one line on standard error, exit status 2.
+    run = subprocess.run(
+        [sys.executable, "-m", "companion", "watch", "demo:michigan-rummy:3", "--detector",
+         "truth", "--log", str(tmp_path)],
+        capture_output=True, text=True, timeout=300,
+        env={**os.environ, diagnostics.DATA_ENV: str(tmp_path / "data")})
+    if "unavailable" in run.stderr or "not installed" in run.stderr:
+        pytest.skip(run.stderr.strip())
+    assert run.returncode == 2, run.stderr
+    assert "Traceback" not in run.stderr
+    assert "it is a folder" in run.stderr and str(tmp_path) in run.stderr
