@@ -208,7 +208,11 @@ def test_time_cannot_go_backwards() -> None:
         raise AssertionError("expected ValueError")
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=300, deadline=None)
+# Regression: a single jittered reading of a neighbouring card (4C) on 2C's spot made 3C, laid
+# on 2C, look like another reading of 4C: 3C was never observed.
+@example(plays=[("2C", 0), ("4C", 0), ("5C", 0), ("6C", 0), ("3C", 0)], jitter=0.5, drop=0.0,
+         misread=0.02, seed=392)
 # Regression: a one-frame misread (2C read as 4H) once held the settled 2C until 3C arrived,
 # merging two plays into one move.
 @example(plays=[("2C", 0), ("3C", 0)], jitter=1.125, drop=0.125, misread=0.03125, seed=1655)

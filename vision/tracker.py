@@ -278,6 +278,11 @@ class Tracker:
             for other in tracks:
                 if not other.counted or other.last_seen < since:
                     continue
+                # Where that card lies is the median of its readings: one jittered reading
+                # of a neighbour in the pile is not the neighbour lying on this spot.
+                spot_of = np.median(np.array([(s[1], s[2]) for s in other.samples]), axis=0)
+                if float(np.hypot(*(spot_of - pos))) > spot:
+                    continue
                 here = [s[0] for s in other.samples
                         if np.hypot(s[1] - pos[0], s[2] - pos[1]) <= spot]
                 # it lay there before this reading began, and was still read there after
