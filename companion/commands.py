@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from companion.cli import core_command
-from companion.events import write_log
-from companion.referee.base import GAME_MODULES, find_simulator, replay_file
+from companion.events import read_log, write_log
+from companion.referee.base import GAME_MODULES, find_simulator, replay
 
 
 @core_command("referee")
@@ -37,12 +39,18 @@ def register_referee(sub: argparse._SubParsersAction) -> None:
 
 def run_referee(args: argparse.Namespace) -> int:
     try:
-        result = replay_file(args.log)
+        log = read_log(args.log)
     except OSError as exc:
         print(f"companion referee: cannot read {args.log}: {exc.strerror or exc}",
               file=sys.stderr)
         return 2
-    report = result.report()
+    if not log.events and log.errors:
+        # Not one line is an event: a photo, a table profile, some other file.
+        first = min(log.errors, key=lambda e: e.line)
+        print(f"companion referee: {args.log} is not an event log (JSON Lines, one event per "
+              f"line): no line holds an event; {first.text}", file=sys.stderr)
+        return 2
+    report = replay(log).report()
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
     else:
@@ -103,8 +111,8 @@ def register_simulate(sub: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("--game", "-g", default="michigan-rummy", choices=sorted(GAME_MODULES))
-    p.add_argument("--players", "-n", default="4",
-                   help="number of players, or their names separated by commas")
+    p.add_argument("--players", "-n", nargs="+", default=["4"],
+                   help="number of players, or their names (separated by spaces or commas)")
     p.add_argument("--rounds", "-r", type=int, default=None, help="rounds (game default)")
     p.add_argument("--seed", "-s", type=int, default=0)
     p.add_argument("--chips", type=int, default=None, help="starting chips per player")
@@ -120,13 +128,20 @@ def register_simulate(sub: argparse._SubParsersAction) -> None:
 DEFAULT_NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
 
 
-def player_names(spec: str) -> list[str]:
-    if spec.isdigit():
-        n = int(spec)
+def split_names(values: str | Sequence[str]) -> list[str]:
+    """Player names as typed on a command line: ``Ann Bob Cy``, ``Ann,Bob,Cy`` or a mix."""
+    parts = [values] if isinstance(values, str) else list(values)
+    return [n for part in parts for n in re.split(r"[,\s]+", part) if n]
+
+
+def player_names(spec: str | Sequence[str]) -> list[str]:
+    """``4`` (that many default names) or the players' names, spaces or commas between."""
+    names = split_names(spec)
+    if len(names) == 1 and names[0].isdigit():
+        n = int(names[0])
         if not 2 <= n <= len(DEFAULT_NAMES):
             raise SystemExit(f"companion simulate: --players must be 2..{len(DEFAULT_NAMES)}")
         return DEFAULT_NAMES[:n]
-    names = [s.strip() for s in spec.split(",") if s.strip()]
     if len(set(names)) != len(names):
         raise SystemExit("companion simulate: player names must differ")
     return names

@@ -15,6 +15,8 @@ from typing import Any
 
 from calibration.calibrate import CalibrationError, calibrate
 from calibration.profile import TableProfile
+from companion.commands import split_names
+from companion.referee.base import GAME_MODULES
 from vision.pipeline import FrameResult, TablePipeline
 from vision.tracker import TrackerConfig
 
@@ -27,13 +29,17 @@ def register_watch(sub: argparse._SubParsersAction) -> None:
             "Run the live pipeline on SOURCE (webcam index, stream URL, video file, image "
             "folder, or 'demo'): detect cards in the calibrated zones, wait until each lies "
             "still, append play/reveal/trump events to the log and print the referee's "
-            "announcements. Events people enter (round, dummy, bids) come from --script. "
-            "Uncertain readings are held and listed, never guessed."
+            "announcements. A new game starts its first round itself (--dealer deals); "
+            "later rounds and the other events people enter (dummy, sales, bids) come from "
+            "--script. Uncertain readings are held and listed, never guessed."
         ),
     )
     p.add_argument("source")
-    p.add_argument("--game", help="game name (not needed with --script or an existing log)")
-    p.add_argument("--players", nargs="+", help="players clockwise from the camera's seat")
+    p.add_argument("--game", choices=sorted(GAME_MODULES),
+                   help="game name (not needed with --script or an existing log)")
+    p.add_argument("--players", nargs="+",
+                   help="players clockwise from the camera's seat (spaces or commas between)")
+    p.add_argument("--dealer", help="who deals the first round (default: the first player)")
     p.add_argument("--chips", type=int, help="starting chips for everyone")
     p.add_argument("--rounds", type=int, help="rounds to play")
     p.add_argument("--profile", help="table profile JSON (default: calibrate from the source)")
@@ -102,33 +108,63 @@ def build_detector(args: argparse.Namespace, source: Any) -> Any:
     return ZoneReader(detector, still_diff=args.still_diff)
 
 
+def _refuse(message: str) -> int:
+    print(f"companion watch: {message}", file=sys.stderr)
+    return 2
+
+
 def run_watch(args: argparse.Namespace) -> int:
     from vision.sources import parse_source
 
     script = _load_script(args.script)
+    players = split_names(args.players or [])
+    if len(set(players)) != len(players):
+        return _refuse(f"player names must differ: {', '.join(players)}")
     setup: dict[str, Any] | None = None
     if args.game:
-        setup = {"event": "game", "game": args.game, "players": list(args.players or [])}
+        setup = {"event": "game", "game": args.game, "players": players}
         if args.chips is not None:
             setup["chips"] = args.chips
         if args.rounds is not None:
             setup["rounds"] = args.rounds
         script = [e for e in script if e.get("event") != "game"]
     try:
-        source = parse_source(args.source)
+        source = parse_source(args.source, game=args.game, players=players or None)
     except (OSError, ValueError) as exc:
-        print(f"companion watch: {exc}", file=sys.stderr)
-        return 2
+        return _refuse(str(exc))
     from vision.table_render import RenderedSource
 
-    if not script and setup is None and isinstance(source, RenderedSource):
-        script = [dict(e) for e in source.truth.script]  # the demo's own typed events
-    players = list(args.players or [])
+    if not args.script and isinstance(source, RenderedSource):
+        # The demo table plays its own game: its typed events (round, dummy...) are its script.
+        script = [dict(e) for e in source.truth.script]
+        demo_game = next(e for e in script if e.get("event") == "game")
+        if setup is not None:
+            if setup["game"] != demo_game.get("game"):
+                return _refuse(f"the demo table {args.source!r} plays {demo_game.get('game')}, "
+                               f"not {setup['game']}")
+            setup["players"] = list(demo_game.get("players") or [])
+            script = [e for e in script if e.get("event") != "game"]
+    game_ev = setup or next((e for e in script if e.get("event") == "game"), None)
+    new_log = not Path(args.log).exists() or Path(args.log).stat().st_size == 0
+    if not new_log and game_ev is None:  # resuming: the log says which game it is
+        from companion.events import read_log
+
+        game_ev = next((dict(e.data) for e in read_log(args.log).events if e.kind == "game"),
+                       None)
+    if new_log and game_ev is None:
+        return _refuse("a new log needs its game: --game G --players A B C (or a --script "
+                       "holding the game event)")
     if not players:
-        game_ev = setup or next((e for e in script if e.get("event") == "game"), None)
         players = list((game_ev or {}).get("players") or [])
-    game = (setup or {}).get("game") or next(
-        (e.get("game") for e in script if e.get("event") == "game"), "michigan-rummy")
+    if new_log and not players:
+        return _refuse("a new log needs the players: --players A B C (clockwise from the "
+                       "camera's seat)")
+    game = str((game_ev or {}).get("game") or "michigan-rummy")
+    if game not in GAME_MODULES:
+        return _refuse(f"unknown game {game!r} (known: {', '.join(sorted(GAME_MODULES))})")
+    if args.dealer is not None and args.dealer not in players:
+        return _refuse(f"the dealer {args.dealer!r} is not one of the players "
+                       f"({', '.join(players)})")
     if args.profile:
         profile = TableProfile.load(args.profile)
     else:
@@ -158,6 +194,17 @@ def run_watch(args: argparse.Namespace) -> int:
                          chip_counter=ChipCounter() if args.chip_check else None,
                          refit=make_refit(profile) if args.refit_every > 0 else None,
                          refit_every=args.refit_every or 5.0)
+    if pipe.referee is None:
+        return _refuse(f"cannot referee {args.log}: " + "; ".join(pipe.errors))
+    first = _start_first_round(pipe, args.dealer)
+    if first and not args.quiet:
+        if args.json:
+            print(json.dumps({"line": first[0], **first[1]}, ensure_ascii=False), flush=True)
+        else:
+            print(f"[   0.00s] line {first[0]}: {first[1]['dealer']} deals the first round",
+                  flush=True)
+            for text in first[2]:
+                print(f"           {text}", flush=True)
 
     def show(res: FrameResult) -> None:
         if args.quiet:
@@ -192,6 +239,21 @@ def run_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _start_first_round(pipe: TablePipeline, dealer: str | None
+                       ) -> tuple[int, dict[str, Any], list[str]] | None:
+    """Log the first round of a game that has not begun, when no script will: at a real table
+    the camera cannot see the deal, and every card would be held as out of a round. Returns
+    the line, the event and the announcements, or None when a round is already under way."""
+    ref = pipe.referee
+    if ref is None or ref.state.round > 0 or ref.state.finished:
+        return None
+    if any(e.get("event") == "round" for e in pipe.script):
+        return None
+    event = {"event": "round", "dealer": dealer or pipe.players[0]}
+    line, said = pipe.inject(event)
+    return line, event, said
+
+
 def describe(ev: dict[str, Any]) -> str:
     """A log event for people: ``Bob plays 5♣``."""
     from companion.cards import Card
@@ -221,8 +283,9 @@ def register_render_table(sub: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("--out", required=True, help="video file (.mp4 or .avi)")
-    p.add_argument("--game", default="michigan-rummy")
-    p.add_argument("--players", default="Ann,Bob,Cy,Dee", help="names, comma separated")
+    p.add_argument("--game", default="michigan-rummy", choices=sorted(GAME_MODULES))
+    p.add_argument("--players", nargs="+", default=["Ann", "Bob", "Cy", "Dee"],
+                   help="names (spaces or commas between)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--rounds", type=int, default=1, help="rounds (hands) to keep")
     p.add_argument("--log", help="render this log instead of simulating")
@@ -239,7 +302,11 @@ def run_render_table(args: argparse.Namespace) -> int:
     if args.log:
         events = _load_script(args.log)
     else:
-        names = [n.strip() for n in args.players.split(",") if n.strip()]
+        names = split_names(args.players)
+        if len(set(names)) != len(names):
+            print(f"companion render-table: player names must differ: {', '.join(names)}",
+                  file=sys.stderr)
+            return 2
         events = simulated_round(args.game, names, seed=args.seed, max_rounds=args.rounds)
     cfg = RenderConfig(width=args.width, height=args.height, fps=args.fps, seed=args.seed,
                        deck=args.deck or DEMO_DECK)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -295,23 +295,25 @@ class LatestFrame:
         self._thread.join(timeout=2.0)
 
 
-def parse_source(spec: str | int) -> FrameSource:
+def parse_source(spec: str | int, *, game: str | None = None,
+                 players: Sequence[str] | None = None) -> FrameSource:
     """Open a source from what a user types: ``0`` (webcam index), a URL (``http://``,
     ``rtsp://``), a folder of images, a video file, or ``demo`` / ``demo:GAME:SEED`` (the
-    rendered demo table, e.g. ``demo:oh-claire:3``)."""
+    rendered demo table, e.g. ``demo:oh-claire:3``). The demo table plays ``game`` (when the
+    spec names none) with ``players`` when they are given."""
     if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
         return CaptureSource(int(spec))
     text = str(spec).strip()
     if text == "demo" or text.startswith("demo:"):
         from vision.table_render import demo_source
 
-        game, seed = "michigan-rummy", 0
+        demo_game, seed = game or "michigan-rummy", 0
         for part in text.split(":")[1:]:
             if part.isdigit():
                 seed = int(part)
             elif part:
-                game = part
-        return demo_source(seed, game=game)[0]
+                demo_game = part
+        return demo_source(seed, game=demo_game, players=players)[0]
     if "://" in text:
         return CaptureSource(text)
     path = Path(text)

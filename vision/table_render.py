@@ -824,10 +824,13 @@ class RenderedSource(FrameSource):
 
 
 def demo_source(seed: int = 0, game: str = "michigan-rummy", realtime: bool = False,
-                config: RenderConfig | None = None) -> tuple[RenderedSource, GroundTruth]:
+                config: RenderConfig | None = None, players: Sequence[str] | None = None
+                ) -> tuple[RenderedSource, GroundTruth]:
     """The built-in demo table: a simulated round of ``game`` rendered on the fly, with its
-    ground truth (the log, the visual events with their times, the script of typed events)."""
-    events = simulated_round(game, seed=seed)
+    ground truth (the log, the visual events with their times, the script of typed events).
+    ``players`` names the seats (default: Ann, Bob, Cy, Dee)."""
+    events = (simulated_round(game, players, seed=seed) if players
+              else simulated_round(game, seed=seed))
     cfg = config or RenderConfig(seed=seed)
     video = TableVideo(events, cfg)
     return RenderedSource(video, realtime=realtime), video.truth

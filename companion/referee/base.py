@@ -185,7 +185,8 @@ def find_simulator(game: str) -> Simulator:
     try:
         return _SIMULATORS[game]
     except KeyError:
-        raise ValueError(f"no simulator for game {game!r}") from None
+        known = ", ".join(sorted(SIMULATOR_MODULES))
+        raise ValueError(f"unknown game {game!r} (known: {known})") from None
 
 
 @dataclass
