@@ -11,6 +11,7 @@ from itertools import islice
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from calibration.calibrate import CalibrationError, calibrate, draw_profile
 from calibration.layout import DISKS
@@ -47,17 +48,50 @@ def seats_from(text: str) -> list[str]:
     return [n.strip() for n in text.replace(" ", ",").split(",") if n.strip()]
 
 
+def read_pictures(source: str, limit: int) -> list[np.ndarray] | None:
+    """The pictures of SOURCE when it is a picture or a folder of them (None otherwise), each
+    size-checked from its header before it is decoded; a picture that cannot be used is
+    named on standard error and skipped."""
+    from vision.images import ImageError, read_image
+    from vision.sources import IMAGE_SUFFIXES
+
+    path = Path(source)
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    elif path.is_file() and path.suffix.lower() in IMAGE_SUFFIXES:
+        files = [path]
+    else:
+        return None
+    frames: list[np.ndarray] = []
+    for f in files:
+        if len(frames) >= limit:
+            break
+        try:
+            frames.append(read_image(f))
+        except ImageError as exc:
+            print(f"companion calibrate: {exc}; skipped", file=sys.stderr)
+    return frames
+
+
 def run_calibrate(args: argparse.Namespace) -> int:
     from vision.sources import parse_source
 
-    try:
-        source = parse_source(args.source)
-    except (OSError, ValueError) as exc:
-        print(f"companion calibrate: {exc}", file=sys.stderr)
-        return 2
     names = seats_from(args.players)
-    frames = [f.image for f in islice(iter(source), args.frames)]
-    source.close()
+    pictures = read_pictures(args.source, args.frames)
+    if pictures is not None:
+        frames = pictures
+        if not frames:
+            print(f"companion calibrate: no picture in {args.source} could be read",
+                  file=sys.stderr)
+            return 2
+    else:
+        try:
+            source = parse_source(args.source)
+        except (OSError, ValueError) as exc:
+            print(f"companion calibrate: {exc}", file=sys.stderr)
+            return 2
+        frames = [f.image for f in islice(iter(source), args.frames)]
+        source.close()
     try:
         profile = calibrate(frames, args.game, len(names))
     except CalibrationError as exc:

@@ -7,6 +7,7 @@ from the board), never re-drawn zones. Profiles are JSON files a user can adjust
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -153,18 +154,41 @@ class TableProfile:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TableProfile:
-        if int(data.get("version", 1)) > PROFILE_VERSION:
-            raise ValueError(f"profile version {data.get('version')} is newer than this program")
-        h = np.asarray(data["homography"], dtype=np.float64)
-        if h.shape != (3, 3):
-            raise ValueError("profile homography must be 3x3")
-        size = data.get("image_size") or [640, 480]
-        return cls(h, (int(size[0]), int(size[1])),
-                   [Cup.from_json(c) for c in data.get("cups", [])],
-                   [Zone.from_json(z) for z in data.get("zones", [])],
-                   str(data.get("game", "michigan-rummy")), int(data.get("seats", 4)),
-                   dict(data.get("meta") or {}))
+    def from_json(cls, data: Any) -> TableProfile:
+        """Build a profile from its JSON; `ProfileError` naming the field when one is missing or
+        wrong (a profile is a file people edit by hand), or when it has no zones."""
+        if not isinstance(data, dict):
+            raise ProfileError(f"a table profile is a JSON object, not {_kind(data)}")
+        version = data.get("version", 1)
+        if not _is_int(version) or version < 1:
+            raise ProfileError(f"version: expected a whole number >= 1, got {version!r}")
+        if version > PROFILE_VERSION:
+            raise ProfileError(f"version: profile version {version} is newer than this program")
+        if "homography" not in data:
+            raise ProfileError("homography: missing (the 3x3 board-to-image matrix)")
+        h = _numbers(data["homography"], "homography", (3, 3))
+        if abs(float(np.linalg.det(h))) < 1e-12:
+            raise ProfileError("homography: the matrix cannot be inverted (its determinant is 0)")
+        size = data.get("image_size", [640, 480])
+        if (not isinstance(size, list) or len(size) != 2
+                or not all(_is_int(v) and 0 < v <= 100_000 for v in size)):
+            raise ProfileError(f"image_size: expected [width, height] in pixels, got {size!r}")
+        game = data.get("game", "michigan-rummy")
+        if not isinstance(game, str) or not game:
+            raise ProfileError(f"game: expected a game name, got {game!r}")
+        seats = data.get("seats", 4)
+        if not _is_int(seats) or not 1 <= seats <= 12:
+            raise ProfileError(f"seats: expected a whole number from 1 to 12, got {seats!r}")
+        meta = data.get("meta") or {}
+        if not isinstance(meta, dict):
+            raise ProfileError(f"meta: expected an object, got {_kind(meta)}")
+        cups = [_cup(c, f"cups[{i}]") for i, c in enumerate(_list(data.get("cups", []), "cups"))]
+        zones = [_zone(z, f"zones[{i}]")
+                 for i, z in enumerate(_list(data.get("zones", []), "zones"))]
+        if not zones:
+            raise ProfileError("zones: the profile has no zones, so no card on the table would "
+                               "ever be read; run `companion calibrate` again or add zones")
+        return cls(h, (int(size[0]), int(size[1])), cups, zones, game, int(seats), dict(meta))
 
     def save(self, path: str | os.PathLike[str]) -> Path:
         out = Path(path)
@@ -176,5 +200,99 @@ class TableProfile:
 
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> TableProfile:
-        with open(path, encoding="utf-8") as fh:
-            return cls.from_json(json.load(fh))
+        """Read a profile file: OSError when it cannot be read, `ProfileError` (naming the file
+        and the field) when it is not a valid profile."""
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_PROFILE_BYTES + 1)
+        if len(raw) > MAX_PROFILE_BYTES:
+            raise ProfileError(f"table profile {path}: larger than {MAX_PROFILE_BYTES:,} bytes; "
+                               f"not a profile")
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            raise ProfileError(f"table profile {path}: not a text file") from None
+        except json.JSONDecodeError as exc:
+            raise ProfileError(f"table profile {path}: not valid JSON ({exc.msg} at line "
+                               f"{exc.lineno}, column {exc.colno})") from None
+        except (ValueError, RecursionError) as exc:
+            raise ProfileError(f"table profile {path}: not valid JSON ({exc})") from None
+        try:
+            return cls.from_json(data)
+        except ProfileError as exc:
+            raise ProfileError(f"table profile {path}: {exc}") from None
+
+
+#: A profile is a few kilobytes; anything far larger is not one.
+MAX_PROFILE_BYTES = 4 << 20
+ZONE_KINDS = ("pile", "trump", "discard", "stock", "hidden")
+
+
+class ProfileError(ValueError):
+    """A table profile that cannot be used; the message names the field and says why."""
+
+
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "text", bool: "true/false",
+            type(None): "null"}.get(type(value), "a number")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise ProfileError(f"{where}: expected a list, got {_kind(value)}")
+    return value
+
+
+def _numbers(value: Any, where: str, shape: tuple[int, ...]) -> np.ndarray:
+    """Finite numbers of the given shape (nested lists)."""
+    def ok(v: Any, dims: tuple[int, ...]) -> bool:
+        if not dims:
+            return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+        return isinstance(v, list) and len(v) == dims[0] and all(ok(x, dims[1:]) for x in v)
+
+    if not ok(value, shape):
+        what = "x".join(str(d) for d in shape)
+        raise ProfileError(f"{where}: expected {what} finite numbers, got {value!r:.80}")
+    return np.asarray(value, dtype=np.float64)
+
+
+def _name(data: dict[str, Any], where: str) -> str:
+    name = data.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise ProfileError(f"{where}.name: expected a name, got {name!r}")
+    return name
+
+
+def _cup(data: Any, where: str) -> Cup:
+    if not isinstance(data, dict):
+        raise ProfileError(f"{where}: expected an object, got {_kind(data)}")
+    name = _name(data, where)
+    center = _numbers(data.get("center"), f"{where}.center", (2,))
+    radius = data.get("radius")
+    if not isinstance(radius, (int, float)) or isinstance(radius, bool) or not (
+            math.isfinite(radius) and radius > 0):
+        raise ProfileError(f"{where}.radius: expected a number > 0, got {radius!r}")
+    return Cup(name, (float(center[0]), float(center[1])), float(radius))
+
+
+def _zone(data: Any, where: str) -> Zone:
+    if not isinstance(data, dict):
+        raise ProfileError(f"{where}: expected an object, got {_kind(data)}")
+    name = _name(data, where)
+    kind = data.get("kind", "pile")
+    if kind not in ZONE_KINDS:
+        raise ProfileError(f"{where}.kind: expected one of {', '.join(ZONE_KINDS)}, got {kind!r}")
+    poly = _list(data.get("polygon"), f"{where}.polygon")
+    if len(poly) < 3:
+        raise ProfileError(f"{where}.polygon: a zone needs at least 3 corners, got {len(poly)}")
+    pts = _numbers(poly, f"{where}.polygon", (len(poly), 2))
+    seat = data.get("seat")
+    if seat is not None and (not _is_int(seat) or seat < 0):
+        raise ProfileError(f"{where}.seat: expected a seat number >= 0 or null, got {seat!r}")
+    meta = data.get("meta") or {}
+    if not isinstance(meta, dict):
+        raise ProfileError(f"{where}.meta: expected an object, got {_kind(meta)}")
+    return Zone(name, kind, tuple((float(x), float(y)) for x, y in pts), seat, dict(meta))

@@ -114,6 +114,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{exc.filename}: {exc.strerror}" if exc.filename else exc.strerror)
         print(f"companion {args.command}: {what}", file=sys.stderr)
         return 2
+    except ValueError as exc:
+        # Input that is not what it should be (a damaged profile, a bad picture): the
+        # message names the file and the field.
+        diagnostics.log_failure(f"companion {args.command}", exc)
+        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        return 2
     except Exception as exc:  # noqa: BLE001 - logged with its traceback, said plainly
         diagnostics.log_failure(f"companion {args.command} failed", exc)
         print(f"companion {args.command}: unexpected error ({type(exc).__name__}: {exc}); "

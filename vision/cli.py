@@ -32,6 +32,7 @@ def run_detect(args: argparse.Namespace) -> int:
     import cv2
 
     from vision.detector import CardDetector, annotate
+    from vision.images import ImageError, read_image
 
     kwargs = {"conf": args.conf} if args.conf is not None else {}
     try:
@@ -50,9 +51,10 @@ def run_detect(args: argparse.Namespace) -> int:
         out_dir.mkdir(parents=True, exist_ok=True)
     status = 0
     for name in args.images:
-        img = cv2.imread(name)
-        if img is None:
-            print(f"companion detect: cannot read image {name}", file=sys.stderr)
+        try:
+            img = read_image(name)       # the size its header claims is checked first
+        except ImageError as exc:
+            print(f"companion detect: {exc}", file=sys.stderr)   # the batch goes on
             status = 2
             continue
         t0 = time.perf_counter()
