@@ -31,6 +31,7 @@ log = logging.getLogger("companion")
 _handler: logging.Handler | None = None
 _fault_file: IO[str] | None = None
 _lock = threading.Lock()
+_repeats: dict[tuple[str, str, str], int] = {}
 
 
 def data_dir() -> Path:
@@ -146,6 +147,13 @@ def log_failure(what: str, exc: BaseException, logger: logging.Logger | None = N
     """Log ``exc`` with its traceback under ``what`` (``"the card detector could not be
     loaded"``) and return one line for the screen: what happened, why, and where the details
     are."""
-    (logger or log).error("%s: %s: %s", what, type(exc).__name__, exc, exc_info=exc)
+    key = (what, type(exc).__name__, str(exc))
+    with _lock:
+        seen = _repeats[key] = _repeats.get(key, 0) + 1
+    if seen == 1:
+        (logger or log).error("%s: %s: %s", what, type(exc).__name__, exc, exc_info=exc)
+    elif seen in (10, 100) or seen % 1000 == 0:      # a failure every frame floods nothing
+        (logger or log).error("%s: %s: %s (%d times so far)", what, type(exc).__name__, exc,
+                              seen)
     reason = str(exc) or type(exc).__name__
     return f"{what[:1].upper()}{what[1:]} ({reason}); {where_logged()}."

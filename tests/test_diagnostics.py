@@ -102,3 +102,56 @@ def test_watch_with_a_folder_as_log_says_so(tmp_path: Path) -> None:
     assert run.returncode == 2, run.stderr
     assert "Traceback" not in run.stderr
     assert "it is a folder" in run.stderr and str(tmp_path) in run.stderr
+
+
+# --- the window: no silent failure --------------------------------------------------------------
+
+def test_a_detector_that_cannot_load_is_said_on_screen_and_logged(
+        fresh: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qapp: object) -> None:
+    cv2 = pytest.importorskip("cv2")
+    import numpy as np
+
+    import vision.detector
+    from ui.camera import make_camera_feed
+    from ui.worker import FeedWorker
+
+    class Broken:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            raise OSError("onnxruntime.dll: the specified module could not be found")
+
+    diagnostics.setup()                     # as the window does when it starts
+    monkeypatch.setattr(vision.detector, "CardDetector", Broken)
+    monkeypatch.delenv("COMPANION_NO_DETECTOR", raising=False)
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "0001.png"), np.zeros((48, 64, 3), np.uint8))
+    worker = FeedWorker(lambda: make_camera_feed(str(frames), None, "michigan-rummy",
+                                                 ["Ann", "Bob", "Cy"], tmp_path / "g.jsonl"))
+    said: list[str] = []
+    worker.note.connect(said.append)
+    worker.start()
+    try:
+        assert worker.feed is not None and getattr(worker.feed, "pipeline", 1) is None
+        assert len(said) == 1 and said[0].startswith("The card detector could not be loaded "
+                                                     "(onnxruntime.dll")
+        assert "picture only" in said[0] and "pip install" in said[0]
+        assert str(fresh / "logs" / "companion.log") in said[0]
+        text = (fresh / "logs" / "companion.log").read_text(encoding="utf-8")
+        assert "Traceback" in text and "onnxruntime.dll" in text
+    finally:
+        worker.stop()
+
+
+def test_qt_messages_go_to_the_diagnostic_log(fresh: Path, qapp: object) -> None:
+    from PySide6.QtCore import qInstallMessageHandler, qWarning
+
+    from ui.cli import route_qt_messages
+
+    path = diagnostics.setup()
+    assert path is not None
+    route_qt_messages()
+    try:
+        qWarning("QFont::setPointSize: Point size <= 0 (-1), must be greater than 0")
+    finally:
+        qInstallMessageHandler(None)    # type: ignore[arg-type]
+    assert "WARNING companion.qt" in path.read_text(encoding="utf-8")

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from calibration.profile import TableProfile
+from companion.diagnostics import log_failure
 from ui.demo import CardMark, camera_profile
 from ui.worker import FramePacket, PipelineFeed, SeenEvent, Tick, pending_of
 
@@ -87,6 +88,8 @@ class CameraFeed(PipelineFeed):
         self.profile = profile or camera_profile(game, len(players), size)
         self._first = first
         self._last_image: np.ndarray | None = None
+        #: Said once when the feed starts: what it has to do without (no detector...).
+        self.notices: list[str] = []
 
     def tick(self) -> Tick:
         frame = self._first or self.source.read()
@@ -132,6 +135,11 @@ def make_camera_feed(source: str, profile: TableProfile | None, game: str,
             pipeline = TablePipeline(feed.profile, ZoneReader(CardDetector()), None, log)
             feed.pipeline = pipeline
             return feed
-        except Exception:  # noqa: BLE001 - no weights or no onnxruntime: picture only
-            pipeline = None
+        except Exception as exc:  # noqa: BLE001 - no weights or no onnxruntime: picture only
+            why = log_failure("the card detector could not be loaded", exc)
+            plain = CameraFeed(source, profile, game, players, None)
+            plain.notices.append(f"{why} The window shows the picture only: enter the plays "
+                                 f"by hand, or reinstall the app "
+                                 f"(pip install 'michigan-companion[app]').")
+            return plain
     return CameraFeed(source, profile, game, players, pipeline)

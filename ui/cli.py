@@ -7,11 +7,32 @@ game left unfinished (crash, restart) is offered for resuming first.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import sys
 from collections.abc import Sequence
 
+from companion import diagnostics
 from companion.referee.base import GAME_MODULES
+
+
+def route_qt_messages() -> None:
+    """Send Qt's own messages (warnings of plugins, multimedia, fonts) to the diagnostic log,
+    where they can be found after a failure; critical ones still reach standard error."""
+    from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+
+    qt = logging.getLogger("companion.qt")
+    levels = {QtMsgType.QtDebugMsg: logging.DEBUG, QtMsgType.QtInfoMsg: logging.INFO,
+              QtMsgType.QtWarningMsg: logging.WARNING, QtMsgType.QtCriticalMsg: logging.ERROR,
+              QtMsgType.QtFatalMsg: logging.CRITICAL}
+
+    def handler(kind: QtMsgType, context: object, message: str) -> None:
+        level = levels.get(kind, logging.WARNING)
+        qt.log(level, "%s", message)
+        if level >= logging.ERROR and sys.stderr is not None:
+            print(f"Qt: {message}", file=sys.stderr)
+
+    qInstallMessageHandler(handler)
 
 
 def _app() -> object:
@@ -19,6 +40,8 @@ def _app() -> object:
 
     app = QApplication.instance()
     if app is None:
+        diagnostics.setup()
+        route_qt_messages()
         app = QApplication(sys.argv[:1])
         app.setApplicationName("michigan-companion")
         app.setOrganizationName("michigan-companion")

@@ -18,6 +18,7 @@ from typing import Any, cast
 import numpy as np
 
 from calibration.profile import TableProfile
+from companion.diagnostics import log_failure, where_logged
 from companion.events import EventLog
 from ui.demo import CardMark
 from ui.worker import FramePacket, PipelineFeed, SeenEvent, Tick, pending_of
@@ -28,6 +29,7 @@ def _detector(source: Any, which: str = "truth") -> tuple[Any, str]:
     knowledge of which cards show: every card read right, so the demo shows the referee)."""
     from vision.table_render import RenderedSource, TruthDetector
 
+    why = "" if which == "truth" else " (the card detector could not be loaded)"
     if which == "model" and os.environ.get("COMPANION_NO_DETECTOR") != "1":
         try:
             from vision.detector import CardDetector, default_model_path
@@ -35,9 +37,10 @@ def _detector(source: Any, which: str = "truth") -> tuple[Any, str]:
 
             if default_model_path().is_file():
                 return ZoneReader(CardDetector()), "the card detector"
-        except Exception:  # noqa: BLE001 - no weights or no onnxruntime: use the stand-in
-            pass
-    why = "" if which == "truth" else " (the card detector could not be loaded)"
+            why = " (no card detector weights are installed)"
+        except Exception as exc:  # noqa: BLE001 - no weights or no onnxruntime: use the stand-in
+            log_failure("the card detector could not be loaded for the demo", exc)
+            why = f" (the card detector could not be loaded; {where_logged()})"
     return TruthDetector(cast(RenderedSource, source)), "the renderer's truth" + why
 
 

@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
 
 from calibration.layout import BOARD_HALF, Zone, board_cups, default_zones
 from calibration.profile import TableProfile
+from companion.diagnostics import log_failure
 from companion.house import HouseRule, house_rules
 from companion.referee.base import GAME_MODULES
 from ui.demo import (
@@ -565,7 +566,9 @@ class SetupDialog(QDialog):
             t = moves[min(len(moves) - 1, 2 * seats)].t_end if moves else 0.0
             frame = video.render(t).image
             prof = video.profile()
-        except Exception:  # noqa: BLE001 - fall back to the plain drawing of the table
+        except Exception as exc:  # noqa: BLE001 - fall back to the plain drawing of the table
+            # Only the preview's looks suffer (the plain drawing shows the same zones).
+            log_failure("the rendered table preview could not be drawn", exc)
             return None
         self._demo_cache[key] = (frame, prof)
         return frame, TableProfile.from_json(prof.to_json())

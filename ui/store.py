@@ -20,6 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion.diagnostics import log_failure
 from companion.events import Event, EventLog, apply_corrections, read_log
 from companion.referee.base import Referee, Replay, replay
 
@@ -191,7 +192,8 @@ class GameSession:
             return None
         try:
             return ref.turn()
-        except Exception:  # noqa: BLE001 - a referee bug must not take the window down
+        except Exception as exc:  # noqa: BLE001 - a referee bug must not take the window down
+            log_failure("the referee could not say whose turn it is", exc)
             return None
 
     def round_history(self) -> list[tuple[str, dict[str, int]]]:

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from calibration.profile import TableProfile
+from companion.diagnostics import log_failure
 from companion.events import Event
 from ui import export
 from ui.demo import DEMO_PLAYERS, DemoTable
@@ -378,10 +379,15 @@ class MainWindow(QMainWindow):
                     from ui.rendered import RenderedDemoFeed
 
                     return RenderedDemoFeed(events, log, seed, ms, which)
-                except Exception:  # noqa: BLE001 - vision not installed or broken
+                except Exception as exc:  # noqa: BLE001 - vision not installed or broken
+                    why = log_failure("the rendered demo table could not start", exc)
                     fed = sum(1 for e in session.events if e.kind != "correct")
-                    return DemoFeed(DemoTable(events, start=fed), 1100 if interval_ms is None
-                                    else interval_ms)
+                    plain = DemoFeed(DemoTable(events, start=fed), 1100 if interval_ms is None
+                                     else interval_ms)
+                    plain.notices = [f"{why} Showing the drawn demo table instead; reinstall "
+                                     f"the app (pip install 'michigan-companion[app]') to "
+                                     f"get the camera view back."]
+                    return plain
 
             self._start_feed(make)
         else:

@@ -16,6 +16,7 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, QThread, QTimer, Signal, Slot
 
 from calibration.profile import TableProfile
+from companion.diagnostics import log_failure
 from ui.demo import CardMark, DemoTable
 
 
@@ -113,6 +114,8 @@ class DemoFeed:
         self.table = table
         self.interval_ms = interval_ms
         self.profile = table.profile
+        #: Said once when the feed starts (why this plain table stands in for another feed).
+        self.notices: list[str] = []
 
     def tick(self) -> Tick:
         ev = self.table.step()
@@ -158,9 +161,11 @@ class FeedWorker(QObject):
         try:
             self.feed = self._make_feed()
         except Exception as exc:  # noqa: BLE001 - reported to the window, never raised
-            self.failed.emit(f"cannot open the table feed: {exc}")
+            self.failed.emit(log_failure("cannot open the table feed", exc))
             return
         self.ready.emit(self.feed.profile)
+        for text in getattr(self.feed, "notices", ()):   # what the feed had to do without
+            self.note.emit(text)
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._tick)
         self._timer.start(max(1, self.feed.interval_ms))
@@ -206,8 +211,8 @@ class FeedWorker(QObject):
             return
         try:
             tick = self.feed.tick()
-        except Exception as exc:  # noqa: BLE001
-            self.note.emit(f"the feed stumbled: {exc}")
+        except Exception as exc:  # noqa: BLE001 - logged, said, and the next tick tries again
+            self.note.emit(log_failure("the feed stumbled", exc))
             return
         if tick.frame is not None:
             self.frameReady.emit(tick.frame)
