@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import json
+import logging
 import math
 import os
 import re
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, BinaryIO
 
+_log = logging.getLogger("companion.events")
 #: The most bytes one line may hold (a whole deal is under 1 KiB); a longer line is skipped.
 MAX_LINE_BYTES = 1 << 20
 #: The most bytes read from one log; the rest of a longer (or endless) file is not read.
@@ -299,6 +301,9 @@ class EventLog:
         if last != b"\n":
             # A crash mid-line left a partial line: end it so the next event starts cleanly
             # (the partial line is then reported as malformed on reading, not glued to ours).
+            _log.warning("%s: the last line %d was cut short (a crash while writing it?); "
+                         "ended so that the next event starts on a line of its own",
+                         self.path, n + 1)
             with open(self.path, "ab") as fh:
                 fh.write(b"\n")
                 fh.flush()

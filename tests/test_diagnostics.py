@@ -12,6 +12,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -155,3 +156,32 @@ def test_qt_messages_go_to_the_diagnostic_log(fresh: Path, qapp: object) -> None
     finally:
         qInstallMessageHandler(None)    # type: ignore[arg-type]
     assert "WARNING companion.qt" in path.read_text(encoding="utf-8")
+
+
+def test_a_referee_bug_is_reported_on_its_line_and_logged_with_its_traceback(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    from companion.michigan import MichiganReferee
+    from companion.referee.base import replay_dicts
+
+    def broken(self: MichiganReferee, event: object) -> None:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(MichiganReferee, "_on_end_round", broken)
+    events: list[dict[str, Any]] = [
+        {"event": "game", "game": "michigan-rummy", "players": ["Ann", "Bob", "Cy"]},
+              {"event": "round", "dealer": "Ann"}, {"event": "end-round"}]
+    with caplog.at_level(logging.ERROR, logger="companion.referee"):
+        r = replay_dicts(events)
+    assert [e.text for e in r.errors] == [
+        "line 3: internal error on this event, skipped (ZeroDivisionError: a bug)"]
+    (record,) = [rec for rec in caplog.records if rec.name == "companion.referee"]
+    assert "line 3" in record.getMessage() and record.exc_info is not None
+
+
+def test_a_torn_last_line_is_logged_when_sealed(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "g.jsonl"
+    path.write_text('{"event":"round","dealer":"A"}\n{"event":"pl', encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="companion.events"):
+        EventLog(path).close()
+    assert any("the last line 2 was cut short" in rec.getMessage() for rec in caplog.records)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -37,6 +38,7 @@ SIMULATOR_MODULES: dict[str, str] = {
 }
 
 _REFEREES: dict[str, type[Referee]] = {}
+_log = logging.getLogger("companion.referee")
 Simulator = Callable[..., list[dict[str, Any]]]
 _SIMULATORS: dict[str, Simulator] = {}
 
@@ -259,6 +261,8 @@ def replay(events: Iterable[Event] | Log, errors: Iterable[LogProblem] = ()) -> 
                                                 f"({reason})"))
         except Exception as exc:  # noqa: BLE001 - a referee bug must not lose the game
             referee.rollback(mark)
+            _log.error("internal error of the %s referee on line %d: %s", referee.game,
+                       ev.line, dict(ev.data), exc_info=exc)
             problems.append(LogProblem(ev.line, f"line {ev.line}: internal error on this event, "
                                                 f"skipped ({_describe_internal(exc)})"))
     try:
