@@ -15,7 +15,7 @@ import sys
 import threading
 from pathlib import Path
 from types import TracebackType
-from typing import IO
+from typing import IO, Any
 
 #: Environment variable that moves the data folder (tests, portable installs); the window's
 #: saved games live in the same folder (``ui.store.data_dir``).
@@ -32,6 +32,8 @@ _handler: logging.Handler | None = None
 _fault_file: IO[str] | None = None
 _lock = threading.Lock()
 _repeats: dict[tuple[str, str, str], int] = {}
+#: What `setup` replaced, for `shutdown` to put back.
+_restore: dict[str, Any] = {}
 
 
 def data_dir() -> Path:
@@ -77,6 +79,7 @@ def setup(folder: str | os.PathLike[str] | None = None, level: int = logging.INF
             handler = logging.handlers.RotatingFileHandler(
                 where / LOG_NAME, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8")
             _fault_file = open(where / FAULT_NAME, "a", encoding="utf-8")  # noqa: SIM115
+            _restore["faulthandler"] = faulthandler.is_enabled()
             faulthandler.enable(_fault_file, all_threads=True)
         except OSError as exc:
             handler = logging.StreamHandler(sys.stderr)
@@ -112,12 +115,18 @@ def shutdown() -> None:
             faulthandler.disable()
             _fault_file.close()
             _fault_file = None
-        sys.excepthook = sys.__excepthook__
-        threading.excepthook = threading.__excepthook__
+            if _restore.pop("faulthandler", False) and sys.stderr is not None:
+                try:
+                    faulthandler.enable()          # back on standard error, as it was
+                except (OSError, ValueError, AttributeError):
+                    pass
+        sys.excepthook = _restore.pop("excepthook", sys.__excepthook__)
+        threading.excepthook = _restore.pop("threading.excepthook", threading.__excepthook__)
 
 
 def _install_hooks() -> None:
     previous = sys.excepthook
+    _restore["excepthook"] = previous
 
     def hook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
         if not issubclass(kind, KeyboardInterrupt):
@@ -125,6 +134,7 @@ def _install_hooks() -> None:
         previous(kind, exc, tb)
 
     previous_thread = threading.excepthook
+    _restore["threading.excepthook"] = previous_thread
 
     def thread_hook(args: threading.ExceptHookArgs) -> None:
         if args.exc_value is not None:

@@ -185,3 +185,29 @@ def test_a_torn_last_line_is_logged_when_sealed(
     with caplog.at_level(logging.WARNING, logger="companion.events"):
         EventLog(path).close()
     assert any("the last line 2 was cut short" in rec.getMessage() for rec in caplog.records)
+
+
+def test_uncaught_exceptions_of_any_thread_are_logged(
+        fresh: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import threading
+
+    before = sys.excepthook
+    path = diagnostics.setup()
+    assert path is not None and sys.excepthook is not before
+    try:
+        raise KeyError("lost in the main thread")
+    except KeyError as exc:
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+
+    def work() -> None:
+        raise LookupError("lost in a worker")
+
+    t = threading.Thread(target=work, name="feed-worker")
+    t.start()
+    t.join()
+    capsys.readouterr()                       # the previous hooks still printed them
+    text = path.read_text(encoding="utf-8")
+    assert "uncaught exception" in text and "lost in the main thread" in text
+    assert "uncaught exception in thread feed-worker" in text and "lost in a worker" in text
+    diagnostics.shutdown()
+    assert sys.excepthook is before
