@@ -127,6 +127,12 @@ for _s in SUITS:
 CARD_CODES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
 
 
+def pretty_name(name: str) -> str:
+    """A name for people: a card code (a cup named after its card, ``AS``, ``TD``) becomes
+    ``A♠``, ``10♦``; any other name (``Jackpot``, ``8-9-10 any one suit``) is left as it is."""
+    return _CACHE[(RANKS.index(name[0]) + 2, name[1])].pretty() if name in CARD_CODES else name
+
+
 def card(text: str | Card) -> Card:
     """Shorthand for `Card.parse`."""
     return Card.parse(text) if isinstance(text, str) else text

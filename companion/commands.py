@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from companion.cards import pretty_name
 from companion.cli import core_command
 from companion.events import read_log, write_log
 from companion.referee.base import GAME_MODULES, find_simulator, replay
@@ -79,9 +80,9 @@ def format_report(report: dict[str, Any], announcements: bool = True) -> str:
     pots = {k: v for k, v in report["pots"].items()}
     if pots:
         out.append("Board:")
-        width = max(len(k) for k in pots)
+        width = max(len(pretty_name(k)) for k in pots)
         for cup, n in pots.items():
-            out.append(f"  {cup:<{width}}  {n:>4}")
+            out.append(f"  {pretty_name(cup):<{width}}  {n:>4}")
     out.append("")
     if report["violations"]:
         out.append(f"Violations ({len(report['violations'])}):")

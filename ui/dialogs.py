@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -22,11 +24,12 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QRadioButton,
     QSpinBox,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from companion.cards import CardError, cards
+from companion.cards import RANKS, SUITS, CardError, card, cards
 
 USER = {"source": "user"}  # marks events typed in by a person (unknown fields are ignored)
 
@@ -37,14 +40,36 @@ def parse_cards(text: str) -> list[str]:
     return [c.code for c in cards(cleaned)]
 
 
-class CardsEdit(QLineEdit):
-    """A line edit for one or more cards, shown in red while it does not parse."""
+def pretty_text(codes: Sequence[str]) -> str:
+    """Cards as people write them, for a field a person reads: ``5♣ 10♦``."""
+    return " ".join(card(c).pretty() for c in codes)
 
-    def __init__(self, text: str = "", placeholder: str = "e.g. 5C or 10♣ JH",
+
+class CardsEdit(QLineEdit):
+    """A line edit for one or more cards, shown as people write them (``10♣ J♥``); typing
+    accepts the same or codes (``10c jh``). Red while it does not parse."""
+
+    #: Emitted when the field gets the focus (a shared `CardPicker` then edits it).
+    focused = Signal()
+
+    def __init__(self, text: str = "", placeholder: str = "e.g. 5♣ or 10♣ J♥",
                  parent: QWidget | None = None) -> None:
         super().__init__(text, parent)
+        try:
+            if text.strip():
+                self.setText(pretty_text(parse_cards(text)))
+        except (CardError, ValueError):
+            pass  # shown as given, in red
         self.setPlaceholderText(placeholder)
         self.textChanged.connect(self._check)
+        self._check()
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        super().focusInEvent(event)
+        self.focused.emit()
+
+    def set_codes(self, codes: Sequence[str]) -> None:
+        self.setText(pretty_text(codes))
 
     def codes(self) -> list[str]:
         try:
@@ -60,6 +85,57 @@ class CardsEdit(QLineEdit):
 
     def _check(self) -> None:
         self.setStyleSheet("" if self.valid() or not self.text() else "color: #b3261e;")
+
+
+class CardPicker(QWidget):
+    """The 52 cards as buttons, a row per suit (2 … A): clicking one adds it to the target
+    `CardsEdit` or takes it out; the buttons follow what is typed there."""
+
+    def __init__(self, target: CardsEdit, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        grid = QGridLayout(self)
+        grid.setSpacing(2)
+        grid.setContentsMargins(0, 0, 0, 0)
+        self.buttons: dict[str, QToolButton] = {}
+        for row, suit in enumerate(SUITS):
+            for col, rank in enumerate(RANKS):
+                code = rank + suit
+                b = QToolButton()
+                b.setText(card(code).pretty())
+                b.setCheckable(True)
+                b.setAutoRaise(False)
+                b.setMinimumWidth(34)
+                b.setAccessibleName(card(code).spoken())
+                if suit in "DH":
+                    b.setStyleSheet("QToolButton { color: #b3261e; }")
+                b.clicked.connect(lambda _on=False, c=code: self.toggle(c))
+                self.buttons[code] = b
+                grid.addWidget(b, row, col)
+        self.target = target
+        target.textChanged.connect(self._follow)
+        self._follow()
+
+    def set_target(self, target: CardsEdit) -> None:
+        """Edit another field (one picker serves several, e.g. a hand per player)."""
+        if target is self.target:
+            return
+        self.target.textChanged.disconnect(self._follow)
+        self.target = target
+        target.textChanged.connect(self._follow)
+        self._follow()
+
+    def toggle(self, code: str) -> None:
+        codes = self.target.codes() if self.target.valid() else []
+        if code in codes:
+            codes.remove(code)
+        else:
+            codes.append(code)
+        self.target.set_codes(codes)
+
+    def _follow(self, _text: str = "") -> None:
+        chosen = set(self.target.codes())
+        for code, b in self.buttons.items():
+            b.setChecked(code in chosen)
 
 
 class EventDialog(QDialog):
@@ -159,11 +235,13 @@ class TrumpDialog(EventDialog):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("Trump card", parent)
-        self.card = CardsEdit()
+        self.card = CardsEdit(placeholder="e.g. 7♥")
         self.form.addRow("Card turned up", self.card)
+        self.picker = CardPicker(self.card)
+        self.form.addRow(self.picker)
 
     def problem(self) -> str:
-        return "" if len(self.card.codes()) == 1 else "Type one card, e.g. 7H."
+        return "" if len(self.card.codes()) == 1 else "Pick one card, e.g. 7♥."
 
     def events(self) -> list[dict[str, Any]]:
         return [{"event": "trump", "card": self.card.codes()[0], **USER}]
@@ -198,6 +276,8 @@ class PlayDialog(EventDialog):
         self.cards = CardsEdit(card_text)
         self.form.addRow("Player", self.player)
         self.form.addRow("Card(s)", self.cards)
+        self.picker = CardPicker(self.cards)
+        self.form.addRow(self.picker)
         #: With ``choose_kind``: whether the cards were played or a hand was shown (a held
         #: reading may be either: a revealed hand read short of a card looks like a play).
         self.kind_combo: QComboBox | None = None
@@ -215,7 +295,7 @@ class PlayDialog(EventDialog):
             self.kind = str(self.kind_combo.currentData())
 
     def problem(self) -> str:
-        return "" if self.cards.valid() else "Type the card(s), e.g. 5C or 10♣ JH."
+        return "" if self.cards.valid() else "Pick the card(s), e.g. 5♣ or 10♣ J♥."
 
     def events(self) -> list[dict[str, Any]]:
         codes = self.cards.codes()
@@ -241,10 +321,17 @@ class EndRoundDialog(EventDialog):
         self.hands: dict[str, CardsEdit] = {}
         for i, p in enumerate(players, start=1):
             grid.addWidget(QLabel(p), i, 0)
-            edit = CardsEdit(placeholder="e.g. 9H KS")
+            edit = CardsEdit(placeholder="e.g. 9♥ K♠")
             self.hands[p] = edit
             grid.addWidget(edit, i, 1)
         self.form.addRow(grid)
+        # One picker for every hand: it edits the hand whose field was last clicked.
+        self.picker = CardPicker(next(iter(self.hands.values()))) if self.hands else None
+        if self.picker is not None:
+            picker = self.picker
+            for edit in self.hands.values():
+                edit.focused.connect(lambda e=edit: picker.set_target(e))
+            self.form.addRow(picker)
         self.nobody_out = QCheckBox("Nobody went out (the round was ended)")
         self.form.addRow(self.nobody_out)
         self.next_round = QCheckBox("Start the next round")

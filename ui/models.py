@@ -12,7 +12,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont
 
-from companion.cards import Card, CardError
+from companion.cards import Card, CardError, pretty_name
 from companion.events import Event
 from ui.store import GameInfo
 
@@ -118,6 +118,8 @@ class ChipTableModel(_RowsModel):
         col = index.column()
         if role == _ROLE_DISPLAY:
             if col == 0:
+                if not is_player:
+                    return pretty_name(name)  # a cup named after its card: A♠, not AS
                 return f"▶ {name}" if is_player and name == self._turn else name
             if col == 1:
                 return str(chips)

@@ -7,6 +7,7 @@ to watch and the table profile; it decides no rule (defaults come from companion
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -45,6 +46,7 @@ from PySide6.QtWidgets import (
 
 from calibration.layout import BOARD_HALF, Zone, board_cups, default_zones
 from calibration.profile import TableProfile
+from companion.cards import Card, CardError, pretty_name
 from companion.diagnostics import log_failure
 from companion.house import HouseRule, house_rules
 from companion.referee.base import GAME_MODULES
@@ -94,14 +96,55 @@ class GameSetup:
 
 
 # --- house rule editors -------------------------------------------------------------------
+def rule_choices(rule: HouseRule) -> list[str]:
+    """The values a text rule may take, as its description quotes them (``"last"`` or
+    ``"first"``); empty when it names none."""
+    if not isinstance(rule.default, str):
+        return []
+    quoted = list(dict.fromkeys(re.findall(r'"([^"]+)"', rule.description)))
+    return quoted if rule.default in quoted else []
+
+
+def for_people(value: Any) -> str:
+    """A house rule's value as people read it: on/off, 10♦ rather than TD, no brackets."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, dict):
+        name = value.get("name", "")
+        rest = ", ".join(f"{k} {for_people(v)}" for k, v in value.items() if k != "name")
+        return f"{name} ({rest})" if name and rest else str(name or rest)
+    if isinstance(value, list):
+        return ", ".join(for_people(x) for x in value)
+    return pretty_name(str(value))
+
+
+def _from_people(item: str) -> str:
+    try:
+        return Card.parse(item).code  # 10♦, 10d, TD all mean TD
+    except (CardError, ValueError):
+        return item
+
+
 class RuleEditor:
-    """One house rule's widget; `value()` reads it back in the default's kind."""
+    """One house rule's widget; `value()` reads it back in the default's kind. Cards are shown
+    and typed as people write them (A♠, 10♦); a rule with named choices is a list to pick
+    from; a list of structured entries (Wanagan's cups) is shown, not edited, here."""
 
     def __init__(self, rule: HouseRule) -> None:
         self.rule = rule
         d = rule.default
         self.widget: QWidget
-        if isinstance(d, bool):
+        choices = rule_choices(rule)
+        if choices:
+            combo = QComboBox()
+            combo.addItems(choices)
+            combo.setCurrentText(d)
+            self.widget = combo
+        elif isinstance(d, list) and any(isinstance(x, dict) for x in d):
+            shown = QLabel(for_people(d))
+            shown.setWordWrap(True)
+            self.widget = shown
+        elif isinstance(d, bool):
             box = QCheckBox()
             box.setChecked(d)
             self.widget = box
@@ -116,10 +159,10 @@ class RuleEditor:
             dspin.setValue(d)
             self.widget = dspin
         elif isinstance(d, list):
-            self.widget = QLineEdit(", ".join(str(x) for x in d))
+            self.widget = QLineEdit(for_people(d))
         else:
             self.widget = QLineEdit(str(d))
-        self.widget.setToolTip(f"{rule.description} ({rule.ruling}; default {d!r})")
+        self.widget.setToolTip(f"{rule.description} ({rule.ruling}; default: {for_people(d)})")
 
     def value(self) -> Any:
         d = self.rule.default
@@ -130,6 +173,10 @@ class RuleEditor:
             return w.value()
         if isinstance(w, QDoubleSpinBox):
             return w.value()
+        if isinstance(w, QComboBox):
+            return w.currentText()
+        if isinstance(w, QLabel):
+            return d  # shown, not edited here
         assert isinstance(w, QLineEdit)
         text = w.text()
         if isinstance(d, list):
@@ -139,7 +186,7 @@ class RuleEditor:
                     return [int(s) for s in items]
                 except ValueError:
                     return d
-            return items
+            return [_from_people(s) for s in items]
         return text
 
     def set_value(self, value: Any) -> None:
@@ -150,9 +197,10 @@ class RuleEditor:
             w.setValue(int(value))
         elif isinstance(w, QDoubleSpinBox):
             w.setValue(float(value))
+        elif isinstance(w, QComboBox):
+            w.setCurrentText(str(value))
         elif isinstance(w, QLineEdit):
-            w.setText(", ".join(str(x) for x in value) if isinstance(value, list)
-                      else str(value))
+            w.setText(for_people(value) if isinstance(value, list) else str(value))
 
     def changed(self) -> bool:
         return bool(self.value() != self.rule.default)
@@ -499,7 +547,8 @@ class SetupDialog(QDialog):
             label = QLabel(rule.name.replace("_", " "))
             label.setToolTip(rule.description)
             self.rules_form.addRow(label, ed.widget)
-            hint = QLabel(f"{rule.description} ({rule.ruling}; default: {rule.default!r})")
+            hint = QLabel(f"{rule.description} ({rule.ruling}; default: "
+                          f"{for_people(rule.default)})")
             hint.setWordWrap(True)
             hint.setStyleSheet("color: #555; font-size: 9pt;")
             self.rules_form.addRow("", hint)

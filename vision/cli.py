@@ -31,7 +31,8 @@ def register_detect(subparsers: argparse._SubParsersAction) -> None:
 def run_detect(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.detector import CardDetector, annotate
+    from vision.detector import CardDetector
+    from vision.drawing import annotate
     from vision.images import ImageError, read_image
 
     kwargs = {"conf": args.conf} if args.conf is not None else {}
