@@ -177,3 +177,17 @@ def test_watch_with_a_profile_without_zones_says_so(
     err = capsys.readouterr().err
     assert status == 2 and "Traceback" not in err
     assert f"table profile {path}: zones: the profile has no zones" in err
+
+
+def test_frame_sources_skip_or_refuse_a_picture_too_large(tmp_path: Path) -> None:
+    from vision.sources import ImageFolderSource, parse_source
+
+    bomb = bomb_png(tmp_path / "a-bomb.png")
+    cv2.imwrite(str(tmp_path / "b-good.png"), np.zeros((24, 32, 3), np.uint8))
+    folder = ImageFolderSource(tmp_path)
+    frame = folder.read()
+    assert frame is not None and frame.image.shape == (24, 32, 3)
+    assert folder.read() is None
+    assert len(folder.skipped) == 1 and "claims 100000x100000 pixels" in folder.skipped[0]
+    with pytest.raises(ImageTooLarge):
+        parse_source(str(bomb))

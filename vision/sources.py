@@ -5,6 +5,7 @@ reported and reopened; `LatestFrame` keeps only the newest frame so a slow consu
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -15,6 +16,9 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from vision.images import ImageError, read_image
+
+_log = logging.getLogger("companion.sources")
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 
 
@@ -102,6 +106,8 @@ class ImageFolderSource(FrameSource):
         self._fps = fps
         self._i = 0
         self.name = str(self.folder)
+        #: Why each picture that could not be used was skipped (too large, damaged).
+        self.skipped: list[str] = []
 
     @property
     def fps(self) -> float | None:
@@ -112,9 +118,13 @@ class ImageFolderSource(FrameSource):
             path = self.files[self._i]
             i = self._i
             self._i += 1
-            img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if img is not None:
-                return Frame(img, i / self._fps, i)
+            try:
+                img = read_image(path)      # its size checked from the header first
+            except ImageError as exc:
+                self.skipped.append(str(exc))
+                _log.warning("%s; skipped", exc)
+                continue
+            return Frame(img, i / self._fps, i)
         return None
 
 
@@ -321,9 +331,6 @@ def parse_source(spec: str | int, *, game: str | None = None,
         return ImageFolderSource(path)
     if path.is_file():
         if path.suffix.lower() in IMAGE_SUFFIXES:
-            img = cv2.imread(str(path))
-            if img is None:
-                raise OSError(f"cannot read image {path}")
-            return ArraySource([img], name=str(path))
+            return ArraySource([read_image(path)], name=str(path))   # ImageError: why not
         return VideoFileSource(path)
     raise FileNotFoundError(f"no camera, stream, folder or file called {text!r}")
