@@ -16,6 +16,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from companion.diagnostics import log_failure
 from vision.images import ImageError, read_image
 
 _log = logging.getLogger("companion.sources")
@@ -210,7 +211,8 @@ class CaptureSource(FrameSource):
     def _open(self) -> bool:
         try:
             cap = self._opener(self.spec)
-        except Exception:  # noqa: BLE001 - a driver error is just "not available now"
+        except Exception as exc:  # noqa: BLE001 - a driver error is just "not available now"
+            log_failure(f"camera {self.spec!r} could not be opened", exc)   # once, then counted
             return False
         if cap is None or not cap.isOpened():
             if cap is not None:
