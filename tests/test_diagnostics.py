@@ -211,3 +211,18 @@ def test_uncaught_exceptions_of_any_thread_are_logged(
     assert "uncaught exception in thread feed-worker" in text and "lost in a worker" in text
     diagnostics.shutdown()
     assert sys.excepthook is before
+
+
+def test_a_camera_driver_error_is_logged_not_swallowed(
+        caplog: pytest.LogCaptureFixture) -> None:
+    pytest.importorskip("cv2")
+    from vision.sources import CaptureSource
+
+    def opener(spec: int | str) -> object:
+        raise RuntimeError("DirectShow: device is busy")
+
+    with caplog.at_level(logging.ERROR, logger="companion"), pytest.raises(OSError):
+        CaptureSource(7, opener=opener)         # type: ignore[arg-type]
+    records = [r for r in caplog.records if "camera 7 could not be opened" in r.getMessage()]
+    assert records and records[0].exc_info is not None
+    assert "DirectShow: device is busy" in records[0].getMessage()
