@@ -94,7 +94,17 @@ def dispose(*widgets: object) -> None:
 
 def run_window(demo: bool | None = None, game: str = "michigan-rummy", seed: int = 1,
                speech: bool | None = None, detector: str = "truth") -> int:
-    """Entry point of `companion` without a subcommand: open the window, run until closed."""
+    """Entry point of `companion` without a subcommand: open the window, run until closed.
+    With no display the demo table plays in the terminal; when Qt cannot load its display
+    support, the missing libraries are named in one line (exit 2) instead of Qt aborting."""
+    from ui.startup import NO_DISPLAY, qt_platform_problem, terminal_demo
+
+    problem = qt_platform_problem()
+    if problem == NO_DISPLAY:
+        return terminal_demo(game=game, seed=seed)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     app = _app()
     window = build_window(demo=demo, game=game, seed=seed, speech=speech,
                           ask_resume=demo is not True, detector=detector)
