@@ -374,6 +374,16 @@ class MichiganReferee(Referee):
             return frozenset({"reveal"})
         return frozenset()
 
+    def next_card(self) -> str | None:
+        """The card that continues the sequence now (public: it follows from the cards on the
+        table), None when a lead is due. A camera reading that jumps past it (5♣ then 7♣)
+        points at a card it missed."""
+        st = self.state
+        if st.phase != "play" or st.seq is None or st.lead_by:
+            return None
+        nxt = self._next_card(st.seq)
+        return None if nxt is None else nxt.code
+
     def turn(self) -> str | None:
         st = self.state
         if st.phase == "deal":

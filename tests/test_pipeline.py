@@ -144,14 +144,31 @@ def test_rejected_reading_is_not_logged(tmp_path: Path) -> None:
     assert [e.kind for e in read_log(tmp_path / "g.jsonl").events] == ["game", "round", "dummy"]
 
 
-def test_a_card_already_played_this_round_is_ignored(tmp_path: Path) -> None:
+def test_a_card_already_played_this_round_in_its_own_pile_is_ignored(tmp_path: Path) -> None:
     det = ScriptedDetector()
     pipe = TablePipeline(identity_profile(), det, SETUP, tmp_path / "g.jsonl", script=SCRIPT,
                          tracker_config=TrackerConfig(forget_time=0.3))
     feed(pipe, det, [("2C", 1, 0.9)], 6, 0.0)
-    feed(pipe, det, [], 6, 1.0)  # the card is lifted long enough to be forgotten
-    res = feed(pipe, det, [("2C", 2, 0.9)], 6, 2.0)  # and shows up in another pile
+    feed(pipe, det, [], 6, 1.0)  # the card is covered long enough to be forgotten
+    res = feed(pipe, det, [("2C", 1, 0.9)], 6, 2.0)  # and peeks out again in its pile
     assert any("already played" in n for r in res for n in r.notes)
+    assert not pipe.pending
+    assert [e.kind for e in read_log(tmp_path / "g.jsonl").events].count("play") == 1
+
+
+def test_a_card_already_played_read_in_another_pile_is_asked_about(tmp_path: Path) -> None:
+    """One card cannot lie in two piles: the reading is held, never dropped in silence, and
+    the cards the table accepts are offered (3♣ comes next; 2♠ is what 2♣ is taken for)."""
+    det = ScriptedDetector()
+    pipe = TablePipeline(identity_profile(), det, SETUP, tmp_path / "g.jsonl", script=SCRIPT,
+                         tracker_config=TrackerConfig(forget_time=0.3))
+    feed(pipe, det, [("2C", 1, 0.9)], 6, 0.0)
+    feed(pipe, det, [], 6, 1.0)
+    feed(pipe, det, [("2C", 2, 0.9)], 6, 2.0)  # Cy's card read as the 2♣ Bob played
+    [held] = pipe.pending.values()
+    assert held.question == "Cy played 2♣?" and "played by Bob already" in held.reason
+    labels = [a.label for a in held.options]
+    assert "2♣" not in labels and labels  # never the card already played
     assert [e.kind for e in read_log(tmp_path / "g.jsonl").events].count("play") == 1
 
 

@@ -19,7 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from calibration.profile import TableProfile
-from companion.cards import Card
+from companion.cards import CARD_CODES, Card
 from companion.events import Event, EventLog, read_log
 from companion.referee.base import EventError, Referee, replay
 from vision.detections import Detections
@@ -43,16 +43,36 @@ class TableReader(Protocol):
     def detect_table(self, frame_bgr: np.ndarray, profile: TableProfile) -> Detections: ...
 
 
+@dataclass(frozen=True)
+class Answer:
+    """One of the one-click answers to a held reading: its label for people ("6♣", "Cy",
+    "not a card") and the events it logs, in order (none: nothing happened)."""
+
+    label: str
+    events: tuple[dict[str, Any], ...] = ()
+
+
 @dataclass
 class Pending:
-    """A reading held for a person to confirm: the event it would log and why it is held."""
+    """A reading held for a person to confirm: the event it would log and why it is held.
+
+    ``question`` (when set) is the sentence put to people ("Bob played 6♣?", "6♣ was not
+    seen: who played it?") and ``options`` its one-click answers, the likeliest first."""
 
     id: int
     event: dict[str, Any]
     reason: str
     observation: Observation
+    question: str = ""
+    options: list[Answer] = field(default_factory=list)
+    #: Frame time the question was put (its spot's readings since then may settle it).
+    asked: float = 0.0
 
     def describe(self) -> str:
+        if self.question:
+            labels = [a.label for a in self.options] + ["something else"]
+            why = f" ({self.reason})" if self.reason else ""
+            return f"{self.question}{why} — {' / '.join(labels)}"
         cards = " ".join(Card.parse(c).pretty() for c in self.observation.cards)
         who = self.event.get("player") or self.observation.zone_name
         if self.event.get("event") == "reveal":
@@ -123,6 +143,7 @@ class TablePipeline:
                  chip_every: float = 2.0, chip_confirm: int = 2,
                  refit: Callable[[np.ndarray], np.ndarray | None] | None = None,
                  refit_every: float = 5.0, merge_window: float = 1.5,
+                 queue_questions: bool = True, reread_frames: int = 6,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         self.profile = profile
         self.detector = detector
@@ -148,6 +169,15 @@ class TablePipeline:
         #: the rest of its move, the referee's reason and the event to offer a person.
         self._partial: dict[int, tuple[Observation, float, str, dict[str, Any] | None]] = {}
         self.merge_window = merge_window
+        #: Questions come in table order: while one is open, later readings wait behind it
+        #: (``queue_questions``), and are placed once it is answered.
+        self.queue_questions = queue_questions
+        self._waiting: list[Observation] = []
+        #: A held card read this many times as one of its answers (and little else) since the
+        #: question was put is that card: the question settles itself.
+        self.reread_frames = reread_frames
+        #: Card -> seat of the player who played it this round.
+        self._played_by: dict[str, int | None] = {}
         events = read_log(self.log.path).events if self.log.lines else []
         if events:
             self._resume(events)
@@ -178,6 +208,7 @@ class TablePipeline:
     def _resume(self, events: list[Event]) -> None:
         rep = replay(events)
         self.referee = rep.referee
+        self.players = list(rep.referee.players) if rep.referee is not None else []
         self.visual_count = sum(1 for e in events if e.kind in ("play", "reveal", "trump"))
         self.script = [e for e in self.script if int(e.get("at", 0)) >= self.visual_count
                        and e.get("event") != "game"]
@@ -188,9 +219,14 @@ class TablePipeline:
         kind = ev.get("event")
         if kind in NEW_DEAL:
             self._round_cards.clear()
+            self._played_by.clear()
         elif kind in ("play", "reveal"):
+            player = str(ev.get("player"))
+            players: list[str] = getattr(self, "players", [])
+            seat = players.index(player) if player in players else None
             for c in ([ev["card"]] if "card" in ev else list(ev.get("cards") or [])):
                 self._round_cards[str(c)] = self._round_cards.get(str(c), 0) + 1
+                self._played_by[str(c)] = seat
 
     def _append(self, event: Mapping[str, Any], out: list[str],
                 result: FrameResult | None = None) -> int:
@@ -339,6 +375,8 @@ class TablePipeline:
                     result.detections.append({"card": name, "box": [round(v, 1) for v in box],
                                               "score": round(score, 3),
                                               "zone": self.profile.zones[z].name})
+        self._reread(t, result)
+        self._drain(result)
         for obs in observations:
             self._handle(obs, result)
         for zone, (obs, deadline, why, offer) in list(self._partial.items()):
@@ -353,16 +391,41 @@ class TablePipeline:
         return result
 
     def _handle(self, obs: Observation, result: FrameResult) -> None:
+        if self.queue_questions and (self.pending or self._waiting or any(
+                zone != obs.zone for zone in self._partial)):
+            self._waiting.append(obs)  # table order: it waits behind the open question
+            return
+        self._consider(obs, result)
+
+    def _drain(self, result: FrameResult) -> None:
+        """Place the readings that waited behind questions now answered."""
+        while self._waiting and not self.pending:
+            self._consider(self._waiting.pop(0), result)
+
+    def _consider(self, obs: Observation, result: FrameResult) -> None:
         # People's events that come before this move (a new round, bids) go in first.
         self._flush_script(self.visual_count, result.announcements, result)
         copies = self.tracker.config.copies
         fresh = [c for c in obs.cards if self._round_cards.get(c, 0) < copies]
         if obs.kind == "pile" and len(fresh) < len(obs.cards):
             dup = [c for c in obs.cards if c not in fresh]
-            result.notes.append(f"{' '.join(dup)} already played this round; ignored")
+            elsewhere = [c for c in dup if self._played_by.get(c, obs.seat) != obs.seat]
+            if len(obs.cards) == 1 and elsewhere and self.game != "wanagan":
+                # One card cannot lie in two places: this reading or the earlier one is wrong.
+                c = elsewhere[0]
+                seat = self._played_by.get(c)
+                who = self.players[seat] if seat is not None and seat < len(self.players) \
+                    else "someone"
+                self._hold(obs, f"{Card.parse(c).pretty()} was played by {who} already",
+                           None, result)
+                return
+            # The card under a new one peeking out (or the same card read again): not a play.
+            result.notes.append(f"{' '.join(_pretty(dup))} already played this round; "
+                                f"ignored")
             if not fresh:
                 return
             obs.cards = fresh
+            obs.votes = [v for c, v in zip(obs.cards, obs.votes, strict=False) if c in fresh]
         held = self._partial.pop(obs.zone, None)
         if held is not None:
             # The rest of a move the referee could not place alone (a hand uncovering the
@@ -376,6 +439,15 @@ class TablePipeline:
             self._hold(obs, why or f"low confidence {obs.confidence:.2f}",
                        event if event is not None else offer, result)
             return
+        if event.get("event") == "play" and "card" in event and self._accepts(event)[1]:
+            # A play that breaks a rule is rare at a real table; a misread card is not. A
+            # person says which (a real violation is logged once confirmed).
+            self._hold(obs, "it would break a rule", event, result)
+            return
+        skipped = self._skipped(event)
+        if skipped is not None:
+            self._hold(obs, f"{Card.parse(skipped).pretty()} comes next", event, result)
+            return
         self._log_visual(event, obs, result)
 
     def _hold(self, obs: Observation, reason: str, event: dict[str, Any] | None,
@@ -385,8 +457,113 @@ class TablePipeline:
                       and obs.seat < len(self.players) else None)
             event = {"event": "play", "player": player, "cards": list(obs.cards)}
         pid = next(self._ids)
-        self.pending[pid] = Pending(pid, event, reason, obs)
+        question, options = self._question(obs, event)
+        self.pending[pid] = Pending(pid, event, reason, obs, question, options, obs.t)
         result.notes.append(self.pending[pid].describe())
+
+    # --- questions --------------------------------------------------------------------------
+    def _skipped(self, event: Mapping[str, Any]) -> str | None:
+        """The card a play jumps past in its own suit's sequence (5♣ then 7♣: 6♣), when the
+        rule set says which card comes next; None otherwise."""
+        next_card = getattr(self.referee, "next_card", None)
+        card = event.get("card")
+        if event.get("event") != "play" or not isinstance(card, str) or next_card is None:
+            return None
+        nxt = next_card()
+        if not isinstance(nxt, str) or nxt == card or nxt[1] != card[1]:
+            return None
+        return nxt if RANKS.index(card[0]) > RANKS.index(nxt[0]) else None
+
+    def _accepts_all(self, events: Sequence[dict[str, Any]]) -> bool:
+        """Would the referee accept these events one after another, breaking no rule?"""
+        ref = self.referee
+        if ref is None:
+            return True
+        mark = ref.checkpoint()
+        n = len(ref.violations)
+        try:
+            for i, ev in enumerate(events):
+                ref.apply(Event(ev, self.log.lines + 1 + i))
+            return len(ref.violations) == n
+        except Exception:  # noqa: BLE001 - any refusal means "not this answer"
+            return False
+        finally:
+            ref.rollback(mark)
+
+    def _question(self, obs: Observation, event: Mapping[str, Any]
+                  ) -> tuple[str, list[Answer]]:
+        """The question for a held reading and its one-click answers, the likeliest first:
+        the cards the camera also read on that spot, then the cards it is easily taken for;
+        only answers the table accepts (no card played twice, no rule broken)."""
+        if (obs.kind != "pile" or obs.seat is None or obs.seat >= len(self.players)
+                or len(obs.cards) != 1 or self.game == "wanagan"):
+            return "", []
+        player = self.players[obs.seat]
+        read = obs.cards[0]
+        extra = {k: event[k] for k in ("t", "confidence") if k in event}
+        kind = str(event.get("event") or "play")
+
+        def ev(card: str, who: str = player) -> dict[str, Any]:
+            if kind == "reveal":
+                return {"event": "reveal", "player": who, "cards": [card], **extra}
+            return {"event": "play", "player": who, "card": card, **extra}
+
+        unplayed = [c for c in CARD_CODES if self._round_cards.get(c, 0) == 0]
+        options: list[Answer] = []
+        if self._round_cards.get(read, 0) == 0 and self._accepts(ev(read))[0]:
+            options.append(Answer(Card.parse(read).pretty(), (ev(read),)))
+        votes = obs.votes[0] if obs.votes else {}
+        seen = sorted((c for c in votes if c != read), key=lambda c: -votes[c])
+        for alt in [*seen, *lookalikes(read)]:
+            if len(options) >= 4:
+                break
+            if alt in unplayed and not any(a.events[-1] == ev(alt) for a in options) \
+                    and self._accepts_all([ev(alt)]):
+                options.append(Answer(Card.parse(alt).pretty(), (ev(alt),)))
+        skipped = self._skipped(ev(read))
+        if kind == "play" and read in unplayed and (
+                skipped is not None or not self._accepts_all([ev(read)])):
+            # A card the camera missed: one unseen card played before this one makes the
+            # reading fit (a sequence that jumps, 5♣ then 7♣: who played 6♣?).
+            rank = RANKS.index(read[0])
+            near = sorted((c for c in unplayed if c != read and c[1] == read[1]),
+                          key=lambda c: (c != skipped, abs(RANKS.index(c[0]) - rank + 1)))
+            for missing in near[:4]:
+                who = [p for p in self.players
+                       if self._accepts_all([ev(missing, p), ev(read)])]
+                if who:
+                    answers = [Answer(p, (ev(missing, p), ev(read))) for p in who]
+                    others = [Answer(f"nobody ({a.label} as read)" if a.events == (ev(read),)
+                                     else f"it was {a.label}", a.events) for a in options]
+                    return (f"{Card.parse(missing).pretty()} was not seen: who played it?",
+                            answers + others)
+        verb = "shows" if kind == "reveal" else "played"
+        return f"{player} {verb} {Card.parse(read).pretty()}?", options
+
+    def _reread(self, t: float, result: FrameResult) -> None:
+        """A held card the camera now reads, again and again, as one of the question's
+        answers is that card: the vision read it, the question settles itself."""
+        for pid, held in list(self.pending.items()):
+            obs = held.observation
+            if len(obs.cards) != 1 or not obs.positions or not held.options:
+                continue
+            x, y = obs.positions[0]
+            votes = self.tracker.votes_at(x, y, held.asked + 1e-6)
+            total = sum(votes.values())
+            for answer in held.options:
+                last = answer.events[-1] if answer.events else {}
+                card = last.get("card") or (last.get("cards") or [None])[0]
+                if (len(answer.events) != 1 or card is None or card == obs.cards[0]
+                        or votes.get(card, 0) < self.reread_frames
+                        or votes.get(card, 0) < 0.8 * total):
+                    continue
+                self.pending.pop(pid)
+                self._disown(held, answer.events)
+                result.notes.append(f"read again: {Card.parse(card).pretty()}, not "
+                                    f"{Card.parse(obs.cards[0]).pretty()}")
+                self._append(dict(answer.events[0]), result.announcements, result)
+                self.visual_count += 1
+                break
 
     def _log_visual(self, event: dict[str, Any], obs: Observation, result: FrameResult) -> None:
         self._append(event, result.announcements, result)
@@ -402,6 +579,29 @@ class TablePipeline:
         line = self._append(dict(event or held.event), out)
         self.visual_count += 1
         return line, out
+
+    def answer(self, pending_id: int, events: Sequence[Mapping[str, Any]]) -> list[str]:
+        """A person answers a held reading with these events (one of its `Answer` s, or
+        events they entered); they are logged in order. No events: nothing happened."""
+        held = self.pending.pop(pending_id)
+        out: list[str] = []
+        self._flush_script(self.visual_count, out, None)
+        self._disown(held, events)
+        for ev in events:
+            self._append(dict(ev), out)
+            if ev.get("event") in ("play", "reveal", "trump"):
+                self.visual_count += 1
+        return out
+
+    def _disown(self, held: Pending, events: Sequence[Mapping[str, Any]]) -> None:
+        """The held cards the answer does not log were misreadings: the tracker forgets them
+        as cards on that spot, so the real ones count where they are laid."""
+        logged = {str(c) for ev in events
+                  for c in ([ev["card"]] if "card" in ev else list(ev.get("cards") or []))}
+        obs = held.observation
+        for card, (x, y) in zip(obs.cards, obs.positions, strict=False):
+            if card not in logged:
+                self.tracker.disown(card, x, y)
 
     def reject(self, pending_id: int) -> None:
         """A person says a held reading is wrong: nothing is logged for it."""
@@ -484,6 +684,27 @@ class TablePipeline:
         return stats
 
 
+def _pretty(codes: Sequence[str]) -> list[str]:
+    return [Card.parse(c).pretty() for c in codes]
+
+
+RANKS = "23456789TJQKA"
+#: Ranks a reader takes for one another (a small index seen at an angle).
+_RANK_LOOKALIKE = {"6": "9", "9": "6", "J": "Q", "Q": "K", "K": "Q", "8": "3", "3": "8",
+                   "T": "J", "A": "4", "4": "A", "5": "6", "7": "T", "2": "7"}
+_SUIT_LOOKALIKE = {"C": "S", "S": "C", "D": "H", "H": "D"}
+
+
+def lookalikes(code: str) -> list[str]:
+    """Cards a reader easily takes ``code`` for: the other suit of its colour, a rank that
+    looks alike, then the other two suits."""
+    rank, suit = code[0], code[1]
+    out = [rank + _SUIT_LOOKALIKE[suit], _RANK_LOOKALIKE[rank] + suit,
+           _RANK_LOOKALIKE[rank] + _SUIT_LOOKALIKE[suit]]
+    out += [rank + s for s in "CDHS" if s not in (suit, _SUIT_LOOKALIKE[suit])]
+    return out
+
+
 def _merge(first: Observation, later: Observation) -> Observation:
     """One observation of the cards of two, in the order they settled."""
     return Observation(
@@ -491,4 +712,6 @@ def _merge(first: Observation, later: Observation) -> Observation:
         cards=first.cards + [c for c in later.cards if c not in first.cards],
         confidence=min(first.confidence, later.confidence), t=later.t,
         t_still=later.t_still, certain=first.certain and later.certain,
-        positions=first.positions + later.positions)
+        positions=first.positions + later.positions,
+        votes=first.votes + [v for c, v in zip(later.cards, later.votes, strict=False)
+                             if c not in first.cards])

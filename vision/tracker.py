@@ -90,6 +90,9 @@ class Observation:
     t_still: float
     certain: bool = True
     positions: list[tuple[float, float]] = field(default_factory=list)
+    #: For each card, how many readings of each code its spot had while it was being read
+    #: (every frame, every corner): the vote its identity rests on.
+    votes: list[dict[str, int]] = field(default_factory=list)
 
 
 @dataclass
@@ -110,6 +113,17 @@ class _Track:
         return (x, y)
 
 
+@dataclass
+class _Spot:
+    """A place in a zone where cards are read: every reading there, of any code, is a vote
+    on the identity of the card lying there."""
+
+    x: float
+    y: float
+    reads: deque[tuple[float, str]]
+    last: float
+
+
 class Tracker:
     """Turns per-frame detections into `Observation` s, one zone at a time.
 
@@ -123,6 +137,7 @@ class Tracker:
         self.config = config or TrackerConfig()
         self._polys = [np.asarray(z.polygon, np.float64) for z in self.zones]
         self._tracks: dict[str, list[_Track]] = {}
+        self._spots: list[_Spot] = []
         self._frames: deque[float] = deque()
         self.t = float("-inf")
 
@@ -165,6 +180,7 @@ class Tracker:
             for code, (x, y), conf in zip([dets.names[c] for c in dets.class_id[inside]],
                                           board[inside], dets.confidence[inside], strict=True):
                 self._observe(code, float(x), float(y), float(conf), t)
+                self._vote(code, float(x), float(y), t)
         self._expire(t)
         return self._settle(t)
 
@@ -200,8 +216,39 @@ class Tracker:
         while best.samples and best.samples[0][0] < horizon:
             best.samples.popleft()
 
+    def _spot_near(self, x: float, y: float) -> _Spot | None:
+        best, best_d = None, self.config.same_spot
+        for spot in self._spots:
+            d = float(np.hypot(spot.x - x, spot.y - y))
+            if d <= best_d:
+                best, best_d = spot, d
+        return best
+
+    def _vote(self, code: str, x: float, y: float, t: float) -> None:
+        spot = self._spot_near(x, y)
+        if spot is None:
+            spot = _Spot(x, y, deque(maxlen=4000), t)
+            self._spots.append(spot)
+        n = len(spot.reads)
+        spot.x += (x - spot.x) / (n + 1) if n < 30 else (x - spot.x) / 30
+        spot.y += (y - spot.y) / (n + 1) if n < 30 else (y - spot.y) / 30
+        spot.reads.append((t, code))
+        spot.last = t
+
+    def votes_at(self, x: float, y: float, since: float = float("-inf")) -> dict[str, int]:
+        """How many readings of each code the spot at board point (x, y) had since ``since``:
+        the vote on the identity of the card lying there (empty where nothing is read)."""
+        spot = self._spot_near(x, y)
+        votes: dict[str, int] = {}
+        if spot is not None:
+            for ft, code in spot.reads:
+                if ft >= since:
+                    votes[code] = votes.get(code, 0) + 1
+        return votes
+
     def _expire(self, t: float) -> None:
         cfg = self.config
+        self._spots = [s for s in self._spots if t - s.last <= cfg.forget_time]
         for code in list(self._tracks):
             kept = []
             for tr in self._tracks[code]:
@@ -283,6 +330,11 @@ class Tracker:
                 spot_of = np.median(np.array([(s[1], s[2]) for s in other.samples]), axis=0)
                 if float(np.hypot(*(spot_of - pos))) > spot:
                     continue
+                # Two codes read in the same frames are two cards (one lying on the other,
+                # both corners showing): one card gives one reading a frame.
+                both = {s[0] for s in other.samples} & {s[0] for s in tr.samples}
+                if len(both) >= 2 and len(both) >= 0.5 * len(tr.samples):
+                    continue
                 here = [s[0] for s in other.samples
                         if np.hypot(s[1] - pos[0], s[2] - pos[1]) <= spot]
                 # it lay there before this reading began, and was still read there after
@@ -334,11 +386,14 @@ class Tracker:
             settled.sort(key=lambda tr: (rest[id(tr)], tr.position[0], tr.position[1]))
             confs = []
             positions = []
+            votes = []
             for tr in settled:
                 win = self._window(tr, t)
                 confs.append(float(np.mean([s[3] for s in win])))
-                positions.append(tuple(float(v) for v in
-                                       np.median(np.array([(s[1], s[2]) for s in win]), axis=0)))
+                px, py = (float(v) for v in np.median(np.array([(s[1], s[2]) for s in win]),
+                                                      axis=0))
+                positions.append((px, py))
+                votes.append(self.votes_at(px, py, tr.first_seen - 1e-6) or {tr.code: len(win)})
                 tr.counted = True
             zone = self.zones[z]
             conf = min(confs)
@@ -347,7 +402,7 @@ class Tracker:
                 cards=[tr.code for tr in settled], confidence=round(conf, 4), t=t,
                 t_still=first,
                 certain=conf >= cfg.confirm_below,
-                positions=[(p[0], p[1]) for p in positions],
+                positions=[(p[0], p[1]) for p in positions], votes=votes,
             ))
         return out
 
@@ -358,9 +413,19 @@ class Tracker:
             tr.counted = tr.alias = False
             tr.stable_since = None
 
+    def disown(self, code: str, x: float, y: float) -> None:
+        """The counted card of ``code`` nearest board point (x, y) was not that card (a
+        misreading a person or a later reading corrected): its readings there stay one
+        card, never announced, and a real ``code`` laid elsewhere counts."""
+        counted = [tr for tr in self._tracks.get(code, []) if tr.counted and not tr.alias]
+        if counted:
+            min(counted, key=lambda tr: np.hypot(tr.position[0] - x, tr.position[1] - y)
+                ).alias = True
+
     def reset(self) -> None:
         """Forget every card (a new table)."""
         self._tracks.clear()
+        self._spots.clear()
         self._frames.clear()
 
     def tracked(self) -> dict[str, list[tuple[float, float, bool]]]:
