@@ -70,6 +70,28 @@ class RenderedDemoFeed(PipelineFeed):
         self.t = moves[done - 1].t_end if 0 < done <= len(moves) else 0.0
         self.index = int(self.t * self.video.config.fps)
         self._announced_detector = False
+        if 0 < done <= len(moves):
+            self._catch_up(done)
+
+    def _catch_up(self, done: int) -> None:
+        """Resuming after ``done`` card events: show the fresh tracker the cards of this deal
+        that already lie on the table (and in the log), a few still frames each, so that it
+        counts them without a word and reads only what comes next (else it would find them
+        all at once: 'already played' notes and questions about the pile)."""
+        from vision.pipeline import TableReader
+
+        moves = self.video.truth.moves[:done]
+        start = max((k for k, m in enumerate(moves) if m.clears_before), default=0)
+        reader = self.detector
+        still = self.pipeline.tracker.config.still_time
+        for m in moves[start:]:
+            for k in range(4):
+                t = min(m.t_free + k * still * 0.7, m.t_end)
+                ft = self.video.render(t)
+                self.last = ft
+                dets = (reader.detect_table(ft.image, self.profile)
+                        if isinstance(reader, TableReader) else reader.detect(ft.image))
+                self.pipeline.tracker.update(t, dets, self.profile.inverse)
 
     def tick(self) -> Tick:
         fps = self.video.config.fps
