@@ -68,11 +68,13 @@ def build_window(demo: bool | None = None, game: str = "michigan-rummy", seed: i
     window.demo_detector = detector
     if ask_resume and window.offer_resume() is not None:
         return window
+    why = ""
     if demo is None:
         cams = find_cameras() if cameras is None else list(cameras)
         demo = not cams
+        why = "" if cams else "no camera found"
     if demo:
-        window.start_demo(game=game, seed=seed, rendered=window.rendered_demo)
+        window.start_demo(game=game, seed=seed, rendered=window.rendered_demo, why=why)
     else:
         from PySide6.QtCore import QTimer
 

@@ -41,7 +41,9 @@ def _detector(source: Any, which: str = "truth") -> tuple[Any, str]:
         except Exception as exc:  # noqa: BLE001 - no weights or no onnxruntime: use the stand-in
             log_failure("the card detector could not be loaded for the demo", exc)
             why = f" (the card detector could not be loaded; {where_logged()})"
-    return TruthDetector(cast(RenderedSource, source)), "the renderer's truth" + why
+    return (TruthDetector(cast(RenderedSource, source)),
+            "the demo itself (it knows which cards show; at your table the card detector reads "
+            "them)" + why)
 
 
 class RenderedDemoFeed(PipelineFeed):

@@ -88,6 +88,14 @@ class LiveView(QWidget):
         self._caption = text
         self.update()
 
+    def clear(self) -> None:
+        """Show nothing of a previous game (the next frame draws the new one)."""
+        self._image = None
+        self._marks = ()
+        self._pots = {}
+        self._caption = ""
+        self.update()
+
     @property
     def marks(self) -> tuple[CardMark, ...]:
         return self._marks
@@ -292,7 +300,10 @@ class ChipChart(QWidget):
         lo, hi = min(values), max(values)
         if hi == lo:
             hi = lo + 1
-        left, right, top, bottom = 40.0, 10.0, 10.0, 44.0
+        last = self._labels[-1] if self._labels else ""
+        # room on the right for half the last round's label, centred under its point
+        left, top, bottom = 40.0, 10.0, 44.0
+        right = max(10.0, p.fontMetrics().horizontalAdvance(last) / 2 + 4)
         w = max(1.0, self.width() - left - right)
         h = max(1.0, self.height() - top - bottom)
         n = len(self._history)
@@ -309,8 +320,10 @@ class ChipChart(QWidget):
         p.drawText(QRectF(0, top + h - 8, left - 4, 14), Qt.AlignmentFlag.AlignRight, str(lo))
         for i in range(n):
             label = self._labels[i] if i < len(self._labels) else str(i)
-            p.drawText(QRectF(pt(i, lo).x() - 20, top + h + 2, 40, 14),
-                       Qt.AlignmentFlag.AlignCenter, label)
+            half = p.fontMetrics().horizontalAdvance(label) / 2 + 2
+            x0 = min(max(0.0, pt(i, lo).x() - half), self.width() - 2 * half)
+            p.drawText(QRectF(x0, top + h + 2, 2 * half, 14), Qt.AlignmentFlag.AlignCenter,
+                       label)
         for k, player in enumerate(self._players):
             colour = QColor(PLAYER_COLOURS[k % len(PLAYER_COLOURS)])
             p.setPen(QPen(colour, 2.5))

@@ -12,8 +12,16 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QSettings, Qt, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QFont, QKeySequence
+from PySide6.QtCore import QRect, QSettings, Qt, Signal, Slot
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QFont,
+    QFontMetrics,
+    QGuiApplication,
+    QKeySequence,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -93,6 +101,19 @@ class OpenGameDialog(QDialog):
         return self.model.game(rows[0].row()) if rows else None
 
 
+def game_over_text(report: dict[str, Any]) -> str:
+    """Who won a finished game: the most chips (points in Michigan Rum), ties named."""
+    scores = report.get("chips") or {}
+    if not scores:
+        return "Game over"
+    top = max(scores.values())
+    best = sorted(p for p, n in scores.items() if n == top)
+    unit = "points" if report.get("game") == "michigan-rum" else "chips"
+    if len(best) == 1:
+        return f"Game over — {best[0]} wins with {top} {unit}"
+    return f"Game over — {', '.join(best[:-1])} and {best[-1]} tie with {top} {unit}"
+
+
 class MainWindow(QMainWindow):
     """The companion's window. Tests drive it through its public methods and signals."""
 
@@ -109,7 +130,8 @@ class MainWindow(QMainWindow):
 
         guard_none_refcount()  # PySide6 6.12 on Python 3.11 leaks None references
         self.setWindowTitle("Michigan Companion")
-        self.resize(1500, 940)
+        #: Smaller type for screens under 900 lines (a 1366x768 laptop); set by fit_to_screen.
+        self.compact = False
         self.store = store or GameStore()
         self.settings = settings
         self.speaker = speaker or Speaker(enabled=False, parent=self)
@@ -131,15 +153,66 @@ class MainWindow(QMainWindow):
         self._build()
         self._build_actions()
         self._update_actions()
+        self.fit_to_screen()
 
     # --- layout ----------------------------------------------------------------------------
+    #: The window's size where the screen has room for it.
+    PREFERRED = (1500, 940)
+
+    def fit_to_screen(self, area: QRect | None = None) -> None:
+        """Open at the preferred size, or as large as the screen's free ``area`` allows
+        (window frame included), centred; a screen under 900 lines gets the compact type
+        sizes. ``area`` defaults to the window's screen."""
+        if area is None:
+            screen = self.screen() or QGuiApplication.primaryScreen()
+            area = (screen.availableGeometry() if screen is not None
+                    else QRect(0, 0, *self.PREFERRED))
+        frame_w, frame_h = 16, 48  # the window manager's border and title bar, about
+        w = min(self.PREFERRED[0], area.width() - frame_w)
+        h = min(self.PREFERRED[1], area.height() - frame_h)
+        self.compact = area.height() < 900
+        self._apply_type_sizes()
+        self.resize(w, h)
+        self.move(area.x() + max(0, (area.width() - w - frame_w) // 2),
+                  area.y() + max(0, (area.height() - h - frame_h) // 2))
+
+    def _apply_type_sizes(self) -> None:
+        c = self.compact
+        self.alert.setFont(_font(14 if c else 18, True))
+        self.turn_label.setFont(_font(22 if c else 30, True))
+        self.round_label.setFont(_font(12 if c else 14))
+        self.chip_table.setFont(_font(14 if c else 18))
+        self.chip_table.verticalHeader().setDefaultSectionSize(26 if c else 34)
+        self._fit_announcement()
+
+    def _fit_announcement(self) -> None:
+        """The banner keeps the height of two lines of its largest type, so the live view
+        below never jumps; a sentence too long for two lines is set smaller until it fits."""
+        big, small = (28, 14) if self.compact else (40, 18)
+        two_lines = 2 * QFontMetrics(_font(big, True)).lineSpacing()
+        self.announcement.setFixedHeight(two_lines + 24)  # + the 10 px padding above, below
+        width = max(100, self.announcement.width() - 40)  # - the 18 px padding each side
+        text = self.announcement.text()
+        size = big
+        while size > small:
+            room = QFontMetrics(_font(size, True)).boundingRect(
+                QRect(0, 0, width, 100000), int(Qt.TextFlag.TextWordWrap), text)
+            if room.height() <= two_lines:
+                break
+            size -= 2
+        self.announcement.setFont(_font(size, True))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if hasattr(self, "announcement"):
+            self._fit_announcement()
+
     def _build(self) -> None:
         from ui.views import ChipChart, LiveView
 
         self.announcement = QLabel("Welcome — start a game or watch the demo table.")
         self.announcement.setFont(_font(40, True))
         self.announcement.setWordWrap(True)
-        self.announcement.setMinimumHeight(110)
         self.announcement.setStyleSheet("background: #0d2b4e; color: #ffffff; padding: 10px 18px;"
                                         " border-radius: 8px;")
         self.alert = QLabel("")
@@ -201,6 +274,7 @@ class MainWindow(QMainWindow):
         self.turn_label = QLabel("")
         self.turn_label.setFont(_font(30, True))
         self.turn_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.turn_label.setWordWrap(True)  # "Game over — Dee wins with 63 chips" fits
         self.turn_label.setStyleSheet("background: #fff3b0; color: #222; border-radius: 8px;"
                                       " padding: 6px;")
         self.round_label = QLabel("")
@@ -274,6 +348,10 @@ class MainWindow(QMainWindow):
         split.setStretchFactor(1, 2)
         self.setCentralWidget(split)
         self.status = self.statusBar()
+        #: What the window is watching, always in view: a camera, the demo table, a replay.
+        self.source_label = QLabel("")
+        self.source_label.setStyleSheet("padding: 0 8px; font-weight: bold;")
+        self.status.addPermanentWidget(self.source_label)
 
     def _build_actions(self) -> None:
         bar = QToolBar("Game")
@@ -297,16 +375,23 @@ class MainWindow(QMainWindow):
         self.act_open = act("Open game…", self.open_game_dialog, "Ctrl+O")
         self.act_csv = act("Export CSV…", lambda: self.export_csv(), toolbar=False)
         self.act_pdf = act("Export PDF…", lambda: self.export_pdf(), toolbar=False)
+        self.act_demo.setShortcut(QKeySequence("Ctrl+D"))
         for a in (self.act_new, self.act_demo, self.act_open, self.act_csv, self.act_pdf):
             menu.addAction(a)
+        menu.addSeparator()
+        self.act_quit = act("Quit", self.close, toolbar=False)
+        self.act_quit.setShortcut(QKeySequence(QKeySequence.StandardKey.Quit))
+        if self.act_quit.shortcut().isEmpty():
+            self.act_quit.setShortcut(QKeySequence("Ctrl+Q"))
+        menu.addAction(self.act_quit)
         bar.addSeparator()
         enter = self.menuBar().addMenu("&Enter")
         self.act_dummy = act("Dummy…", lambda: self.enter(self._dummy_dialog))
         self.act_bid = act("Bid…", lambda: self.enter(self._bid_dialog))
         self.act_trump = act("Trump…", lambda: self.enter(TrumpDialog))
         self.act_hand = act("Hand…", lambda: self.enter(HandDialog))
-        self.act_play = act("Missed play…", lambda: self.enter(self._play_dialog))
-        self.act_end = act("End of round…", lambda: self.enter(self._end_dialog))
+        self.act_play = act("Missed play…", lambda: self.enter(self._play_dialog), "Ctrl+M")
+        self.act_end = act("End of round…", lambda: self.enter(self._end_dialog), "Ctrl+E")
         self.act_undo = act("Undo", self.undo, "Ctrl+Z")
         for a in (self.act_dummy, self.act_bid, self.act_trump, self.act_hand, self.act_play,
                   self.act_end, self.act_undo):
@@ -319,11 +404,53 @@ class MainWindow(QMainWindow):
         self.act_pause = QAction("Pause", self)
         self.act_pause.setCheckable(True)
         self.act_pause.toggled.connect(self._set_paused)
+        self.act_speak.setShortcut(QKeySequence("Ctrl+T"))
+        self.act_pause.setShortcut(QKeySequence("Ctrl+P"))
         bar.addAction(self.act_speak)
         bar.addAction(self.act_pause)
         view = self.menuBar().addMenu("&View")
         view.addAction(self.act_speak)
         view.addAction(self.act_pause)
+        help_menu = self.menuBar().addMenu("&Help")
+        self.act_keys = act("Keyboard shortcuts", self.show_shortcuts, "F1", toolbar=False)
+        self.act_about = act("About Michigan Companion", self.show_about, toolbar=False)
+        help_menu.addAction(self.act_keys)
+        help_menu.addAction(self.act_about)
+        self.last_box: QMessageBox | None = None
+
+    def shortcuts(self) -> list[tuple[str, str]]:
+        """Every command that has a key, as the menus name it: (keys, command)."""
+        out = []
+        for a in (self.act_new, self.act_demo, self.act_open, self.act_quit, self.act_play,
+                  self.act_end, self.act_undo, self.act_speak, self.act_pause, self.act_keys):
+            keys = a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            if keys:
+                out.append((keys, a.text().replace("…", "").replace("&", "")))
+        return out
+
+    def _box(self, title: str, html: str) -> QMessageBox:
+        box = QMessageBox(QMessageBox.Icon.NoIcon, title, "", QMessageBox.StandardButton.Ok,
+                          self)
+        box.setTextFormat(Qt.TextFormat.RichText)
+        box.setText(html)
+        box.open()  # not modal to the application: the game goes on behind it
+        self.last_box = box
+        return box
+
+    def show_shortcuts(self) -> QMessageBox:
+        rows = "".join(f"<tr><td><b>{k}</b></td><td>&nbsp;&nbsp;{t}</td></tr>"
+                       for k, t in self.shortcuts())
+        return self._box("Keyboard shortcuts", f"<table>{rows}</table>")
+
+    def show_about(self) -> QMessageBox:
+        from companion import __version__
+
+        return self._box("About Michigan Companion", (
+            f"<h3>Michigan Companion {__version__}</h3>"
+            "<p>Watches a card table through a camera, reads the cards, referees Michigan "
+            "Rummy and its relatives, announces what comes next and keeps every player's "
+            "chips.</p><p>With no camera it plays the demo table: bots play a game drawn as a "
+            "camera would see it.</p>"))
 
     def _update_actions(self) -> None:
         live = self.session is not None and not self.replay_mode
@@ -347,8 +474,10 @@ class MainWindow(QMainWindow):
     def start_demo(self, game: str = "michigan-rummy", players: Sequence[str] = DEMO_PLAYERS,
                    seed: int = 1, rounds: int | None = 2, chips: int | None = 50,
                    mistakes: float = 0.08, interval_ms: int | None = None,
-                   rendered: bool = False, detector: str | None = None) -> GameSession:
-        """Play the built-in demo table (a simulated game) through the whole window.
+                   rendered: bool = False, detector: str | None = None,
+                   why: str = "") -> GameSession:
+        """Play the built-in demo table (a simulated game) through the whole window. ``why``
+        says why the demo plays (``"no camera found"``), shown with it.
 
         ``rendered``: the game is drawn as camera frames and read by the vision pipeline
         (detector, zones, tracker), as at a real table; otherwise each simulated event is
@@ -363,9 +492,22 @@ class MainWindow(QMainWindow):
         session = self.store.new_game(table.events[0], source="demo", extra={"demo": params})
         self._open_session(session)
         self._start_demo_feed(table, session, params, interval_ms)
-        self.status.showMessage("Demo table: bots play a simulated game that the companion "
-                                "watches.", 8000)
+        self._show_source("demo", why)
         return session
+
+    def _show_source(self, kind: str, why: str = "", camera: str = "") -> None:
+        """Say plainly, and keep in view, what the window is watching."""
+        if kind == "demo":
+            lead = f"{why[:1].upper()}{why[1:]}: " if why else ""
+            self.source_label.setText("DEMO TABLE" + (f" ({why})" if why else ""))
+            self.status.showMessage(f"{lead}this is the demo table. Bots play a made-up game, "
+                                    "drawn as a camera would see it, and the companion reads, "
+                                    "referees and announces it as it would at your table. "
+                                    "Game → New game starts a real one.", 15000)
+        elif kind == "camera":
+            self.source_label.setText(f"Camera {camera}")
+        else:
+            self.source_label.setText(kind)
 
     def _start_demo_feed(self, table: DemoTable, session: GameSession, params: dict[str, Any],
                          interval_ms: int | None) -> None:
@@ -409,6 +551,7 @@ class MainWindow(QMainWindow):
         self._open_session(session)
         self.append_events([{"event": "round", "dealer": gs.first_dealer, "source": "user"}])
         self._start_camera(gs.source, gs.profile)
+        self._show_source("camera", camera=gs.source)
         return session
 
     def resume(self, info: GameInfo | Path, interval_ms: int | None = None) -> GameSession:
@@ -427,6 +570,7 @@ class MainWindow(QMainWindow):
                                         chips=demo["chips"],
                                         start=1 if demo.get("rendered") else fed)
             self._start_demo_feed(table, session, demo, interval_ms)
+            self._show_source("demo")
         else:
             profile = None
             if isinstance(meta.get("profile"), dict):
@@ -435,6 +579,7 @@ class MainWindow(QMainWindow):
                 except (ValueError, KeyError):
                     profile = None
             self._start_camera(str(meta.get("camera", "0")), profile)
+            self._show_source("camera", camera=str(meta.get("camera", "0")))
         self.status.showMessage("Resumed the saved game where it stopped.", 8000)
         return session
 
@@ -452,10 +597,16 @@ class MainWindow(QMainWindow):
         self.replay_slider.setValue(max(0, len(lines) - 1))
         self.replay_slider.blockSignals(False)
         self._replay_to(self.replay_slider.value())
+        self._show_source("Replay of a past game")
         return session
 
     def _open_session(self, session: GameSession) -> None:
         self.session = session
+        # A new game starts clean: nothing of the previous one stays in view.
+        self.alert.clear()
+        self.alert.setVisible(False)
+        self.live.clear()
+        self._last_frame = None
         self._n_announced = len(session.report()["announcements"])
         self._n_violations = len(session.report()["violations"])
         self.replay_bar.setVisible(self.replay_mode)
@@ -639,8 +790,7 @@ class MainWindow(QMainWindow):
         closed = [h for label, h in history if label not in ("Now", "Final")]
         round_start = closed[-1] if closed else {}
         if report["finished"]:
-            best = max(report["chips"].items(), key=lambda kv: kv[1], default=None)
-            self.turn_label.setText(f"Game over — {best[0]} leads" if best else "Game over")
+            self.turn_label.setText(game_over_text(report))
         else:
             self.turn_label.setText(f"{turn}'s turn" if turn else "Any player")
         self.round_label.setText(f"{report['game']} · round {report['round']}"
@@ -660,8 +810,8 @@ class MainWindow(QMainWindow):
 
     def _show_announcement(self, text: str, speak: bool = True) -> None:
         # Big enough to read across the table; long sentences a little smaller to fit.
-        self.announcement.setFont(_font(40 if len(text) <= 60 else 30, True))
         self.announcement.setText(text)
+        self._fit_announcement()
         if speak:
             self.speaker.say(text)
 
