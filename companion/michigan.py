@@ -384,6 +384,14 @@ class MichiganReferee(Referee):
         nxt = self._next_card(st.seq)
         return None if nxt is None else nxt.code
 
+    def stop_leader(self) -> str | None:
+        """Who would lead if the sequence stopped now (MR-6: the last player, or the next one
+        with cards); None before the first card or while a lead is due anyway."""
+        st = self.state
+        if st.phase != "play" or st.seq is None or st.lead_by:
+            return None
+        return self._leader_after(st.seq.player)
+
     def turn(self) -> str | None:
         st = self.state
         if st.phase == "deal":

@@ -312,16 +312,21 @@ def test_a_card_carried_onto_the_spot_of_a_card_still_showing_counts() -> None:
     assert [(o.cards, o.seat) for o in obs] == [(["4H"], 1), (["3S"], 1)]
 
 
-def test_a_counted_card_whose_reading_flips_for_good_stays_one_card() -> None:
+def test_a_counted_card_whose_reading_flips_for_good_is_reported_on_its_spot() -> None:
     """J♠ read right long enough to count, then read as Q♠ from one frame to the next, for
-    seconds (a far seat, a small index): still one card. A real Q♠ laid later elsewhere
-    counts."""
+    seconds (a far seat, a small index): the readings alone cannot tell it from a Q♠ laid on
+    the J♠ between two frames, so Q♠ is reported as lying on J♠'s spot (the pipeline asks the
+    table). Once disowned (a misreading), its readings stay one card, and a real Q♠ laid
+    later elsewhere counts."""
     tr = Tracker(ZONES)
     x, y = seat_center(2)
     frames = still("JS", 2, 10)
     frames += [[("QS", x + 0.4, y, 0.57)] for _ in range(80)]  # 5.3 s of Q♠ readings
-    obs = run(tr, frames)
-    assert [(o.cards, o.seat) for o in obs] == [(["JS"], 2)]
+    obs = run(tr, frames[:10 + 6])
+    assert [(o.cards, o.seat) for o in obs] == [(["JS"], 2)]  # it waits replace_wait first
+    obs = run(tr, frames[16:], t0=16 / FPS)
+    assert [(o.cards, o.seat, o.on_spot_of) for o in obs] == [(["QS"], 2, ["JS"])]
+    tr.disown("QS", *obs[0].positions[0])
     later = run(tr, [[("QS", x + 0.4, y, 0.57)] + row for row in still("QS", 0, 10)],
                 t0=len(frames) / FPS)
-    assert [(o.cards, o.seat) for o in later] == [(["QS"], 0)]
+    assert [(o.cards, o.seat, o.on_spot_of) for o in later] == [(["QS"], 0, [None])]

@@ -426,6 +426,10 @@ class TablePipeline:
                 return
             obs.cards = fresh
             obs.votes = [v for c, v in zip(obs.cards, obs.votes, strict=False) if c in fresh]
+        if len(obs.cards) == 1 and obs.on_spot_of and obs.on_spot_of[0] \
+                and obs.zone not in self._partial:
+            self._on_spot(obs, obs.on_spot_of[0], result)
+            return
         held = self._partial.pop(obs.zone, None)
         if held is not None:
             # The rest of a move the referee could not place alone (a hand uncovering the
@@ -445,19 +449,43 @@ class TablePipeline:
             self._hold(obs, "it would break a rule", event, result)
             return
         skipped = self._skipped(event)
-        if skipped is not None:
+        if skipped is not None and self._missed(skipped, event, obs):
             self._hold(obs, f"{Card.parse(skipped).pretty()} comes next", event, result)
             return
         self._log_visual(event, obs, result)
 
+    def _on_spot(self, obs: Observation, under: str, result: FrameResult) -> None:
+        """A card read where a counted card lay a frame before: a card laid on it faster
+        than a frame, or that card misread from now on. A move the table accepts is a new
+        card, unless the two look alike and the table would accept either: then a person
+        says. A move the table refuses is the card under it, misread."""
+        card = obs.cards[0]
+        event, _why, _offer = self._interpret(obs)
+        if (event is None or event.get("event") != "play" or not self._accepts_all([event])
+                or self._skipped(event) is not None):
+            self.tracker.disown(card, *obs.positions[0])
+            result.notes.append(f"{Card.parse(card).pretty()} read where "
+                                f"{Card.parse(under).pretty()} lies: {Card.parse(under).pretty()}"
+                                f" misread")
+            return
+        if card in lookalikes(under)[:3]:
+            who = event.get("player")
+            self._hold(obs, f"it lies where {Card.parse(under).pretty()} lay", event, result,
+                       (f"{who} played {Card.parse(card).pretty()}?",
+                        [Answer(Card.parse(card).pretty(), (event,)),
+                         Answer(f"no, {Card.parse(under).pretty()} misread", ())]))
+            return
+        self._log_visual(event, obs, result)
+
     def _hold(self, obs: Observation, reason: str, event: dict[str, Any] | None,
-              result: FrameResult) -> None:
+              result: FrameResult,
+              asked: tuple[str, list[Answer]] | None = None) -> None:
         if event is None:
             player = (self.players[obs.seat] if obs.seat is not None
                       and obs.seat < len(self.players) else None)
             event = {"event": "play", "player": player, "cards": list(obs.cards)}
         pid = next(self._ids)
-        question, options = self._question(obs, event)
+        question, options = asked or self._question(obs, event)
         self.pending[pid] = Pending(pid, event, reason, obs, question, options, obs.t)
         result.notes.append(self.pending[pid].describe())
 
@@ -489,6 +517,16 @@ class TablePipeline:
             return False
         finally:
             ref.rollback(mark)
+
+    def _missed(self, skipped: str, event: Mapping[str, Any], obs: Observation) -> bool:
+        """Was ``skipped`` (the card a play jumps past) played and missed by the camera,
+        rather than dead? A same-suit lead after a stop is legal only where the leader holds
+        no other suit allowed, and then it is the leader's: a jump by anyone else, or one
+        past a card the camera did read a few times lately, is put to a person."""
+        leader = getattr(self.referee, "stop_leader", None)
+        if callable(leader) and leader() not in (None, event.get("player")):
+            return True
+        return self.tracker.reads_of(skipped, obs.t_still - 3.0) >= 2
 
     def _question(self, obs: Observation, event: Mapping[str, Any]
                   ) -> tuple[str, list[Answer]]:
@@ -605,7 +643,9 @@ class TablePipeline:
 
     def reject(self, pending_id: int) -> None:
         """A person says a held reading is wrong: nothing is logged for it."""
-        self.pending.pop(pending_id, None)
+        held = self.pending.pop(pending_id, None)
+        if held is not None:
+            self._disown(held, ())
 
     # --- chips ------------------------------------------------------------------------------
     def ledger_cups(self) -> dict[str, int]:

@@ -55,6 +55,10 @@ class TrackerConfig:
       card (a jack read as a king now and then), not a card laid on top of it (that one hides
       the card under it first). Raising it suppresses more such misreads; too high, and a card
       laid almost on the previous one is missed (pile offsets are usually 4 units or more).
+    - ``replace_wait`` (s): a reading that takes a counted card's spot from one frame to the
+      next (a card laid faster than a frame, or that card misread from then on) waits this
+      long from its first reading for the card under it to show again (then it was a
+      misreading). Raising it catches longer runs of misreads, at that delay for such cards.
     """
 
     still_time: float = 0.15
@@ -69,6 +73,7 @@ class TrackerConfig:
     match_dist: float = 60.0
     copies: int = 1
     same_spot: float = 2.5
+    replace_wait: float = 0.5
 
 
 @dataclass
@@ -93,6 +98,10 @@ class Observation:
     #: For each card, how many readings of each code its spot had while it was being read
     #: (every frame, every corner): the vote its identity rests on.
     votes: list[dict[str, int]] = field(default_factory=list)
+    #: For each card, the counted card whose spot it took from one frame to the next (None:
+    #: it came from elsewhere or after a gap): a new card laid exactly on that one, or that
+    #: card misread from now on. The readings alone cannot tell; the table can.
+    on_spot_of: list[str | None] = field(default_factory=list)
 
 
 @dataclass
@@ -103,6 +112,9 @@ class _Track:
     last_seen: float
     stable_since: float | None = None
     counted: bool = False
+    #: The counted card whose spot this one took from one frame to the next (`Observation`).
+    on_spot_of: str | None = None
+    run_start: float = 0.0
     #: Another reading of a counted card of another code (same spot): never an event, and
     #: it keeps that card's place like a counted one.
     alias: bool = False
@@ -246,6 +258,11 @@ class Tracker:
                     votes[code] = votes.get(code, 0) + 1
         return votes
 
+    def reads_of(self, code: str, since: float) -> int:
+        """The most readings of ``code`` on any one spot since ``since`` (0: never read)."""
+        return max((sum(1 for ft, c in spot.reads if c == code and ft >= since)
+                    for spot in self._spots), default=0)
+
     def _expire(self, t: float) -> None:
         cfg = self.config
         self._spots = [s for s in self._spots if t - s.last <= cfg.forget_time]
@@ -309,16 +326,28 @@ class Tracker:
             since = s[0]
         return since
 
-    def _rival_of_counted(self, tr: _Track, pos: np.ndarray) -> bool:
+    def _rival_of_counted(self, tr: _Track, pos: np.ndarray) -> bool | str:
         """True when ``tr`` has been read only on the spot of a counted card of another code that
-        lay there before ``tr`` first showed and was still being read there when it did (or
-        since): two readings of one physical card. A card laid on top of another is carried
-        in (seen on its way) or first hides the card under it (a hand, the card in flight), so
-        the spot goes unread for a few frames before the new reading starts."""
+        lay there before ``tr`` first showed and was still being read there after it did: two
+        readings of one physical card. A card laid on top of another is carried in (seen on
+        its way) or first hides the card under it (a hand, the card in flight), so the spot
+        goes unread for a few frames before the new reading starts. The code of that counted
+        card when its readings stopped exactly as ``tr`` 's began (no frame between): a card
+        laid fast between two frames, or that card misread from then on."""
         spot = self.config.same_spot
         if any(np.hypot(s[1] - pos[0], s[2] - pos[1]) > spot for s in tr.samples):
             return False  # it came from elsewhere: a card carried in, not a misreading
-        since = tr.first_seen - 1.5 * self._frame_interval() - 1e-6
+        replaced: str | bool = False
+        # When this reading began: the start of its run of samples (a lone misreading of the
+        # same code a while before is not the start of this card).
+        gap = max(3.0 * self._frame_interval(), 0.25)
+        began = tr.samples[-1][0]
+        for s in reversed(tr.samples):
+            if began - s[0] > gap:
+                break
+            began = s[0]
+        tr.run_start = began
+        since = began - 1.5 * self._frame_interval() - 1e-6
         for code, tracks in self._tracks.items():
             if code == tr.code:
                 continue
@@ -332,16 +361,19 @@ class Tracker:
                     continue
                 # Two codes read in the same frames are two cards (one lying on the other,
                 # both corners showing): one card gives one reading a frame.
-                both = {s[0] for s in other.samples} & {s[0] for s in tr.samples}
-                if len(both) >= 2 and len(both) >= 0.5 * len(tr.samples):
+                mine = {s[0] for s in tr.samples if s[0] >= began}
+                both = {s[0] for s in other.samples} & mine
+                if len(both) >= 2 and len(both) >= 0.5 * len(mine):
                     continue
                 here = [s[0] for s in other.samples
                         if np.hypot(s[1] - pos[0], s[2] - pos[1]) <= spot]
                 # it lay there before this reading began, and was still read there after
                 # (decided when ``tr`` first lies still, well within the samples kept)
-                if here and min(here) < tr.first_seen and max(here) >= since:
-                    return True
-        return False
+                if here and min(here) < began and max(here) >= since:
+                    if max(here) >= began:
+                        return True  # read again after: one card, two readings
+                    replaced = code
+        return replaced
 
     def _settle(self, t: float) -> list[Observation]:
         cfg = self.config
@@ -363,9 +395,13 @@ class Tracker:
                 z = int(self.zone_of(pos[None, :])[0])
                 if z < 0:
                     continue
-                if still and self._rival_of_counted(tr, pos):
+                rival = self._rival_of_counted(tr, pos) if still else False
+                if rival is True:
                     tr.counted = tr.alias = True  # the same card: keep it, never announce it
                     continue
+                tr.on_spot_of = rival if isinstance(rival, str) else None
+                if tr.on_spot_of is not None and t - tr.run_start < cfg.replace_wait:
+                    continue  # does the card under it show again (a misreading)? wait and see
                 if still:
                     by_zone_still.setdefault(z, []).append(tr)
                 elif t - tr.last_seen <= cfg.lost_time and len(tr.samples) >= cfg.min_frames:
@@ -403,6 +439,7 @@ class Tracker:
                 t_still=first,
                 certain=conf >= cfg.confirm_below,
                 positions=[(p[0], p[1]) for p in positions], votes=votes,
+                on_spot_of=[tr.on_spot_of for tr in settled],
             ))
         return out
 
