@@ -38,6 +38,7 @@ class Placed:
     matrix: np.ndarray  # card pixels -> plane pixels (3x3)
     image: np.ndarray  # BGRA
     index_boxes: list[tuple[float, float, float, float]] = field(default_factory=list)
+    index_vis: list[float] = field(default_factory=list)  # share of each index box visible
 
 
 @dataclass
@@ -47,6 +48,9 @@ class Scene:
     image: np.ndarray
     cards: list[tuple[str, tuple[float, float, float, float]]]
     kind: str = ""
+    #: Each readable corner index: its card code and its quad in frame pixels, corners in
+    #: reading order (the index's own top-left, top-right, bottom-right, bottom-left).
+    indices: list[tuple[str, np.ndarray]] = field(default_factory=list)
 
     def yolo_lines(self) -> list[str]:
         h, w = self.image.shape[:2]
@@ -367,12 +371,17 @@ KINDS = ("scatter", "pile", "fan", "row", "board")
 def render_scene(rng: np.random.Generator, deck_names: Sequence[str], size: int = 640,
                  kind: str | None = None, empty: bool = False, tilt_max: float = 60.0,
                  clean: bool = False, codes: Sequence[str] | None = None,
-                 card_height: float | None = None) -> Scene:
+                 card_height: float | None = None, restyle_p: float = 0.0,
+                 webcam_p: float = 0.0, closeup_p: float = 0.0) -> Scene:
     """Render one table scene with known cards.
 
     ``kind`` picks a layout (`KINDS`), ``empty`` draws only the table, chips, backs and arms
     (no card faces), ``clean`` skips lighting and camera spoilers (for tests), ``codes`` fixes
     which cards are dealt, ``card_height`` fixes their height in frame pixels (about).
+    ``restyle_p`` recolours that share of the face-up cards (`restyle`: dark faces, gold or
+    silver indices, one-colour suits); ``webcam_p`` gives that share of scenes the extra
+    spoilers of cheap webcams (`webcam`: grey, dim, salt-and-pepper, stretched);
+    ``closeup_p`` that share of scenes shows a few cards larger than the frame.
     """
     aspect = rng.choice([4 / 3, 16 / 9, 3 / 4, 1.0])
     out_w, out_h = (size, int(size / aspect)) if aspect >= 1 else (int(size * aspect), size)
@@ -382,7 +391,9 @@ def render_scene(rng: np.random.Generator, deck_names: Sequence[str], size: int 
     kind = kind or str(rng.choice(KINDS, p=[0.2, 0.25, 0.2, 0.2, 0.15]))
     deck = str(rng.choice(list(deck_names)))
     # Card height in plane pixels: 40..400 px in the frame, mostly 60..220.
-    if card_height is None:
+    if card_height is None and closeup_p and rng.random() < closeup_p:
+        card_h = float(rng.uniform(0.6, 1.5) * ph)  # a close-up: cards cut by the frame edge
+    elif card_height is None:
         card_h = float(np.exp(rng.uniform(np.log(60), np.log(min(400, ph * 0.75)))))
     else:
         card_h = float(card_height)
@@ -394,6 +405,8 @@ def render_scene(rng: np.random.Generator, deck_names: Sequence[str], size: int 
     chosen = list(codes) if codes is not None else list(rng.choice(CARD_CODES, n, replace=False))
     placed: list[Placed] = []
     render_h = int(np.clip(round(card_h * 1.3), 48, 480))
+    # One deck per scene: every face of it recoloured the same way, or none.
+    style = restyle_colours(rng) if restyle_p and rng.random() < restyle_p else None
     layout = _layout(rng, kind, n, pw, ph, card_h)
     for (x, y, a, face_up), code in zip(layout, chosen, strict=False):
         up = face_up and not empty
@@ -404,6 +417,8 @@ def render_scene(rng: np.random.Generator, deck_names: Sequence[str], size: int 
         if up:
             bx = decks.corner_index_box(deck, code)
             boxes = [bx, (1 - bx[2], 1 - bx[3], 1 - bx[0], 1 - bx[1])]  # and the rotated corner
+            if style is not None:
+                img = restyle(img, *style)
         placed.append(Placed(code if up else None, deck, m, img, boxes))
     # Chips on the board, face-down backs (the dummy, other hands) as distractors.
     if not clean:
@@ -433,6 +448,7 @@ def render_scene(rng: np.random.Generator, deck_names: Sequence[str], size: int 
         total = float(hh * ww) * abs(np.linalg.det(card.matrix[:2, :2]))
         vis_body = own.sum() / max(total, 1.0)
         best_index = 0.0
+        card.index_vis = []
         for (x1, y1, x2, y2) in card.index_boxes:
             poly = _f32([[x1 * ww, y1 * hh], [x2 * ww, y1 * hh], [x2 * ww, y2 * hh],
                                [x1 * ww, y2 * hh]])
@@ -440,8 +456,9 @@ def render_scene(rng: np.random.Generator, deck_names: Sequence[str], size: int 
             mask = np.zeros(ids.shape, np.uint8)
             cv2.fillConvexPoly(mask, poly.astype(np.int32), 1)
             area = mask.sum()
-            if area:
-                best_index = max(best_index, float((own & (mask > 0)).sum()) / area)
+            vis = float((own & (mask > 0)).sum()) / area if area else 0.0
+            card.index_vis.append(vis)
+            best_index = max(best_index, vis)
         if best_index >= INDEX_VISIBLE or vis_body >= BODY_VISIBLE:
             labelled[i] = card.code
     # Camera.
@@ -472,10 +489,102 @@ def render_scene(rng: np.random.Generator, deck_names: Sequence[str], size: int 
                 seen = True
         if seen or len(xs) >= BODY_VISIBLE * total_area(card, hom):
             cards.append((code, (x1, y1, x2, y2)))
+    indices = _index_quads(placed, hom, id_frame)
     if not clean:
         frame = _light(rng, frame)
         frame = _degrade(rng, frame)
-    return Scene(frame, cards, kind if not empty else "empty")
+    scene = Scene(frame, cards, kind if not empty else "empty", indices)
+    if not clean and webcam_p and rng.random() < webcam_p:
+        scene = webcam(rng, scene)
+    return scene
+
+
+def _index_quads(placed: Sequence[Placed], hom: np.ndarray, id_frame: np.ndarray
+                 ) -> list[tuple[str, np.ndarray]]:
+    """The readable corner indices in frame pixels: at least `INDEX_VISIBLE` of the index
+    uncovered on the table and its centre inside the frame on its own card."""
+    out_h, out_w = id_frame.shape
+    found: list[tuple[str, np.ndarray]] = []
+    for i, card in enumerate(placed, start=1):
+        if card.code is None:
+            continue
+        hh, ww = card.image.shape[:2]
+        for k, ((x1, y1, x2, y2), vis) in enumerate(zip(card.index_boxes, card.index_vis,
+                                                        strict=False)):
+            if vis < INDEX_VISIBLE:
+                continue
+            quad = _f32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
+            if k % 2:  # the rotated corner reads upside down: its own top-left is (x2, y2)
+                quad = quad[[2, 3, 0, 1]]
+            pts = quad * _f32([ww, hh])
+            pts = cv2.perspectiveTransform(cv2.transform(pts[None], card.matrix[:2]), hom)[0]
+            c = pts.mean(axis=0)
+            inside = (pts[:, 0] >= -1) & (pts[:, 0] <= out_w + 1) & (pts[:, 1] >= -1) & (
+                pts[:, 1] <= out_h + 1)
+            if not inside.all() or id_frame[int(c[1]), int(c[0])] != i:
+                continue
+            found.append((card.code, pts.astype(np.float32)))
+    return found
+
+
+def restyle_colours(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Paper and ink colours (BGR) of an unusual deck: a black face with gold or silver
+    indices, a light face with every suit in one ink, or two contrasting colours."""
+    choice = rng.random()
+    if choice < 0.4:  # dark face, metallic ink
+        paper = _f32(rng.uniform(0, 60, 3))
+        ink = _f32([rng.uniform(30, 90), rng.uniform(150, 215), rng.uniform(190, 250)]) \
+            if rng.random() < 0.6 else _f32([rng.uniform(170, 235)] * 3)
+    elif choice < 0.7:  # light face, one ink for every suit
+        paper = _f32(rng.uniform(190, 255, 3))
+        ink = _f32(rng.uniform(0, 120, 3))
+    else:  # any two contrasting colours
+        paper = _random_colour(rng)
+        ink = _random_colour(rng)
+        if abs(float(paper.mean() - ink.mean())) < 70:
+            ink = 255 - paper
+    return paper, ink
+
+
+def restyle(card: np.ndarray, paper: np.ndarray, ink: np.ndarray) -> np.ndarray:
+    """Recolour a card face (BGRA): its paper becomes ``paper`` and all its ink, black and
+    red alike, becomes ``ink``."""
+    bgr = card[:, :, :3].astype(np.float32)
+    lum = (bgr @ _f32([0.114, 0.587, 0.299]))[..., None] / 255.0
+    ink_share = np.clip((0.92 - lum) / 0.75, 0, 1)
+    out = card.copy()
+    out[:, :, :3] = (paper * (1 - ink_share) + ink * ink_share).clip(0, 255).astype(np.uint8)
+    return out
+
+
+def webcam(rng: np.random.Generator, scene: Scene) -> Scene:
+    """Cheap-webcam spoilers on a rendered scene: grey cast and dim exposure, grayscale,
+    salt-and-pepper noise, soft focus, and a non-uniform stretch (boxes follow)."""
+    f = scene.image.astype(np.float32)
+    if rng.random() < 0.5:  # dim and grey: contrast squeezed towards a grey level
+        grey = rng.uniform(60, 130)
+        f = grey + (f - grey) * rng.uniform(0.35, 0.7)
+    img: np.ndarray = np.clip(f, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    if rng.random() < 0.4:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.8, 1.8))
+    if rng.random() < 0.4:
+        amount = rng.uniform(0.003, 0.03)
+        salt = rng.random(img.shape[:2])
+        img[salt < amount / 2] = 0
+        img[salt > 1 - amount / 2] = 255
+    h, w = img.shape[:2]
+    sx, sy = 1.0, 1.0
+    if rng.random() < 0.4:  # exported stretched to a square, or resized by a driver
+        nw, nh = (max(h, w), max(h, w)) if rng.random() < 0.5 else (
+            int(w * rng.uniform(0.7, 1.3)), int(h * rng.uniform(0.7, 1.3)))
+        sx, sy = nw / w, nh / h
+        img = cv2.resize(img, (nw, nh), interpolation=cv2.INTER_LINEAR)
+    scale = _f32([sx, sy])
+    cards = [(c, (b[0] * sx, b[1] * sy, b[2] * sx, b[3] * sy)) for c, b in scene.cards]
+    indices = [(c, q * scale) for c, q in scene.indices]
+    return Scene(img, cards, scene.kind, indices)
 
 
 def total_area(card: Placed, hom: np.ndarray) -> float:

@@ -240,6 +240,17 @@ class CardDetector:
         boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, h)
         return boxes.astype(np.float32), rows.astype(np.float32), cls
 
+    def card_boxes(self, frame_bgr: np.ndarray, card_conf: float | None = None) -> np.ndarray:
+        """Where cards lie, whatever they are: (N, 4) boxes whose summed class scores reach
+        ``card_conf`` (default: the detector's), after class-agnostic NMS."""
+        boxes, rows, _ = self._candidates(_bgr(frame_bgr), 0.02)
+        if not len(boxes):
+            return boxes
+        cardness = rows.sum(1)
+        keep = cardness >= (self.card_conf if card_conf is None else float(card_conf))
+        boxes, cardness = boxes[keep], cardness[keep]
+        return boxes[nms(boxes, cardness, self.agnostic_iou)] if len(boxes) else boxes
+
     def detect(self, frame_bgr: np.ndarray, conf: float | None = None) -> Detections:
         """The cards in ``frame_bgr`` (H x W x 3 uint8 BGR): one row per physical card."""
         return self.detect_many([frame_bgr], conf)[0]

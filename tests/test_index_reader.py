@@ -1,0 +1,159 @@
+"""Index-first reading: patches, orientation, per-card fusion, the rank OCR's CTC scoring, and
+the rendered index labels the localiser and heads are trained on."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+
+from companion.cards import CARD_CODES  # noqa: E402
+from vision.index_reader import (  # noqa: E402
+    PATCH,
+    RANKS,
+    SUITS,
+    IndexReading,
+    fuse_cards,
+    index_patch,
+    orientation_of,
+)
+
+
+def _onehot(n: int, i: int, p: float = 0.9) -> np.ndarray:
+    v = np.full(n, (1 - p) / (n - 1))
+    v[i] = p
+    return v
+
+
+def reading(code: str, box: tuple[float, float, float, float], p: float = 0.9,
+            is_index: float = 0.95, score: float = 0.8, orient: int = 0) -> IndexReading:
+    return IndexReading(box, score, _onehot(13, RANKS.index(code[0]), p),
+                        _onehot(4, SUITS.index(code[1]), p), orient, is_index)
+
+
+def test_orientation_follows_the_index_top() -> None:
+    quad = np.array([[0, 0], [10, 0], [10, 20], [0, 20]], float)  # reading order, upright
+    assert orientation_of(quad) == 0
+    rot = {1: quad[[3, 0, 1, 2]], 2: quad[[2, 3, 0, 1]], 3: quad[[1, 2, 3, 0]]}
+    assert orientation_of(rot[2]) == 2
+    # Top edge on the right-hand side: the index's top points right.
+    right = np.array([[20, 0], [20, 10], [0, 10], [0, 0]], float)
+    assert orientation_of(right) == 1
+    left = np.array([[0, 10], [0, 0], [20, 0], [20, 10]], float)
+    assert orientation_of(left) == 3
+
+
+def test_rot90_by_the_orientation_turns_a_patch_upright() -> None:
+    img = np.zeros((40, 40), np.uint8)
+    img[5:10, 15:25] = 255  # a bar at the top: "up" is up
+    for k in range(4):
+        turned = np.rot90(img, -k)  # the index's top now points k quarter turns clockwise
+        assert np.array_equal(np.rot90(turned, k), img)
+
+
+def test_index_patch_is_square_grey_and_centred() -> None:
+    frame = np.full((200, 300, 3), 255, np.uint8)
+    frame[50:90, 100:120] = 0
+    p = index_patch(frame, (100, 50, 120, 90))
+    assert p.shape == (PATCH, PATCH) and p.dtype == np.uint8
+    centre = p[PATCH // 2 - 3:PATCH // 2 + 3, PATCH // 2 - 3:PATCH // 2 + 3]
+    assert centre.max() < 30 and p[:, :3].min() > 200  # dark middle, paper at the sides
+
+
+def test_two_corners_of_one_card_are_one_card() -> None:
+    dets = fuse_cards([reading("QH", (10, 10, 20, 30)), reading("QH", (80, 110, 90, 130))])
+    assert dets.labels == ["QH"]
+    x1, y1, x2, y2 = dets.xyxy[0]
+    assert (x1, y1, x2, y2) == (10, 10, 90, 130)
+
+
+def test_corners_vote_and_the_surer_wins() -> None:
+    card = np.array([[0, 0, 100, 140]], np.float32)
+    dets = fuse_cards([reading("6C", (5, 5, 15, 25), p=0.95),
+                       reading("6S", (85, 115, 95, 135), p=0.6, orient=2)], card,
+                      min_conf=0.1)
+    assert dets.labels == ["6C"]
+    assert dets.xyxy[0].tolist() == [0, 0, 100, 140]
+
+
+def test_a_card_box_over_a_spread_splits_by_code() -> None:
+    box = np.array([[0, 0, 300, 140]], np.float32)  # one box around an overlapped row
+    dets = fuse_cards([reading("TH", (5, 5, 15, 25)), reading("JH", (45, 5, 55, 25)),
+                       reading("QH", (85, 5, 95, 25))], box)
+    assert sorted(dets.labels) == ["JH", "QH", "TH"]
+
+
+def test_a_deck_holds_each_card_once() -> None:
+    far = [reading("AS", (0, 0, 10, 20), p=0.99), reading("AS", (500, 500, 510, 520), p=0.7)]
+    cards = np.array([[0, 0, 60, 80], [480, 480, 560, 600]], np.float32)
+    assert fuse_cards(far, cards).labels == ["AS"]
+    assert fuse_cards(far, cards, decks=2, min_conf=0.2).labels == ["AS", "AS"]
+
+
+def test_unsure_and_not_an_index_are_dropped() -> None:
+    assert len(fuse_cards([reading("5D", (0, 0, 10, 20), p=0.3)])) == 0
+    assert len(fuse_cards([reading("5D", (0, 0, 10, 20), is_index=0.05)])) == 0
+    assert len(fuse_cards([])) == 0
+
+
+def test_ctc_likelihood_prefers_the_written_rank() -> None:
+    from vision.rank_ocr import _ctc_log_likelihood
+
+    # Frames: blank, '1', '1', blank, '0' (classes: 0 blank, 1 '1', 2 '0', 3 'J').
+    probs = np.full((5, 4), 0.02)
+    for t, c in enumerate([0, 1, 1, 0, 2]):
+        probs[t, c] = 0.94
+    logp = np.log(probs / probs.sum(1, keepdims=True))
+    ten = _ctc_log_likelihood(logp, [1, 2])
+    assert ten > _ctc_log_likelihood(logp, [3]) + 5
+    assert ten > _ctc_log_likelihood(logp, [1]) + 2
+    assert math.isfinite(ten) and ten < 0
+
+
+def test_ctc_repeated_letters_need_a_blank_between() -> None:
+    from vision.rank_ocr import _ctc_log_likelihood
+
+    logp = np.log(np.full((1, 3), 1 / 3))
+    assert _ctc_log_likelihood(logp, [1, 1]) == -math.inf  # "11" cannot fit in one frame
+
+
+def test_rendered_scenes_label_each_readable_index() -> None:
+    datagen = pytest.importorskip("vision.datagen")
+    decks = pytest.importorskip("vision.decks")
+    pytest.importorskip("cairosvg")
+    if "standard" not in decks.available_decks():
+        pytest.skip("the Debian deck designs are not installed")
+    rng = np.random.default_rng(3)
+    codes = ["2C", "7D", "QH", "AS"]
+    scene = datagen.render_scene(rng, ["standard"], kind="scatter", clean=True, codes=codes,
+                                 card_height=160)
+    assert {c for c, _ in scene.indices} <= set(codes)
+    assert len(scene.indices) >= 4  # clean scatter: most cards show both corners
+    h, w = scene.image.shape[:2]
+    for code, quad in scene.indices:
+        assert code in CARD_CODES and quad.shape == (4, 2)
+        assert (quad[:, 0] >= -1).all() and (quad[:, 0] <= w + 1).all()
+        # The index is small and lies on a card box of the same code.
+        box = dict((c, b) for c, b in scene.cards)[code]
+        cx, cy = quad.mean(axis=0)
+        assert box[0] - 1 <= cx <= box[2] + 1 and box[1] - 1 <= cy <= box[3] + 1
+        side = np.linalg.norm(quad[1] - quad[0])
+        assert 4 < side < 60
+
+
+def test_restyle_turns_every_suit_one_ink() -> None:
+    from vision.datagen import restyle
+
+    card = np.zeros((20, 20, 4), np.uint8)
+    card[..., 3] = 255
+    card[:, :] = (255, 255, 255, 255)
+    card[2:6, 2:6, :3] = (0, 0, 200)  # red ink
+    card[10:14, 10:14, :3] = (0, 0, 0)  # black ink
+    paper, ink = np.array([10, 10, 10], np.float32), np.array([50, 190, 220], np.float32)
+    out = restyle(card, paper, ink)
+    assert np.abs(out[0, 0, :3].astype(int) - paper).max() <= 12
+    assert np.abs(out[12, 12, :3].astype(int) - ink).max() <= 2
+    assert np.abs(out[4, 4, :3].astype(int) - out[12, 12, :3].astype(int)).max() < 30

@@ -1,0 +1,298 @@
+"""Training data for index-first reading: where the corner indices are, and what each says.
+
+Two products, both written under ``datasets/index/`` (ignored by git):
+
+- **Localiser scenes** (YOLO format, one class ``index``): rendered table scenes of the training
+  deck designs, a share of them recoloured (dark faces, gold or silver ink, one-colour suits)
+  and spoiled like a cheap webcam, close-ups cut by the frame edge; and the real photos of
+  ``real-cards-train`` that label corner indices (``ammi_``, ``bidly_``), linked, never copied,
+  split by time so that near-identical frames never straddle train and validation.
+- **Index crops** for the rank / suit / orientation heads: every labelled index of those scenes
+  cut out the way the runtime cuts a localiser box (`vision.index_reader.index_patch`), with
+  its box jittered, plus crops of the real index boxes and negatives (patches that are not an
+  index: pips, face art, backs, chips, table), saved as one ``.npz`` per split.
+
+    python -m vision.index_data --scenes 2400 --val-scenes 150 --out datasets/index
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision import datagen, decks
+from vision.index_reader import PATCH, index_patch, orientation_of
+
+REAL_TRAIN = Path(os.environ.get("MICHIGAN_REAL_TRAIN", "/work/shared/real-cards-train"))
+ROOT = Path(__file__).resolve().parent.parent / "datasets" / "index"
+
+#: Shares of the localiser's rendered scenes given each of the spoilers that failed on real
+#: tables: recoloured decks, cheap-webcam frames, close-ups.
+RESTYLE_P, WEBCAM_P, CLOSEUP_P = 0.3, 0.35, 0.08
+
+
+def _yolo_row(quad: np.ndarray, w: int, h: int) -> str | None:
+    x1, y1 = np.clip(quad.min(axis=0), 0, [w, h])
+    x2, y2 = np.clip(quad.max(axis=0), 0, [w, h])
+    if min(x2 - x1, y2 - y1) < 3:
+        return None
+    return f"0 {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} {(x2 - x1) / w:.6f} " \
+           f"{(y2 - y1) / h:.6f}"
+
+
+def _scene_job(job: tuple[str, int, int, list[str], float]) -> int:
+    out_dir, index, seed, deck_names, empty_share = job
+    rng = np.random.default_rng(seed)
+    scene = datagen.render_scene(rng, deck_names, size=640, empty=rng.random() < empty_share,
+                                 restyle_p=RESTYLE_P, webcam_p=WEBCAM_P, closeup_p=CLOSEUP_P)
+    out = Path(out_dir)
+    name = f"{index:06d}"
+    cv2.imwrite(str(out / "images" / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    h, w = scene.image.shape[:2]
+    rows = [r for _, q in scene.indices if (r := _yolo_row(q, w, h))]
+    (out / "labels" / f"{name}.txt").write_text("\n".join(rows) + ("\n" if rows else ""))
+    quads = [{"card": c, "quad": np.round(q, 2).tolist()} for c, q in scene.indices]
+    (out / "quads" / f"{name}.json").write_text(json.dumps(quads))
+    return len(rows)
+
+
+def render_scenes(out_dir: Path, count: int, deck_names: Sequence[str], seed: int,
+                  empty_share: float = 0.04, workers: int = 2) -> Path:
+    """Write ``count`` localiser scenes (images, YOLO labels, index quads); resumable."""
+    from multiprocessing import get_context
+
+    for sub in ("images", "labels", "quads"):
+        (out_dir / sub).mkdir(parents=True, exist_ok=True)
+    jobs = [(str(out_dir), i, seed * 1_000_003 + i, list(deck_names), empty_share)
+            for i in range(count) if not (out_dir / "quads" / f"{i:06d}.json").exists()]
+    t0 = time.time()
+    if workers <= 1:
+        n = sum(_scene_job(j) for j in jobs)
+    else:
+        with get_context("fork").Pool(workers) as pool:
+            n = sum(pool.imap_unordered(_scene_job, jobs, chunksize=4))
+    print(f"{out_dir.name}: {len(jobs)} scenes, {n} indices in {time.time() - t0:.0f} s")
+    return out_dir
+
+
+def real_index_records(src: Path = REAL_TRAIN) -> list[dict[str, object]]:
+    """The real photos that label corner indices (``ammi_``, ``bidly_``), in time order."""
+    path = src / "labels.jsonl"
+    if not path.exists():
+        return []
+    recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return sorted((r for r in recs if r["image"].startswith(("ammi_", "bidly_"))),
+                  key=lambda r: r["image"])
+
+
+def split_real(recs: list[dict[str, object]], val_share: float = 0.1
+               ) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    """Train / validation by time: the last ``val_share`` of each source's photos (by name,
+    which holds the time) is validation."""
+    train, val = [], []
+    for prefix in ("ammi_", "bidly_"):
+        group = [r for r in recs if str(r["image"]).startswith(prefix)]
+        cut = len(group) - max(1, int(round(len(group) * val_share)))
+        train += group[:cut]
+        val += group[cut:]
+    return train, val
+
+
+def link_real(recs: list[dict[str, object]], out_dir: Path, src: Path = REAL_TRAIN) -> int:
+    """Symlink real index photos into ``out_dir`` with one-class YOLO labels."""
+    (out_dir / "images").mkdir(parents=True, exist_ok=True)
+    (out_dir / "labels").mkdir(parents=True, exist_ok=True)
+    for rec in recs:
+        name = str(rec["image"])
+        w, h = int(rec["width"]), int(rec["height"])  # type: ignore[call-overload]
+        rows = []
+        for c in rec["cards"]:  # type: ignore[attr-defined]
+            x1, y1, x2, y2 = c["box"]
+            quad = np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]], np.float32)
+            if row := _yolo_row(quad, w, h):
+                rows.append(row)
+        link = out_dir / "images" / name
+        if not link.exists():
+            os.symlink((src / name).resolve(), link)
+        (out_dir / "labels" / (Path(name).stem + ".txt")).write_text(
+            "\n".join(rows) + ("\n" if rows else ""))
+    return len(recs)
+
+
+# ---------------------------------------------------------------- crops for the heads
+
+def _jitter_box(rng: np.random.Generator, box: np.ndarray, amount: float) -> np.ndarray:
+    w, h = box[2] - box[0], box[3] - box[1]
+    d = rng.normal(0, amount, 4) * np.array([w, h, w, h])
+    return box + d
+
+
+def _negative_boxes(rng: np.random.Generator, img_shape: tuple[int, ...],
+                    index_boxes: np.ndarray, typical: float, k: int) -> list[np.ndarray]:
+    """Boxes of index size that overlap no labelled index much (pips, art, backs, table)."""
+    h, w = img_shape[:2]
+    out: list[np.ndarray] = []
+    for _ in range(k * 4):
+        if len(out) >= k:
+            break
+        bw = typical * rng.uniform(0.6, 1.6)
+        bh = bw * rng.uniform(1.2, 2.6) if rng.random() < 0.7 else bw / rng.uniform(1.2, 2.6)
+        x1, y1 = rng.uniform(0, max(1.0, w - bw)), rng.uniform(0, max(1.0, h - bh))
+        box = np.array([x1, y1, x1 + bw, y1 + bh])
+        if len(index_boxes):
+            ix = np.clip(np.minimum(box[2], index_boxes[:, 2]) - np.maximum(box[0],
+                         index_boxes[:, 0]), 0, None)
+            iy = np.clip(np.minimum(box[3], index_boxes[:, 3]) - np.maximum(box[1],
+                         index_boxes[:, 1]), 0, None)
+            own = (index_boxes[:, 2] - index_boxes[:, 0]) * (index_boxes[:, 3] - index_boxes[:, 1])
+            if ((ix * iy) / np.maximum(own, 1)).max() > 0.25:
+                continue
+        out.append(box)
+    return out
+
+
+def _labels_of(code: str) -> tuple[int, int]:
+    return "23456789TJQKA".index(code[0]), "CDHS".index(code[1])
+
+
+def crops_from_scenes(scene_dir: Path, rng: np.random.Generator, jitter: float = 0.08,
+                      negatives: float = 0.5) -> dict[str, np.ndarray]:
+    """Index patches of a rendered split: (N, PATCH, PATCH) uint8 and their labels: rank, suit,
+    orientation (-1 unknown), is_index."""
+    xs, ranks, suits, orients, is_idx = [], [], [], [], []
+    for qpath in sorted((scene_dir / "quads").glob("*.json")):
+        img = cv2.imread(str(scene_dir / "images" / (qpath.stem + ".jpg")))
+        if img is None:
+            continue
+        quads = json.loads(qpath.read_text())
+        boxes = []
+        for q in quads:
+            quad = np.asarray(q["quad"], np.float32)
+            box = np.concatenate([quad.min(axis=0), quad.max(axis=0)])
+            boxes.append(box)
+            r, s = _labels_of(q["card"])
+            xs.append(index_patch(img, _jitter_box(rng, box, jitter)))
+            ranks.append(r)
+            suits.append(s)
+            orients.append(orientation_of(quad))
+            is_idx.append(1)
+        arr = np.asarray(boxes).reshape(-1, 4)
+        typical = float(np.median(arr[:, 2] - arr[:, 0])) if len(arr) else 20.0
+        k = int(round(negatives * max(len(quads), 2)))
+        for box in _negative_boxes(rng, img.shape, arr, typical, k):
+            xs.append(index_patch(img, box))
+            ranks.append(-1)
+            suits.append(-1)
+            orients.append(-1)
+            is_idx.append(0)
+    return _pack(xs, ranks, suits, orients, is_idx)
+
+
+def crops_from_real(recs: list[dict[str, object]], rng: np.random.Generator, variants: int = 3,
+                    jitter: float = 0.08, src: Path = REAL_TRAIN) -> dict[str, np.ndarray]:
+    """Patches of the real index boxes (orientation unknown), ``variants`` jittered cuts each,
+    and as many negatives from the same photos."""
+    xs, ranks, suits, orients, is_idx = [], [], [], [], []
+    for rec in recs:
+        img = cv2.imread(str(src / str(rec["image"])))
+        if img is None:
+            continue
+        boxes = np.asarray([c["box"] for c in rec["cards"]], np.float32).reshape(-1, 4)  # type: ignore[attr-defined]
+        for c in rec["cards"]:  # type: ignore[attr-defined]
+            r, s = _labels_of(c["card"])
+            for _ in range(variants):
+                xs.append(index_patch(img, _jitter_box(rng, np.asarray(c["box"], float), jitter)))
+                ranks.append(r)
+                suits.append(s)
+                orients.append(-1)
+                is_idx.append(1)
+        typical = float(np.median(boxes[:, 2] - boxes[:, 0])) if len(boxes) else 40.0
+        for box in _negative_boxes(rng, img.shape, boxes, typical, max(2, len(boxes))):
+            xs.append(index_patch(img, box))
+            ranks.append(-1)
+            suits.append(-1)
+            orients.append(-1)
+            is_idx.append(0)
+    return _pack(xs, ranks, suits, orients, is_idx)
+
+
+def _pack(xs: list[np.ndarray], *labels: list[int]) -> dict[str, np.ndarray]:
+    names = ("rank", "suit", "orient", "is_index")
+    out = {"x": np.stack(xs) if xs else np.zeros((0, PATCH, PATCH), np.uint8)}
+    out.update({n: np.asarray(v, np.int8) for n, v in zip(names, labels, strict=True)})
+    return out
+
+
+def save_crops(path: Path, parts: Sequence[dict[str, np.ndarray]]) -> Path:
+    merged = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, **merged)  # type: ignore[arg-type]
+    n, pos = len(merged["x"]), int(merged["is_index"].sum())
+    print(f"{path.name}: {n} patches, {pos} indices, {n - pos} negatives")
+    return path
+
+
+def build(out: Path, scenes: int, val_scenes: int, heldout_scenes: int, seed: int,
+          workers: int) -> None:
+    have = set(decks.available_decks())
+    train_decks = [d for d in decks.TRAIN_DECKS if d in have]
+    held = [d for d in decks.HELDOUT_DECKS if d in have]
+    decks.prerender(train_decks + held, workers=workers)
+    render_scenes(out / "synth-train", scenes, train_decks, seed, workers=workers)
+    render_scenes(out / "synth-val", val_scenes, train_decks, seed + 100, workers=workers)
+    if held and heldout_scenes:
+        render_scenes(out / "heldout", heldout_scenes, held, seed + 200, empty_share=0.0,
+                      workers=workers)
+    train, val = split_real(real_index_records())
+    if train:
+        link_real(train, out / "real-train")
+        link_real(val, out / "real-val")
+        print(f"real index photos: {len(train)} train, {len(val)} validation")
+    names = ["synth-train"] + (["real-train"] * 2 if train else [])
+    (out / "data.yaml").write_text(
+        f"path: {out.resolve()}\ntrain: [{', '.join(names)}]\n"
+        f"val: [synth-val{', real-val' if train else ''}]\nnc: 1\nnames:\n  0: index\n")
+
+
+def build_crops(out: Path, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    train, val = split_real(real_index_records())
+    save_crops(out / "crops-train.npz", [crops_from_scenes(out / "synth-train", rng),
+                                         *([crops_from_real(train, rng)] if train else [])])
+    save_crops(out / "crops-val.npz", [crops_from_scenes(out / "synth-val", rng, jitter=0.05)])
+    if val:
+        save_crops(out / "crops-real-val.npz", [crops_from_real(val, rng, variants=1,
+                                                                jitter=0.03)])
+    if (out / "heldout" / "quads").is_dir():
+        save_crops(out / "crops-heldout.npz", [crops_from_scenes(out / "heldout", rng,
+                                                                 jitter=0.05)])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, default=ROOT)
+    ap.add_argument("--scenes", type=int, default=2400)
+    ap.add_argument("--val-scenes", type=int, default=150)
+    ap.add_argument("--heldout-scenes", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=41)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--crops-only", action="store_true", help="only (re)build the head crops")
+    ap.add_argument("--scenes-only", action="store_true", help="only render / link the scenes")
+    args = ap.parse_args(argv)
+    if not args.crops_only:
+        build(args.out, args.scenes, args.val_scenes, args.heldout_scenes, args.seed,
+              args.workers)
+    if not args.scenes_only:
+        build_crops(args.out, args.seed + 7)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

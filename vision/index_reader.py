@@ -1,0 +1,383 @@
+"""Index-first card reading: find each corner index, name its rank and suit, fuse per card.
+
+The way people read cards: not the whole face, the corner index (rank over suit). Three
+models, all run with onnxruntime on the CPU:
+
+1. the **localiser** (`models/index_localiser.onnx`, a one-class YOLO we train) boxes every
+   readable corner index in the frame, overlapped cards of a spread or a pile included;
+2. the **index heads** (`models/index_heads.onnx`, a small CNN we train) read a grey
+   ``PATCH`` x ``PATCH`` cut of each box: rank (13), suit (4, by shape: some decks print every
+   suit in one colour), which way the index's top points (4 quarter turns), and whether it is
+   an index at all;
+3. optionally the **rank OCR** (`vision.rank_ocr`, PP-OCRv4's recogniser from the
+   ``rapidocr-onnxruntime`` wheel) reads the rank of the index turned upright; its
+   likelihoods are fused with the rank head's.
+
+Indices are then grouped into physical cards (`fuse_cards`): the two corners of one card vote,
+and a code is read once per deck.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.cards import CARD_CODES
+from vision.detections import Detections
+
+#: Side of the square grey patch the heads read (pixels).
+PATCH = 48
+#: How much a localiser box is grown on every side before it is cut (share of its size).
+PATCH_MARGIN = 0.15
+RANKS = "23456789TJQKA"
+SUITS = "CDHS"
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+
+
+def index_patch(frame: np.ndarray, box: Sequence[float] | np.ndarray) -> np.ndarray:
+    """The grey square patch (``PATCH`` px, uint8) the heads read for one index box."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    w, h = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
+    side = max(w, h) * (1 + 2 * PATCH_MARGIN)
+    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
+    s = PATCH / side
+    m = np.array([[s, 0, PATCH / 2 - s * cx], [0, s, PATCH / 2 - s * cy]], np.float64)
+    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    return cv2.warpAffine(grey, m, (PATCH, PATCH), flags=interp,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def orientation_of(quad: np.ndarray) -> int:
+    """Which way an index's top points in the image, in quarter turns clockwise from up
+    (0 up, 1 right, 2 down, 3 left), from its quad in reading order (TL, TR, BR, BL).
+    ``np.rot90(patch, k)`` turns such a patch upright."""
+    q = np.asarray(quad, np.float64)
+    up = (q[0] + q[1]) / 2 - (q[2] + q[3]) / 2
+    theta = math.degrees(math.atan2(up[0], -up[1]))
+    return int(round(theta / 90.0)) % 4
+
+
+def normalise(patches: np.ndarray) -> np.ndarray:
+    """(N, P, P) uint8 -> (N, 1, P, P) float32, each patch to zero mean and unit contrast
+    (a dim frame, a dark face and a bright one look alike to the heads)."""
+    x = patches.astype(np.float32)
+    mean = x.mean(axis=(1, 2), keepdims=True)
+    std = x.std(axis=(1, 2), keepdims=True)
+    return ((x - mean) / np.maximum(std, 8.0))[:, None]
+
+
+@dataclass(frozen=True)
+class IndexReading:
+    """What the heads say of one index box."""
+
+    box: tuple[float, float, float, float]
+    score: float  # the localiser's confidence
+    rank: np.ndarray  # (13,) probabilities, RANKS order
+    suit: np.ndarray  # (4,) probabilities, SUITS order
+    orient: int  # quarter turns that the index's top points clockwise from up
+    is_index: float  # the heads' probability that this is an index at all
+
+    @property
+    def code(self) -> str:
+        return RANKS[int(self.rank.argmax())] + SUITS[int(self.suit.argmax())]
+
+    @property
+    def confidence(self) -> float:
+        return float(self.rank.max() * self.suit.max()) * self.is_index
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+class IndexHeads:
+    """The rank / suit / orientation / is-index heads (onnxruntime)."""
+
+    def __init__(self, model_path: str | Path | None = None, threads: int = 1,
+                 tta: bool = True) -> None:
+        import onnxruntime as ort
+
+        path = Path(model_path) if model_path else MODELS / "index_heads.onnx"
+        meta = json.loads(path.with_suffix(".json").read_text())
+        if meta.get("ranks") != RANKS or meta.get("suits") != SUITS:
+            raise ValueError(f"{path}: heads for ranks {meta.get('ranks')!r} and suits "
+                             f"{meta.get('suits')!r}, expected {RANKS!r} and {SUITS!r}")
+        if int(meta.get("patch", PATCH)) != PATCH:
+            raise ValueError(f"{path}: patch {meta.get('patch')} px, runtime cuts {PATCH}")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        self.input = self.session.get_inputs()[0].name
+        self.tta = tta
+
+    def logits(self, patches: np.ndarray) -> dict[str, np.ndarray]:
+        outs = self.session.run(None, {self.input: normalise(patches)})
+        names = [o.name for o in self.session.get_outputs()]
+        return dict(zip(names, outs, strict=True))
+
+    def read(self, patches: np.ndarray) -> dict[str, np.ndarray]:
+        """Probabilities for (N, P, P) patches: ``rank`` (N, 13), ``suit`` (N, 4), ``orient``
+        (N, 4) and ``is_index`` (N,). With ``tta`` the four quarter turns of each patch are read
+        and averaged (the orientation turned back), which is steadier on tilted indices."""
+        n = len(patches)
+        if n == 0:
+            return {"rank": np.zeros((0, 13)), "suit": np.zeros((0, 4)),
+                    "orient": np.zeros((0, 4)), "is_index": np.zeros(0)}
+        turns = range(4) if self.tta else range(1)
+        batch = np.concatenate([np.rot90(patches, k, axes=(1, 2)) for k in turns])
+        out = self.logits(np.ascontiguousarray(batch))
+        rank = softmax(out["rank"]).reshape(len(turns), n, -1).mean(axis=0)
+        suit = softmax(out["suit"]).reshape(len(turns), n, -1).mean(axis=0)
+        ori = softmax(out["orient"]).reshape(len(turns), n, 4)
+        # A patch turned k quarter turns anticlockwise has its top k steps further anticlockwise.
+        orient = np.mean([np.roll(ori[k], k, axis=1) for k in range(len(turns))], axis=0)
+        isx = (1 / (1 + np.exp(-out["is_index"].reshape(len(turns), n)))).mean(axis=0)
+        return {"rank": rank, "suit": suit, "orient": orient, "is_index": isx}
+
+
+def rank_code(rank_index: int) -> str:
+    return RANKS[rank_index]
+
+
+def fuse_cards(readings: Sequence[IndexReading], card_boxes: np.ndarray | None = None,
+               decks: int = 1, min_conf: float = 0.5) -> Detections:
+    """One detection per physical card from its index readings.
+
+    Readings are grouped by the card box that holds them (the smallest containing the index
+    centre) when card boxes are given; indices outside every card box, or with none given,
+    group by code. Within a group the readings' joint rank and suit probabilities vote, each
+    weighted by how sure it is that it saw an index. A code seen in several groups keeps the
+    ``decks`` most confident (a deck holds each card once). Groups below ``min_conf`` are
+    dropped. The box is the card box, or the union of the group's index boxes.
+    """
+    groups: dict[object, list[IndexReading]] = {}
+    for r in readings:
+        key: object = None
+        if card_boxes is not None and len(card_boxes):
+            cx, cy = (r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2
+            inside = ((card_boxes[:, 0] <= cx) & (cx <= card_boxes[:, 2])
+                      & (card_boxes[:, 1] <= cy) & (cy <= card_boxes[:, 3]))
+            if inside.any():
+                areas = ((card_boxes[:, 2] - card_boxes[:, 0])
+                         * (card_boxes[:, 3] - card_boxes[:, 1]))
+                key = ("card", int(np.where(inside, areas, np.inf).argmin()))
+        groups.setdefault(key if key is not None else ("code", r.code), []).append(r)
+    # A card box may hold indices of several cards (a box around an overlapped spread): split
+    # such a group by code, unless it is one card's two corners read two ways (two readings
+    # pointing opposite ways: a card's corners are a half turn apart, a spread's all alike).
+    split: list[tuple[object, list[IndexReading]]] = []
+    for key, rs in groups.items():
+        codes = {r.code for r in rs}
+        two_corners = len(rs) == 2 and (rs[0].orient - rs[1].orient) % 4 == 2
+        if len(codes) > 1 and isinstance(key, tuple) and key[0] == "card" and not two_corners:
+            by: dict[str, list[IndexReading]] = {}
+            for r in rs:
+                by.setdefault(r.code, []).append(r)
+            strongest = max(by, key=lambda c: sum(r.confidence for r in by[c]))
+            for code, sub in by.items():
+                split.append((key if code == strongest else ("code", code), sub))
+        else:
+            split.append((key, rs))
+    cards: list[tuple[str, tuple[float, float, float, float], float]] = []
+    for key, rs in split:
+        w = np.array([max(r.is_index, 1e-3) * max(r.score, 1e-3) for r in rs])
+        logr = sum(wi * np.log(r.rank + 1e-6) for wi, r in zip(w, rs, strict=True)) / w.sum()
+        logs = sum(wi * np.log(r.suit + 1e-6) for wi, r in zip(w, rs, strict=True)) / w.sum()
+        pr, ps = softmax(np.asarray(logr)), softmax(np.asarray(logs))
+        code = RANKS[int(pr.argmax())] + SUITS[int(ps.argmax())]
+        # Two corners that agree are surer than one.
+        agree = 1 - np.prod([1 - r.is_index * r.score for r in rs])
+        conf = float(pr.max() * ps.max() * agree)
+        if isinstance(key, tuple) and key[0] == "card" and card_boxes is not None:
+            b = card_boxes[int(key[1])]  # type: ignore[call-overload]
+            box = (float(b[0]), float(b[1]), float(b[2]), float(b[3]))
+        else:
+            arr = np.array([r.box for r in rs])
+            box = (float(arr[:, 0].min()), float(arr[:, 1].min()), float(arr[:, 2].max()),
+                   float(arr[:, 3].max()))
+        cards.append((code, box, conf))
+    cards.sort(key=lambda c: -c[2])
+    kept: list[tuple[str, tuple[float, float, float, float], float]] = []
+    seen: dict[str, int] = {}
+    for code, box, conf in cards:
+        if conf < min_conf or seen.get(code, 0) >= decks:
+            continue
+        seen[code] = seen.get(code, 0) + 1
+        kept.append((code, box, conf))
+    if not kept:
+        return Detections.empty()
+    return Detections(
+        xyxy=np.array([k[1] for k in kept], np.float32),
+        confidence=np.array([k[2] for k in kept], np.float32),
+        class_id=np.array([CARD_CODES.index(k[0]) for k in kept], np.int64),
+    )
+
+
+def localiser_path() -> Path:
+    return MODELS / "index_localiser.onnx"
+
+
+def heads_path() -> Path:
+    return MODELS / "index_heads.onnx"
+
+
+def available() -> bool:
+    """Whether the index models are installed (the reader needs both)."""
+    return localiser_path().exists() and heads_path().exists()
+
+
+class IndexReader:
+    """Reads cards index-first; the same interface as `vision.detector.CardDetector`
+    (`detect`, `detect_many`, ``names``), so the zone reader and ``companion detect`` use it.
+
+    - ``conf``: minimum confidence of a card (its corners' fused rank x suit probability times
+      the chance that at least one of them is an index). Raising it trades recall for precision.
+    - ``index_conf``: minimum localiser score of an index box. Lower finds more covered or
+      blurred indices; the heads' is-index output then removes what is not one.
+    - ``card_boxes``: also run the whole-card detector (`models/cards.onnx`) to give each card
+      its card box (the indices inside one box are one card). Off, a card's box is the union of
+      its index boxes (enough at the table, where zones say where a card lies).
+    - ``ocr``: fuse the PP-OCRv4 recogniser's rank likelihoods for indices whose rank head is
+      unsure (below ``ocr_below``); ``"always"`` for every index, ``False`` never.
+    - ``decks``: how many decks are in play (a code is read at most this many times).
+    """
+
+    names = CARD_CODES
+
+    def __init__(self, localiser: str | Path | None = None, heads: str | Path | None = None,
+                 conf: float = 0.5, index_conf: float = 0.25, threads: int = 2,
+                 card_boxes: bool = True, ocr: bool | str = True, ocr_below: float = 0.9,
+                 decks: int = 1, tta: bool = True) -> None:
+        import onnxruntime as ort
+
+        from vision.detector import letterbox  # noqa: F401 - fail early if cv2 is missing
+
+        self.localiser_path = Path(localiser) if localiser else localiser_path()
+        if not self.localiser_path.exists():
+            raise FileNotFoundError(f"index localiser not found: {self.localiser_path}")
+        info = json.loads(self.localiser_path.with_suffix(".json").read_text())
+        if info.get("names") != ["index"]:
+            raise ValueError(f"{self.localiser_path}: classes {info.get('names')}, "
+                             "expected ['index']")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.log_severity_level = 3
+        self.session = ort.InferenceSession(str(self.localiser_path), opts,
+                                            providers=["CPUExecutionProvider"])
+        self.input = self.session.get_inputs()[0].name
+        self.imgsz = int(info["imgsz"])
+        self.heads = IndexHeads(heads, threads=threads, tta=tta)
+        self.conf, self.index_conf = float(conf), float(index_conf)
+        self.decks = int(decks)
+        self.card_detector = None
+        if card_boxes:
+            from vision.detector import CardDetector, default_model_path
+
+            if default_model_path().exists():
+                self.card_detector = CardDetector(threads=threads, classifier=False)
+        self.ocr: Any = None
+        self.ocr_mode = ocr
+        self.ocr_below = float(ocr_below)
+        if ocr:
+            from vision.rank_ocr import RankOCR, recogniser_path
+
+            if recogniser_path() is not None:
+                self.ocr = RankOCR(threads=threads)
+
+    # -- stage 1: where the indices are
+    def index_boxes(self, frame: np.ndarray, index_conf: float | None = None
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        """Index boxes (N, 4) in frame pixels and their localiser scores (N,)."""
+        from vision.detector import letterbox, nms
+
+        thr = self.index_conf if index_conf is None else float(index_conf)
+        img, r, (px, py) = letterbox(frame, self.imgsz)
+        blob = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1)[None], np.float32) / 255
+        out = np.asarray(self.session.run(None, {self.input: blob})[0])[0]
+        if out.ndim == 2 and out.shape[1] == 6:  # end-to-end head: x1 y1 x2 y2 score class
+            keep = out[:, 4] >= thr
+            boxes, scores = out[keep, :4].copy(), out[keep, 4].copy()
+        else:  # raw head (5, anchors): centre-size box and the one class score
+            pred = out.T if out.shape[0] == 5 else out
+            keep = pred[:, 4] >= thr
+            pred = pred[keep]
+            cx, cy, w, h = pred[:, 0], pred[:, 1], pred[:, 2], pred[:, 3]
+            boxes = np.column_stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2])
+            scores = pred[:, 4]
+        if len(boxes):
+            k = nms(boxes, scores, 0.5)
+            boxes, scores = boxes[k], scores[k]
+        fh, fw = frame.shape[:2]
+        boxes = (boxes - np.array([px, py, px, py], np.float32)) / r
+        boxes[:, [0, 2]] = boxes[:, [0, 2]].clip(0, fw)
+        boxes[:, [1, 3]] = boxes[:, [1, 3]].clip(0, fh)
+        return boxes.astype(np.float32), scores.astype(np.float32)
+
+    # -- stage 2: what each index says
+    def read_indices(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray
+                     ) -> list[IndexReading]:
+        if not len(boxes):
+            return []
+        patches = np.stack([index_patch(frame, b) for b in boxes])
+        probs = self.heads.read(patches)
+        rank = probs["rank"]
+        orient = probs["orient"].argmax(axis=1)
+        if self.ocr is not None:
+            unsure = (np.ones(len(boxes), bool) if self.ocr_mode == "always"
+                      else rank.max(axis=1) < self.ocr_below)
+            if unsure.any():
+                idx = np.flatnonzero(unsure)
+                cuts = [upright_cut(frame, boxes[i], int(orient[i])) for i in idx]
+                p_ocr, _ = self.ocr.rank_probs(cuts)
+                fused = rank[idx] * np.sqrt(p_ocr + 1e-3)
+                rank = rank.copy()
+                rank[idx] = fused / fused.sum(axis=1, keepdims=True)
+        return [IndexReading(tuple(float(v) for v in boxes[i]), float(scores[i]),  # type: ignore[arg-type]
+                             rank[i], probs["suit"][i], int(orient[i]),
+                             float(probs["is_index"][i])) for i in range(len(boxes))]
+
+    # -- the detector interface
+    def detect(self, frame_bgr: np.ndarray, conf: float | None = None) -> Detections:
+        return self.detect_many([frame_bgr], conf)[0]
+
+    def detect_many(self, frames_bgr: Sequence[np.ndarray], conf: float | None = None,
+                    card_conf: float | None = None) -> list[Detections]:
+        """The cards of each frame, one row per physical card. ``card_conf`` is accepted for
+        the zone reader's interface; here it is the minimum localiser score of an index."""
+        from vision.detector import _bgr
+
+        out = []
+        for frame in frames_bgr:
+            frame = _bgr(frame)
+            boxes, scores = self.index_boxes(frame, card_conf)
+            readings = self.read_indices(frame, boxes, scores)
+            cards = None
+            if self.card_detector is not None and readings:
+                cards = self.card_detector.card_boxes(frame)
+            out.append(fuse_cards(readings, cards, decks=self.decks,
+                                  min_conf=self.conf if conf is None else float(conf)))
+        return out
+
+
+def upright_cut(frame: np.ndarray, box: Sequence[float] | np.ndarray, orient: int,
+                margin: float = 0.1) -> np.ndarray:
+    """The index box (grown by ``margin``) cut from the frame in colour, turned upright."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    w, h = x2 - x1, y2 - y1
+    fh, fw = frame.shape[:2]
+    a, b = max(0, int(x1 - margin * w)), max(0, int(y1 - margin * h))
+    c, d = min(fw, int(np.ceil(x2 + margin * w))), min(fh, int(np.ceil(y2 + margin * h)))
+    cut = frame[b:max(d, b + 2), a:max(c, a + 2)]
+    return np.ascontiguousarray(np.rot90(cut, orient))

@@ -1,0 +1,239 @@
+"""Training recipe for the index heads: rank, suit, orientation and is-index from one grey patch.
+
+    python -m vision.index_data --crops-only                 # datasets/index/crops-*.npz
+    python -m vision.train_index_heads --minutes 12          # train, export models/index_heads.onnx
+    python -m vision.train_index_heads --eval-only           # re-measure the shipped heads
+
+A small CNN trained from scratch with torch on the CPU (time-budgeted, resumable from its last
+state); exported to ONNX with four named outputs. Training only: the app runs the ONNX file
+through `vision.index_reader.IndexHeads`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.index_reader import PATCH, RANKS, SUITS, normalise, softmax
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "datasets" / "index"
+STATE = REPO / "runs" / "index" / "heads.pt"
+OUT = REPO / "models" / "index_heads.onnx"
+
+
+def build_model() -> Any:
+    import torch
+    from torch import nn
+
+    def block(cin: int, cout: int) -> nn.Sequential:
+        return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
+                             nn.ReLU(inplace=True), nn.Conv2d(cout, cout, 3, padding=1,
+                                                              bias=False),
+                             nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+    class Heads(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.body = nn.Sequential(block(1, 24), nn.MaxPool2d(2), block(24, 48), nn.MaxPool2d(2),
+                                      block(48, 96), nn.MaxPool2d(2), block(96, 128),
+                                      nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1))
+            self.rank = nn.Linear(128, len(RANKS))
+            self.suit = nn.Linear(128, len(SUITS))
+            self.orient = nn.Linear(128, 4)
+            self.is_index = nn.Linear(128, 1)
+
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+            f = self.body(x)
+            return self.rank(f), self.suit(f), self.orient(f), self.is_index(f)[:, 0]
+
+    return Heads()
+
+
+def load(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path) as z:
+        return {k: z[k] for k in z.files}
+
+
+def augment(rng: np.random.Generator, x: np.ndarray, orient: np.ndarray
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """Quarter turns (orientation follows), inversion, contrast, blur, noise, small tilts."""
+    import cv2
+
+    out = np.empty_like(x)
+    ori = orient.copy()
+    for i in range(len(x)):
+        p = x[i]
+        if rng.random() < 0.5:  # a small tilt and zoom about the centre
+            m = cv2.getRotationMatrix2D((PATCH / 2, PATCH / 2), rng.normal(0, 10),
+                                        rng.uniform(0.9, 1.1))
+            p = cv2.warpAffine(p, m, (PATCH, PATCH), borderMode=cv2.BORDER_REPLICATE)
+        if rng.random() < 0.2:
+            p = cv2.GaussianBlur(p, (0, 0), rng.uniform(0.5, 1.3))
+        k = int(rng.integers(0, 4))
+        p = np.rot90(p, k)
+        if ori[i] >= 0:
+            ori[i] = (ori[i] - k) % 4  # turned k quarter turns anticlockwise
+        f = p.astype(np.float32)
+        if rng.random() < 0.15:
+            f = 255 - f  # light ink on a dark face
+        f = (f - 128) * rng.uniform(0.5, 1.3) + 128 + rng.normal(0, 20)
+        if rng.random() < 0.3:
+            f += rng.normal(0, rng.uniform(3, 12), f.shape)
+        if rng.random() < 0.1:  # salt and pepper
+            s = rng.random(f.shape)
+            f[s < 0.01] = 0
+            f[s > 0.99] = 255
+        out[i] = np.clip(f, 0, 255).astype(np.uint8)
+    return out, ori
+
+
+def evaluate(predict: Any, data: dict[str, np.ndarray]) -> dict[str, float]:
+    """Shares right on a crops split: rank, suit, both (the code), orientation (where known),
+    and is-index (indices and negatives)."""
+    probs = predict(data["x"])
+    pos = data["is_index"] == 1
+    rank_ok = probs["rank"].argmax(1) == data["rank"]
+    suit_ok = probs["suit"].argmax(1) == data["suit"]
+    known = pos & (data["orient"] >= 0)
+    res = {"indices": float(pos.sum()), "negatives": float((~pos).sum()),
+           "rank": float(rank_ok[pos].mean()) if pos.any() else math.nan,
+           "suit": float(suit_ok[pos].mean()) if pos.any() else math.nan,
+           "code": float((rank_ok & suit_ok)[pos].mean()) if pos.any() else math.nan,
+           "orient": float((probs["orient"].argmax(1) == data["orient"])[known].mean())
+           if known.any() else math.nan,
+           "is_index": float(((probs["is_index"] > 0.5) == pos).mean())}
+    return res
+
+
+def train(minutes: float, lr: float, threads: int, seed: int, resume: bool) -> Any:
+    import torch
+    import torch.nn.functional as F
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    data = load(DATA / "crops-train.npz")
+    val = load(DATA / "crops-val.npz")
+    model = build_model()
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
+    step0 = 0
+    if resume and STATE.exists():
+        state = torch.load(STATE, weights_only=False)
+        model.load_state_dict(state["model"])
+        step0 = int(state.get("step", 0))
+        print(f"resumed from {STATE} at step {step0}")
+    n, batch = len(data["x"]), 128
+    print(f"{n} training patches ({int(data['is_index'].sum())} indices)")
+    t0, step, best = time.time(), 0, -1.0
+    budget = minutes * 60
+    STATE.parent.mkdir(parents=True, exist_ok=True)
+    while time.time() - t0 < budget:
+        frac = min(1.0, (time.time() - t0) / budget)
+        for g in opt.param_groups:  # warm-up then cosine, on the clock
+            g["lr"] = lr * min(1.0, (step + 1) / 200) * (0.05 + 0.95 * 0.5 * (1 + math.cos(
+                math.pi * frac)))
+        idx = rng.integers(0, n, batch)
+        xb, ob = augment(rng, data["x"][idx], data["orient"][idx].astype(np.int64))
+        x = torch.from_numpy(normalise(xb))
+        r = torch.from_numpy(data["rank"][idx].astype(np.int64))
+        s = torch.from_numpy(data["suit"][idx].astype(np.int64))
+        o = torch.from_numpy(ob)
+        isx = torch.from_numpy(data["is_index"][idx].astype(np.float32))
+        model.train()
+        lr_, ls_, lo_, li_ = model(x)
+        pos = isx > 0.5
+        loss = F.binary_cross_entropy_with_logits(li_, isx)
+        if pos.any():
+            loss = loss + F.cross_entropy(lr_[pos], r[pos], label_smoothing=0.05) \
+                + F.cross_entropy(ls_[pos], s[pos], label_smoothing=0.05)
+        known = pos & (o >= 0)
+        if known.any():
+            loss = loss + 0.5 * F.cross_entropy(lo_[known], o[known])
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        if step % 500 == 0 or time.time() - t0 >= budget:
+            res = evaluate(lambda xs: predict_torch(model, xs), val)
+            print(f"step {step0 + step} ({time.time() - t0:.0f} s) loss {loss.item():.3f} "
+                  f"val code {res['code']:.3f} rank {res['rank']:.3f} suit {res['suit']:.3f} "
+                  f"orient {res['orient']:.3f} is_index {res['is_index']:.3f}", flush=True)
+            state = {"model": model.state_dict(), "step": step0 + step}
+            torch.save(state, STATE)
+            if res["code"] >= best:
+                best = res["code"]
+                torch.save(state, STATE.with_name("heads-best.pt"))
+    return model
+
+
+def predict_torch(model: Any, patches: np.ndarray) -> dict[str, np.ndarray]:
+    import torch
+
+    model.eval()
+    outs: list[list[np.ndarray]] = [[], [], [], []]
+    with torch.no_grad():
+        for i in range(0, len(patches), 512):
+            res = model(torch.from_numpy(normalise(patches[i:i + 512])))
+            for k, t in enumerate(res):
+                outs[k].append(t.numpy())
+    rank, suit, ori, isx = (np.concatenate(o) for o in outs)
+    return {"rank": softmax(rank), "suit": softmax(suit), "orient": softmax(ori),
+            "is_index": 1 / (1 + np.exp(-isx))}
+
+
+def export(model: Any, out: Path = OUT) -> Path:
+    import torch
+
+    model.eval()
+    dummy = torch.zeros(1, 1, PATCH, PATCH)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, (dummy,), str(out), input_names=["patch"],
+                      output_names=["rank", "suit", "orient", "is_index"], opset_version=17,
+                      dynamic_axes={"patch": {0: "n"}, "rank": {0: "n"}, "suit": {0: "n"},
+                                    "orient": {0: "n"}, "is_index": {0: "n"}}, dynamo=False)
+    out.with_suffix(".json").write_text(json.dumps(
+        {"ranks": RANKS, "suits": SUITS, "patch": PATCH, "input": "grey patch, per-patch "
+         "normalised (vision.index_reader.normalise)"}, indent=1) + "\n")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--minutes", type=float, default=12)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--resume", action="store_true", help="continue from runs/index/heads.pt")
+    ap.add_argument("--eval-only", action="store_true", help="measure models/index_heads.onnx")
+    args = ap.parse_args(argv)
+    if not args.eval_only:
+        import torch
+
+        train(args.minutes, args.lr, args.threads, args.seed, args.resume)
+        model = build_model()
+        model.load_state_dict(torch.load(STATE.with_name("heads-best.pt"),
+                                         weights_only=False)["model"])
+        print(f"exported {export(model)}")
+    from vision.index_reader import IndexHeads
+
+    for tta in (False, True):
+        heads = IndexHeads(OUT, tta=tta)
+        for split in ("crops-val", "crops-real-val", "crops-heldout"):
+            path = DATA / f"{split}.npz"
+            if path.exists():
+                res = evaluate(heads.read, load(path))
+                print(f"{split} (tta={tta}): " + ", ".join(
+                    f"{k} {v:.3f}" if k not in ("indices", "negatives") else f"{k} {int(v)}"
+                    for k, v in res.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
