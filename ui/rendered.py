@@ -24,10 +24,20 @@ from ui.demo import CardMark
 from ui.worker import FramePacket, PipelineFeed, SeenEvent, Tick, pending_of
 
 
-def _detector(source: Any, which: str = "truth") -> tuple[Any, str]:
+def _detector(source: Any, which: str = "truth", fallible: float = 0.0) -> tuple[Any, str]:
     """``which``: "model" (the shipped weights when present), or "truth" (the renderer's own
-    knowledge of which cards show: every card read right, so the demo shows the referee)."""
+    knowledge of which cards show: every card read right, so the demo shows the referee).
+    ``fallible`` > 0: the truth misreads and misses that share of the cards in each frame,
+    and misreads a few cards the same way for seconds (how the app copes with a camera)."""
     from vision.table_render import RenderedSource, TruthDetector
+
+    if fallible > 0 and which == "truth":
+        from vision.fallible import FallibleReader
+
+        return (FallibleReader(cast(RenderedSource, source), misread=fallible, drop=fallible,
+                               stuck=0.03),
+                f"the demo itself, made to misread and miss {fallible:.0%} of its readings "
+                f"(the app asks when the table contradicts a reading)")
 
     why = "" if which == "truth" else " (the card detector could not be loaded)"
     if which == "model" and os.environ.get("COMPANION_NO_DETECTOR") != "1":
@@ -54,7 +64,8 @@ class RenderedDemoFeed(PipelineFeed):
     """
 
     def __init__(self, events: Sequence[dict[str, Any]], log: EventLog, seed: int = 0,
-                 interval_ms: int = 100, detector: str = "truth") -> None:
+                 interval_ms: int = 100, detector: str = "truth", fallible: float = 0.0
+                 ) -> None:
         from companion.events import read_log
         from vision.pipeline import TablePipeline
         from vision.table_render import RenderConfig, TableVideo
@@ -63,7 +74,7 @@ class RenderedDemoFeed(PipelineFeed):
         self.video = TableVideo(events, RenderConfig(seed=seed))
         self.profile: TableProfile = self.video.profile()
         self.last: Any = None  # the latest FrameTruth (read by the truth detector)
-        self.detector, self.detector_name = _detector(self, detector)
+        self.detector, self.detector_name = _detector(self, detector, fallible)
         script = [dict(e) for e in self.video.truth.script if e.get("event") != "game"]
         self.pipeline = TablePipeline(self.profile, self.detector, None, log, script=script)
         logged = read_log(log.path).events

@@ -21,6 +21,7 @@ from PySide6.QtGui import (
     QGuiApplication,
     QKeySequence,
     QResizeEvent,
+    QShortcut,
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -61,7 +62,7 @@ from ui.proof import ProofDialog
 from ui.setup import DEMO_SOURCE, GameSetup, SetupDialog
 from ui.speech import Speaker
 from ui.store import GameInfo, GameSession, GameStore, chip_history, replay_prefix
-from ui.worker import DemoFeed, Feed, FeedThread, FramePacket, SeenEvent
+from ui.worker import DemoFeed, Feed, FeedThread, FramePacket, Held, SeenEvent, answers_of
 
 FaceUp = ("play", "reveal", "meld", "layoff", "discard", "trump", "upcard")
 
@@ -144,6 +145,11 @@ class MainWindow(QMainWindow):
         self.rendered_demo = True
         #: Who reads the rendered demo's cards: "truth" (the renderer) or "model" (the weights).
         self.demo_detector = "truth"
+        #: How often the rendered demo's reader misreads and misses a card per frame (0: never),
+        #: to show how the app copes with a fallible camera (View → Demo camera makes
+        #: mistakes; remembered in the settings).
+        self.demo_fallible = (float(settings.value("demo/fallible", 0.0) or 0.0)  # type: ignore[arg-type]
+                              if settings is not None else 0.0)
         self._last_frame: np.ndarray | None = None
         self._n_announced = 0
         self._n_violations = 0
@@ -234,10 +240,23 @@ class MainWindow(QMainWindow):
         self.confirm_yes.clicked.connect(lambda: self.answer_pending(True))
         self.confirm_no.clicked.connect(lambda: self.answer_pending(False))
         self.confirm_fix.clicked.connect(lambda: self.fix_pending())
+        # One-click answers (the likeliest cards, who played a missed card), keys 1-9.
+        self.answer_box = QWidget()
+        self.answer_row = QHBoxLayout(self.answer_box)
+        self.answer_row.setContentsMargins(0, 0, 0, 0)
+        self.answer_buttons: list[QPushButton] = []
+        self._answers_for: Any = None
         cb.addWidget(self.confirm_label, 1)
+        cb.addWidget(self.answer_box)
         cb.addWidget(self.confirm_yes)
         cb.addWidget(self.confirm_fix)
         cb.addWidget(self.confirm_no)
+        for key in range(1, 10):
+            sc = QShortcut(QKeySequence(str(key)), self)
+            sc.activated.connect(lambda k=key: self.answer_option(k - 1))
+        for letter, slot in (("Y", lambda: self.answer_pending(True)),
+                             ("N", lambda: self.answer_pending(False))):
+            QShortcut(QKeySequence(letter), self).activated.connect(slot)
         # Styled by name: an unscoped rule would also flatten the buttons into plain text.
         self.confirm_bar.setObjectName("confirmBar")
         self.confirm_bar.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
@@ -248,7 +267,7 @@ class MainWindow(QMainWindow):
             " #8a6d00; border-radius: 6px; padding: 6px 14px; }"
             " #confirmBar QPushButton:hover { background: #fff8d6; }")
         self.confirm_bar.setVisible(False)
-        self.pending: list[tuple[int, str, dict[str, Any]]] = []
+        self.pending: list[Held] = []
         self.live = LiveView()
         self.live.cardClicked.connect(self.fix_card)
         self.replay_slider = QSlider(Qt.Orientation.Horizontal)
@@ -411,6 +430,11 @@ class MainWindow(QMainWindow):
         view = self.menuBar().addMenu("&View")
         view.addAction(self.act_speak)
         view.addAction(self.act_pause)
+        self.act_fallible = QAction("Demo camera makes mistakes (5% of readings)", self)
+        self.act_fallible.setCheckable(True)
+        self.act_fallible.setChecked(self.demo_fallible > 0)
+        self.act_fallible.toggled.connect(self.set_demo_fallible)
+        view.addAction(self.act_fallible)
         help_menu = self.menuBar().addMenu("&Help")
         self.act_keys = act("Keyboard shortcuts", self.show_shortcuts, "F1", toolbar=False)
         self.act_about = act("About Michigan Companion", self.show_about, toolbar=False)
@@ -426,7 +450,16 @@ class MainWindow(QMainWindow):
             keys = a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
             if keys:
                 out.append((keys, a.text().replace("…", "").replace("&", "")))
+        out += [("1 – 9", "Answer the question on the yellow bar"),
+                ("Y / N", "Log the held reading as read / ignore it")]
         return out
+
+    def set_demo_fallible(self, on: bool) -> None:
+        """The next rendered demo's reader misreads and misses 5% of its readings (and
+        misreads some cards the same way for seconds), or none."""
+        self.demo_fallible = 0.05 if on else 0.0
+        if self.settings is not None:
+            self.settings.setValue("demo/fallible", self.demo_fallible)
 
     def _box(self, title: str, html: str) -> QMessageBox:
         box = QMessageBox(QMessageBox.Icon.NoIcon, title, "", QMessageBox.StandardButton.Ok,
@@ -485,7 +518,7 @@ class MainWindow(QMainWindow):
         """
         params = {"game": game, "players": list(players), "seed": seed, "rounds": rounds,
                   "chips": chips, "mistakes": mistakes, "rendered": rendered,
-                  "detector": detector or self.demo_detector}
+                  "detector": detector or self.demo_detector, "fallible": self.demo_fallible}
         table = DemoTable.simulated(game, players, seed=seed, rounds=rounds, mistakes=mistakes,
                                     chips=chips)
         self._close_session(dismiss=True)
@@ -515,12 +548,13 @@ class MainWindow(QMainWindow):
             events, log, seed = table.events, session.log, int(params.get("seed") or 0)
             ms = 100 if interval_ms is None else interval_ms
             which = str(params.get("detector") or "truth")
+            fallible = float(params.get("fallible") or 0.0)
 
             def make() -> Feed:
                 try:
                     from ui.rendered import RenderedDemoFeed
 
-                    return RenderedDemoFeed(events, log, seed, ms, which)
+                    return RenderedDemoFeed(events, log, seed, ms, which, fallible=fallible)
                 except Exception as exc:  # noqa: BLE001 - vision not installed or broken
                     why = log_failure("the rendered demo table could not start", exc)
                     fed = sum(1 for e in session.events if e.kind != "correct")
@@ -700,27 +734,59 @@ class MainWindow(QMainWindow):
         self.refresh()
 
     @Slot(object)
-    def _on_pending(self, pending: list[tuple[int, str, dict[str, Any]]]) -> None:
+    def _on_pending(self, pending: list[Held]) -> None:
         if not self._current():
             return
         self.pending = list(pending)
         if self.pending:
-            _pid, question, _event = self.pending[0]
+            first = self.pending[0]
             more = f"  (+{len(self.pending) - 1} more)" if len(self.pending) > 1 else ""
-            self.confirm_label.setText(question + more)
+            self.confirm_label.setText(str(first[1]) + more)
+            if self._answers_for != first[0]:
+                self._show_answers(answers_of(first))
+                self._answers_for = first[0]
+        else:
+            self._answers_for = None
         self.confirm_bar.setVisible(bool(self.pending))
+
+    def _show_answers(self, answers: list[tuple[str, list[dict[str, Any]]]]) -> None:
+        """The question's one-click answers as buttons, numbered for keys 1-9. With them, the
+        answer 'as read' is one of the buttons, and Fix… is 'something else'."""
+        for b in self.answer_buttons:
+            self.answer_row.removeWidget(b)
+            b.deleteLater()
+        self.answer_buttons = []
+        for i, (label, _events) in enumerate(answers[:9]):
+            b = QPushButton(f"{label}  [{i + 1}]")
+            b.setFont(_font(14, True))
+            b.clicked.connect(lambda _c=False, k=i: self.answer_option(k))
+            self.answer_row.addWidget(b)
+            self.answer_buttons.append(b)
+        self.answer_box.setVisible(bool(answers))
+        self.confirm_yes.setVisible(not answers)
+        self.confirm_fix.setText("Something else…" if answers else "Fix…")
+
+    def answer_option(self, index: int) -> None:
+        """Answer the first held reading with its one-click answer ``index`` (key 1 is 0)."""
+        if not self.pending or self.feed is None:
+            return
+        answers = answers_of(self.pending[0])
+        if not 0 <= index < len(answers):
+            return
+        events = answers[index][1]
+        self.feed.worker.answerRequested.emit(self.pending[0][0], list(events) or None)
 
     def answer_pending(self, accept: bool, event: dict[str, Any] | None = None) -> None:
         """Answer the first reading the pipeline holds: log it (as read, or ``event``) or not."""
         if not self.pending or self.feed is None:
             return
-        pid, _question, held = self.pending[0]
+        pid, held = self.pending[0][0], self.pending[0][2]
         self.feed.worker.answerRequested.emit(pid, (event or held) if accept else None)
 
     def fix_pending(self, prepare: Callable[[EventDialog], None] | None = None) -> None:
         if not self.pending:
             return
-        _pid, _question, held = self.pending[0]
+        held = self.pending[0][2]
         cards = held.get("cards") or [held.get("card")]
         dlg: EventDialog = PlayDialog(self._players(), held.get("player"),
                                       " ".join(str(c) for c in cards if c),

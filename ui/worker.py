@@ -47,8 +47,8 @@ class Tick:
     events: list[SeenEvent] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     done: bool = False
-    #: Readings held for a person to confirm, ``(id, question, event)``; None: no change.
-    pending: list[tuple[int, str, dict[str, Any]]] | None = None
+    #: Readings held for a person to confirm (`Held`); None: no change.
+    pending: list[tuple[Any, ...]] | None = None
 
 
 class Feed(Protocol):
@@ -71,9 +71,21 @@ def new_events(log_path: Any, after: int, evidence: np.ndarray | None = None
             if e.line > after]
 
 
-def pending_of(result: Any) -> list[tuple[int, str, dict[str, Any]]]:
-    """The pipeline's held readings as plain data."""
-    return [(p.id, p.describe(), dict(p.event)) for p in getattr(result, "pending", [])]
+#: A held reading as plain data: ``(id, question, event as read, one-click answers)``, each
+#: answer ``(label, events it logs)``; feeds without answers give the first three only.
+Held = tuple[Any, ...]
+
+
+def pending_of(result: Any) -> list[Held]:
+    """The pipeline's held readings as plain data, with their one-click answers."""
+    return [(p.id, p.ask() if getattr(p, "options", None) else p.describe(), dict(p.event),
+             [(a.label, [dict(e) for e in a.events]) for a in getattr(p, "options", [])])
+            for p in getattr(result, "pending", [])]
+
+
+def answers_of(held: Held) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The one-click answers of a held reading (none for a feed that gives none)."""
+    return list(held[3]) if len(held) > 3 else []
 
 
 class PipelineFeed:
@@ -86,15 +98,20 @@ class PipelineFeed:
     def _evidence(self) -> np.ndarray | None:
         return None
 
-    def answer(self, pending_id: int, event: dict[str, Any] | None) -> list[SeenEvent]:
-        """Log (or drop, with None) a reading the pipeline held for confirmation."""
+    def answer(self, pending_id: int, event: dict[str, Any] | list[dict[str, Any]] | None
+               ) -> list[SeenEvent]:
+        """Log (or drop, with None) a reading the pipeline held for confirmation; a list is
+        one of its one-click answers (the events it logs, in order)."""
         if self.pipeline is None:
             return []
         if event is None:
             self.pipeline.reject(pending_id)
             return []
         before = self.pipeline.log.lines
-        self.pipeline.confirm(pending_id, event)
+        if isinstance(event, list):
+            self.pipeline.answer(pending_id, event)
+        else:
+            self.pipeline.confirm(pending_id, event)
         return new_events(self.pipeline.log.path, before, self._evidence())
 
     def resync(self) -> None:
@@ -135,8 +152,8 @@ class FeedWorker(QObject):
 
     resyncRequested = Signal()
     stopRequested = Signal()
-    answerRequested = Signal(int, object)  # a held reading: (id, event to log or None)
-    pendingChanged = Signal(object)        # list of (id, question, event)
+    answerRequested = Signal(int, object)  # a held reading: (id, event(s) to log or None)
+    pendingChanged = Signal(object)        # list of (id, question, event, answers)
 
     ready = Signal(object)        # TableProfile (a copy) once the feed is open
     frameReady = Signal(object)   # FramePacket
@@ -154,7 +171,7 @@ class FeedWorker(QObject):
         self.resyncRequested.connect(self.resync)  # queued: runs in the worker's thread
         self.stopRequested.connect(self.stop)
         self.answerRequested.connect(self.answer)
-        self._pending: list[tuple[int, str, dict[str, Any]]] = []
+        self._pending: list[Held] = []
 
     @Slot()
     def start(self) -> None:
@@ -178,9 +195,10 @@ class FeedWorker(QObject):
             resync()
 
     @Slot(int, object)
-    def answer(self, pending_id: int, event: dict[str, Any] | None) -> None:
-        """A person confirmed (event), corrected (another event) or rejected (None) a held
-        reading; the feed logs it and the events it wrote come back as `eventSeen`."""
+    def answer(self, pending_id: int, event: Any) -> None:
+        """A person confirmed (event), corrected (another event), picked a one-click answer
+        (its list of events) or rejected (None) a held reading; the feed logs it and the
+        events it wrote come back as `eventSeen`."""
         answer = getattr(self.feed, "answer", None)
         if not callable(answer):
             return

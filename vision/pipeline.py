@@ -68,6 +68,12 @@ class Pending:
     #: Frame time the question was put (its spot's readings since then may settle it).
     asked: float = 0.0
 
+    def ask(self) -> str:
+        """The question alone, for a window that shows the answers as buttons."""
+        if not self.question:
+            return self.describe()
+        return f"{self.question} ({self.reason})" if self.reason else self.question
+
     def describe(self) -> str:
         if self.question:
             labels = [a.label for a in self.options] + ["something else"]

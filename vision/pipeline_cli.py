@@ -49,6 +49,15 @@ def register_watch(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model", help="detector weights (default: the shipped models/cards.onnx)")
     p.add_argument("--detector", choices=["model", "truth"], default="model",
                    help="'truth' reads the demo table's own boxes (no model needed)")
+    p.add_argument("--misread", type=float, default=0.0, metavar="P",
+                   help="demo only: the demo's own reader misreads each card in each frame with "
+                        "probability P (e.g. 0.05), to see how the app copes with a fallible "
+                        "camera (implies --detector truth)")
+    p.add_argument("--drop", type=float, default=0.0, metavar="P",
+                   help="demo only: ... and misses each card in each frame with probability P")
+    p.add_argument("--stuck", type=float, default=0.0, metavar="P",
+                   help="demo only: ... and misreads this share of the cards the same way for "
+                        "2-5 s (as a real model does)")
     p.add_argument("--imgsz", type=int, help="detector input size (default: the model's)")
     p.add_argument("--classifier", default="auto",
                    help="auto (the shipped crop classifier names the cards the shipped model "
@@ -87,6 +96,15 @@ def _load_script(path: str | None) -> list[dict[str, Any]]:
 
 
 def build_detector(args: argparse.Namespace, source: Any) -> Any:
+    noise = {k: float(getattr(args, k, 0.0) or 0.0) for k in ("misread", "drop", "stuck")}
+    if any(noise.values()):
+        from vision.fallible import FallibleReader
+        from vision.table_render import RenderedSource
+
+        if not isinstance(source, RenderedSource):
+            raise ValueError("--misread, --drop and --stuck work only with the 'demo' source")
+        return FallibleReader(source, misread=noise["misread"], drop=noise["drop"],
+                              stuck=noise["stuck"])
     if args.detector == "truth":
         from vision.table_render import RenderedSource, TruthDetector
 
@@ -193,7 +211,9 @@ def run_watch(args: argparse.Namespace) -> int:
                          tracker_config=config,
                          chip_counter=ChipCounter() if args.chip_check else None,
                          refit=make_refit(profile) if args.refit_every > 0 else None,
-                         refit_every=args.refit_every or 5.0)
+                         refit_every=args.refit_every or 5.0,
+                         # nobody answers at a terminal: later readings go on being logged
+                         queue_questions=False)
     if pipe.referee is None:
         return _refuse(f"cannot referee {args.log}: " + "; ".join(pipe.errors))
     first = _start_first_round(pipe, args.dealer)

@@ -1,0 +1,167 @@
+"""The confirmation bar's one-click answers (issue 18): a held reading comes with the likeliest
+answers as buttons, each answered with one click or one key (1-9), the first question shown
+alone, and the next one only once it is answered."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from ui.demo import DemoTable
+from ui.store import DATA_ENV, GameStore
+from ui.window import MainWindow
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GameStore:
+    monkeypatch.setenv(DATA_ENV, str(tmp_path))
+    monkeypatch.setenv("COMPANION_NO_DETECTOR", "1")
+    return GameStore(tmp_path)
+
+
+@pytest.fixture
+def window(qtbot: QtBot, store: GameStore) -> Iterator[MainWindow]:
+    w = MainWindow(store=store)
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    yield w
+    w.stop_feed()
+
+
+class QuestionFeed:
+    """A stand-in camera feed that holds the questions given, one after another: the next
+    is shown only once the one before is answered (as the pipeline queues them)."""
+
+    def __init__(self, profile: object, log: Any, questions: list[tuple[Any, ...]]) -> None:
+        self.profile = profile
+        self.interval_ms = 5
+        self.log = log
+        self.questions = list(questions)
+        self.answers: list[tuple[int, object]] = []
+        self.ticks = 0
+
+    def tick(self):  # type: ignore[no-untyped-def]
+        from ui.worker import FramePacket, Tick
+
+        self.ticks += 1
+        if self.ticks == 1:
+            return Tick(FramePacket(np.zeros((480, 640, 3), np.uint8)),
+                        pending=self.questions[:1])
+        return Tick()
+
+    def answer(self, pending_id: int, event: Any) -> list[Any]:
+        from ui.worker import SeenEvent
+
+        self.answers.append((pending_id, event))
+        self.questions = [q for q in self.questions if q[0] != pending_id]
+        events = event if isinstance(event, list) else [] if event is None else [event]
+        seen = [SeenEvent(dict(e), None, self.log.append(dict(e))) for e in events]
+        self.ticks = 0  # the next tick shows the next question
+        return seen
+
+    def close(self) -> None:
+        pass
+
+
+def play(player: str, card: str) -> dict[str, Any]:
+    return {"event": "play", "player": player, "card": card}
+
+
+def start(qtbot: QtBot, window: MainWindow, store: GameStore,
+          questions: list[tuple[Any, ...]]) -> QuestionFeed:
+    events = DemoTable.simulated("michigan-rummy", seed=4, rounds=1).events
+    session = store.new_game(events[0])
+    for ev in events[1:3]:  # the round and the dummy decision
+        session.append(ev)
+    window.resume(session.folder)
+    window.stop_feed()
+    live = window.session
+    assert live is not None
+    box: list[QuestionFeed] = []
+
+    def make() -> QuestionFeed:
+        box.append(QuestionFeed(DemoTable(events).profile, live.log, questions))
+        return box[0]
+
+    window._start_feed(make)  # type: ignore[arg-type]
+    qtbot.waitUntil(lambda: bool(box), timeout=5000)
+    return box[0]
+
+
+SIX = (3, "Bob played 6♣? (it would break a rule)", play("Bob", "6C"),
+       [("6♣", [play("Bob", "6C")]), ("6♠", [play("Bob", "6S")]), ("9♣", [play("Bob", "9C")])])
+MISSED = (4, "5♦ was not seen: who played it? (5♦ comes next)", play("Cy", "6D"),
+          [("Ann", [play("Ann", "5D"), play("Cy", "6D")]),
+           ("Dee", [play("Dee", "5D"), play("Cy", "6D")])])
+
+
+def test_one_click_logs_the_answer_and_the_next_question_follows(
+        qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
+    feed = start(qtbot, window, store, [SIX, MISSED])
+    qtbot.waitUntil(lambda: window.confirm_bar.isVisibleTo(window), timeout=5000)
+    assert window.confirm_label.text() == "Bob played 6♣? (it would break a rule)"
+    labels = [b.text() for b in window.answer_buttons]
+    assert labels == ["6♣  [1]", "6♠  [2]", "9♣  [3]"]
+    assert window.confirm_fix.text() == "Something else…"
+    assert not window.confirm_yes.isVisibleTo(window)  # 'as read' is one of the answers
+    with qtbot.waitSignal(window.eventLogged, timeout=5000):
+        qtbot.mouseClick(window.answer_buttons[1], Qt.MouseButton.LeftButton)
+    assert feed.answers == [(3, [play("Bob", "6S")])]
+    session = window.session
+    assert session is not None and session.events[-1].data["card"] == "6S"
+    # the next question, only now: two events for one click (the missed card, then the read)
+    qtbot.waitUntil(lambda: "5♦ was not seen" in window.confirm_label.text(), timeout=5000)
+    assert [b.text() for b in window.answer_buttons] == ["Ann  [1]", "Dee  [2]"]
+    qtbot.mouseClick(window.answer_buttons[1], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not window.confirm_bar.isVisibleTo(window), timeout=5000)
+    assert [(e.data["player"], e.data["card"]) for e in session.events[-2:]] == \
+        [("Dee", "5D"), ("Cy", "6D")]
+
+
+def test_a_key_answers_the_question(qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
+    feed = start(qtbot, window, store, [SIX])
+    window.show()
+    window.activateWindow()
+    qtbot.waitUntil(lambda: window.confirm_bar.isVisibleTo(window), timeout=5000)
+    qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+    qtbot.keyClick(window, Qt.Key.Key_3)
+    qtbot.waitUntil(lambda: not window.confirm_bar.isVisibleTo(window), timeout=5000)
+    assert feed.answers == [(3, [play("Bob", "9C")])]
+    qtbot.keyClick(window, Qt.Key.Key_1)  # no question open: a key does nothing
+    assert feed.answers == [(3, [play("Bob", "9C")])]
+
+
+def test_no_ignores_the_reading(qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
+    feed = start(qtbot, window, store, [SIX])
+    qtbot.waitUntil(lambda: window.confirm_bar.isVisibleTo(window), timeout=5000)
+    qtbot.mouseClick(window.confirm_no, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not window.confirm_bar.isVisibleTo(window), timeout=5000)
+    assert feed.answers == [(3, None)]
+
+
+def test_the_demo_camera_can_be_made_fallible(qtbot: QtBot, window: MainWindow,
+                                              store: GameStore) -> None:
+    """View → Demo camera makes mistakes: the rendered demo's reader misreads and misses 5%
+    of its readings (FallibleReader), says so, and the choice is passed to the next demo."""
+    from ui.rendered import RenderedDemoFeed
+
+    assert not window.act_fallible.isChecked() and window.demo_fallible == 0.0
+    window.act_fallible.trigger()
+    assert window.demo_fallible == 0.05
+    session = window.start_demo("michigan-rummy", rounds=1, rendered=True, interval_ms=5)
+    assert session.meta["demo"]["fallible"] == 0.05
+    window.stop_feed()
+    events = DemoTable.simulated("michigan-rummy", seed=1, rounds=1).events
+    feed = RenderedDemoFeed(events, store.new_game(events[0]).log, 0, 1, "truth",
+                            fallible=window.demo_fallible)
+    assert type(feed.detector).__name__ == "FallibleReader"
+    assert feed.detector.p_misread == feed.detector.p_drop == 0.05
+    assert "misread" in feed.detector_name
+    plain = RenderedDemoFeed(events, store.new_game(events[0]).log, 0, 1, "truth")
+    assert type(plain.detector).__name__ == "TruthDetector"
