@@ -392,6 +392,26 @@ class MichiganReferee(Referee):
             return None
         return self._leader_after(st.seq.player)
 
+    def doubtful(self, player: str, card: str) -> str | None:
+        """Why a play of ``card`` by ``player`` now would be a lead the rules allow only when
+        hidden hands excuse it (MR-6: a lead by someone other than the player due to lead, or
+        in a suit not allowed after the stop), in words for people; None for a follow or an
+        ordinary lead. Such plays are rare at a real table; a misread card is not."""
+        st = self.state
+        if st.phase != "play" or st.seq is None or st.lead_by:
+            return None
+        c = Card.parse(card)
+        seq = st.seq
+        if c.suit == seq.suit and c.rank == seq.rank + 1:
+            return None  # the follow
+        leader = self._leader_after(seq.player)
+        stopped = Card(seq.rank, seq.suit).pretty()
+        if player != leader:
+            return f"after {stopped} it is {leader}'s lead"
+        if c.suit not in self._allowed_after(seq.suit):
+            return f"after {stopped} the lead is in {self._lead_words(seq.suit)}"
+        return None
+
     def turn(self) -> str | None:
         st = self.state
         if st.phase == "deal":

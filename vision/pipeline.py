@@ -184,6 +184,8 @@ class TablePipeline:
         self.reread_frames = reread_frames
         #: Card -> seat of the player who played it this round.
         self._played_by: dict[str, int | None] = {}
+        #: Card -> (line, event) of the single-card play that logged it this round.
+        self._line_of: dict[str, tuple[int, dict[str, Any]]] = {}
         events = read_log(self.log.path).events if self.log.lines else []
         if events:
             self._resume(events)
@@ -226,6 +228,7 @@ class TablePipeline:
         if kind in NEW_DEAL:
             self._round_cards.clear()
             self._played_by.clear()
+            self._line_of.clear()
         elif kind in ("play", "reveal"):
             player = str(ev.get("player"))
             players: list[str] = getattr(self, "players", [])
@@ -238,8 +241,12 @@ class TablePipeline:
                 result: FrameResult | None = None) -> int:
         """Append an event to the log, apply it, collect the referee's new announcements."""
         data = dict(event)
+        if data.get("event") == "correct":
+            return self._append_correction(data, out, result)
         line = self.log.append(data)
         self._note_cards(data)
+        if data.get("event") == "play" and "card" in data:
+            self._line_of[str(data["card"])] = (line, data)
         if data.get("event") == "game":
             rep = replay([Event(data, line)])
             self.referee = rep.referee
@@ -265,6 +272,54 @@ class TablePipeline:
         if result is not None:
             result.events.append((line, data))
         return line
+
+    def _append_correction(self, data: dict[str, Any], out: list[str],
+                           result: FrameResult | None) -> int:
+        """Log a ``correct`` event (a card read wrong, then right) and rebuild the referee and
+        the round's cards from the whole log (a correction may change everything after)."""
+        old = next((ev for _c, (ln, ev) in self._line_of.items() if ln == data.get("line")),
+                   None)
+        if old is not None and "card" in old:
+            self.tracker.disown(str(old["card"]), 0.0, 0.0)  # that reading was not that card
+        line = self.log.append(data)
+        events = read_log(self.log.path).events
+        rep = replay(events)
+        self.referee = rep.referee
+        self._round_cards.clear()
+        self._played_by.clear()
+        self._line_of.clear()
+        from companion.events import apply_corrections
+
+        for ev in apply_corrections(events)[0]:
+            self._note_cards(ev.data)
+            if ev.kind == "play" and "card" in ev.data:
+                self._line_of[str(ev.data["card"])] = (ev.line, dict(ev.data))
+        new = data.get("with") or {}
+        cards = " ".join(_pretty([new["card"]])) if "card" in new else ""
+        out.append(f"Correction: {new.get('player')} played {cards}" if cards
+                   else f"Line {data.get('line')} corrected")
+        if result is not None:
+            result.events.append((line, data))
+        return line
+
+    def _correction(self, card: str, new_card: str) -> dict[str, Any] | None:
+        """The ``correct`` event that makes the play logged as ``card`` this round a play of
+        ``new_card``, when the table accepts the log that way (nothing refused, no new rule
+        broken); None otherwise."""
+        logged = self._line_of.get(card)
+        if logged is None or self._round_cards.get(new_card, 0):
+            return None
+        line, old = logged
+        fixed = {**old, "card": new_card}
+        corr = {"event": "correct", "line": line, "with": fixed}
+        events = read_log(self.log.path).events
+        before = replay(events)
+        after = replay([*events, Event(corr, self.log.lines + 1)])
+        if after.referee is None or before.referee is None or after.errors:
+            return None
+        if len(after.referee.violations) > len(before.referee.violations):
+            return None
+        return corr
 
     def _flush_script(self, upto: int, out: list[str], result: FrameResult | None) -> None:
         while self.script and int(self.script[0].get("at", 0)) <= upto:
@@ -458,6 +513,10 @@ class TablePipeline:
         if skipped is not None and self._missed(skipped, event, obs):
             self._hold(obs, f"{Card.parse(skipped).pretty()} comes next", event, result)
             return
+        doubt = self._doubt(event, lookalike=True)
+        if doubt:
+            self._hold(obs, doubt, event, result)
+            return
         self._log_visual(event, obs, result)
 
     def _on_spot(self, obs: Observation, under: str, result: FrameResult) -> None:
@@ -467,19 +526,33 @@ class TablePipeline:
         says. A move the table refuses is the card under it, misread."""
         card = obs.cards[0]
         event, _why, _offer = self._interpret(obs)
-        if (event is None or event.get("event") != "play" or not self._accepts_all([event])
-                or self._skipped(event) is not None):
+        new_ok = (event is not None and event.get("event") in ("play", "reveal")
+                  and self._accepts_all([event]) and self._skipped(event) is None)
+        # Or the card under was this card all along, read wrong until now: the vote of
+        # every frame since has turned; the log is corrected where the table accepts it.
+        corr = self._correction(under, card)
+        if corr is not None and (not new_ok or (event is not None and self._doubt(event))):
+            self.tracker.disown(under, *obs.positions[0])
+            self._append(corr, result.announcements, result)
+            result.notes.append(f"read again: {Card.parse(card).pretty()}, not "
+                                f"{Card.parse(under).pretty()}")
+            return
+        if event is None or not new_ok:
             self.tracker.disown(card, *obs.positions[0])
             result.notes.append(f"{Card.parse(card).pretty()} read where "
                                 f"{Card.parse(under).pretty()} lies: {Card.parse(under).pretty()}"
                                 f" misread")
             return
-        if card in lookalikes(under)[:3]:
+        doubt = self._doubt(event)
+        if event.get("event") == "play" and (card in lookalikes(under)[:3] or doubt):
             who = event.get("player")
-            self._hold(obs, f"it lies where {Card.parse(under).pretty()} lay", event, result,
-                       (f"{who} played {Card.parse(card).pretty()}?",
-                        [Answer(Card.parse(card).pretty(), (event,)),
-                         Answer(f"no, {Card.parse(under).pretty()} misread", ())]))
+            answers = [Answer(Card.parse(card).pretty(), (event,)),
+                       Answer(f"no, {Card.parse(under).pretty()} misread", ())]
+            if corr is not None:
+                answers.insert(1, Answer(f"{Card.parse(card).pretty()}, not "
+                                         f"{Card.parse(under).pretty()} before", (corr,)))
+            self._hold(obs, doubt or f"it lies where {Card.parse(under).pretty()} lay", event,
+                       result, (f"{who} played {Card.parse(card).pretty()}?", answers))
             return
         self._log_visual(event, obs, result)
 
@@ -523,6 +596,21 @@ class TablePipeline:
             return False
         finally:
             ref.rollback(mark)
+
+    def _doubt(self, event: Mapping[str, Any], lookalike: bool = False) -> str:
+        """The rule set's reason why a single-card play would be a move only hidden hands
+        can excuse (`MichiganReferee.doubtful`), or "". With ``lookalike``, only where the
+        card that comes next is one the reading is easily taken for (3♠ led after 2♣ where
+        3♣ follows): a rare lead is otherwise a real one."""
+        doubtful = getattr(self.referee, "doubtful", None)
+        card = event.get("card")
+        if event.get("event") != "play" or not isinstance(card, str) or not callable(doubtful):
+            return ""
+        if lookalike:
+            next_card = getattr(self.referee, "next_card", None)
+            if not callable(next_card) or next_card() not in lookalikes(card):
+                return ""
+        return str(doubtful(str(event.get("player")), card) or "")
 
     def _missed(self, skipped: str, event: Mapping[str, Any], obs: Observation) -> bool:
         """Was ``skipped`` (the card a play jumps past) played and missed by the camera,
@@ -640,8 +728,11 @@ class TablePipeline:
     def _disown(self, held: Pending, events: Sequence[Mapping[str, Any]]) -> None:
         """The held cards the answer does not log were misreadings: the tracker forgets them
         as cards on that spot, so the real ones count where they are laid."""
-        logged = {str(c) for ev in events
-                  for c in ([ev["card"]] if "card" in ev else list(ev.get("cards") or []))}
+        logged: set[str] = set()
+        for ev in events:
+            for item in [ev, ev.get("with") or {}] if ev.get("event") == "correct" else [ev]:
+                logged.update(str(c) for c in ([item["card"]] if "card" in item
+                                               else list(item.get("cards") or [])))
         obs = held.observation
         for card, (x, y) in zip(obs.cards, obs.positions, strict=False):
             if card not in logged:
