@@ -658,7 +658,8 @@ class TablePipeline:
             # A card the camera missed: one unseen card played before this one makes the
             # reading fit (a sequence that jumps, 5♣ then 7♣: who played 6♣?).
             rank = RANKS.index(read[0])
-            near = sorted((c for c in unplayed if c != read and c[1] == read[1]),
+            near = sorted((c for c in unplayed
+                           if c[1] == read[1] and RANKS.index(c[0]) < rank),
                           key=lambda c: (c != skipped, abs(RANKS.index(c[0]) - rank + 1)))
             for missing in near[:4]:
                 who = [p for p in self.players

@@ -1,0 +1,189 @@
+"""Exact games from a fallible reader (issue 18), on hand-made detections: a card's identity is
+a vote over every frame; readings the table contradicts are held with one-click answers, never
+logged in silence; a card the camera missed is inferred where the game proves it; questions
+come one at a time, in table order; a held card read again settles its own question."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from test_pipeline import SCRIPT, SETUP, ScriptedDetector, identity_profile
+
+from calibration.layout import default_zones
+from companion.cards import CARD_CODES
+from companion.events import read_log
+from vision.detections import Detections
+from vision.pipeline import TablePipeline, lookalikes
+from vision.tracker import Tracker
+
+
+def plays(path: Path) -> list[tuple[str, str]]:
+    """(player, card) of every single-card play in the log, corrections applied."""
+    from companion.events import apply_corrections
+
+    events, _ = apply_corrections(read_log(path).events)
+    return [(e.data["player"], e.data["card"]) for e in events if e.kind == "play"]
+
+
+def new_pipe(tmp_path: Path) -> tuple[TablePipeline, ScriptedDetector]:
+    det = ScriptedDetector()
+    return TablePipeline(identity_profile(), det, SETUP, tmp_path / "g.jsonl",
+                         script=SCRIPT), det
+
+
+def at(seat: int, code: str, dx: float = 0.0, dy: float = 0.0) -> Detections:
+    """One card in a seat's pile, ``(dx, dy)`` from its centre."""
+    x, y = default_zones(4)[seat].center
+    x, y = x + dx, y + dy
+    return Detections(np.array([(x - 12, y - 17, x + 12, y + 17)]), np.array([0.9]),
+                      np.array([CARD_CODES.index(code)]))
+
+
+def join(*parts: Detections) -> Detections:
+    """Several cards seen in one frame."""
+    return Detections(np.concatenate([p.xyxy for p in parts]),
+                      np.concatenate([p.confidence for p in parts]),
+                      np.concatenate([p.class_id for p in parts]))
+
+
+def run(pipe: TablePipeline, det: ScriptedDetector, frames: list[Detections],
+        t0: float) -> list[Any]:
+    out = []
+    for i, d in enumerate(frames):
+        det.queue.append(d)
+        out.append(pipe.process(np.zeros((4, 4, 3), np.uint8), t0 + i * 0.1, i))
+    return out
+
+
+# --- voting --------------------------------------------------------------------------------
+def test_a_cards_identity_is_a_vote_over_every_frame_it_was_seen_in() -> None:
+    """Every reading on a card's spot counts, of any code: the observation carries the vote,
+    and the tracker can be asked for it at any later moment."""
+    zones = default_zones(4)
+    tr = Tracker(zones)
+    x, y = zones[1].center
+    obs = []
+    for i in range(30):  # 6♣ read in most frames, 9♣ in every fourth, on the same spot
+        code = "9C" if i % 4 == 3 else "6C"
+        d = Detections(np.array([(x - 12, y - 17, x + 12, y + 17)]), np.array([0.9]),
+                       np.array([CARD_CODES.index(code)]))
+        obs.extend(tr.update(i / 15, d))
+    assert [o.cards for o in obs] == [["6C"]]
+    assert set(obs[0].votes[0]) <= {"6C", "9C"} and obs[0].votes[0]["6C"] >= 2
+    votes = tr.votes_at(x, y)
+    assert votes == {"6C": 23, "9C": 7}  # every frame, every reading
+    assert tr.votes_at(x, y, since=1.0) == {"6C": 11, "9C": 4}
+    assert tr.votes_at(x + 30, y) == {}  # nothing read there
+
+
+# --- each kind of contradiction -------------------------------------------------------------
+def test_a_play_that_would_break_a_rule_is_held_with_the_cards_the_table_accepts(
+        tmp_path: Path) -> None:
+    """Dee's opening lead would be out of turn (Bob leads after Ann deals): rare at a real
+    table, a misread card is not. It is held, and answering logs it (a real violation is
+    logged when a person confirms it)."""
+    pipe, det = new_pipe(tmp_path)
+    res = run(pipe, det, [at(3, "2C")] * 6, 0.0)
+    assert plays(tmp_path / "g.jsonl") == []
+    [held] = pipe.pending.values()
+    assert held.question == "Dee played 2♣?" and held.reason == "it would break a rule"
+    assert any("Dee played 2♣?" in n for r in res for n in r.notes)
+    for answer in held.options:  # every one-click answer is a move the table accepts
+        assert answer.events and all(e["player"] == "Dee" for e in answer.events)
+    pipe.answer(held.id, [{"event": "play", "player": "Dee", "card": "2C"}])
+    assert plays(tmp_path / "g.jsonl") == [("Dee", "2C")]
+    assert pipe.referee is not None and [v.rule for v in pipe.referee.violations] == \
+        ["out-of-turn"]
+
+
+def test_a_reading_the_table_refuses_is_held_never_logged(tmp_path: Path) -> None:
+    """A card where none can be (no round is being played): the referee refuses it, and the
+    reading is held with the referee's reason (nothing logged by guess)."""
+    det = ScriptedDetector()
+    pipe = TablePipeline(identity_profile(), det, SETUP, tmp_path / "g.jsonl", script=[])
+    run(pipe, det, [at(1, "2C")] * 25, 0.0)
+    assert plays(tmp_path / "g.jsonl") == []
+    [held] = pipe.pending.values()
+    assert held.reason and "2♣" in held.describe()
+
+
+def test_a_sequence_that_jumps_asks_who_played_the_missing_card(tmp_path: Path) -> None:
+    """Bob leads 2♣; 3♣ is never read; Cy's 4♣ would mean 3♣ was dead, but then the lead
+    after 2♣ was Bob's, not Cy's: '3♣ was not seen: who played it?', one click per player."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(1, "2C")] * 8, 0.0)
+    run(pipe, det, [join(*[at(1, "2C"), at(2, "4C")])] * 8, 1.0)
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "2C")]
+    [held] = pipe.pending.values()
+    assert held.question == "3♣ was not seen: who played it?"
+    labels = [a.label for a in held.options]
+    assert {"Ann", "Cy", "Dee"} <= set(labels) and "nobody (4♣ as read)" in labels
+    cy = next(a for a in held.options if a.label == "Cy")
+    pipe.answer(held.id, list(cy.events))
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "2C"), ("Cy", "3C"), ("Cy", "4C")]
+
+
+def test_a_lead_where_the_next_card_looks_alike_is_asked_about(tmp_path: Path) -> None:
+    """After Bob's 2♣, Cy's card read as 3♠ would be a lead out of turn; 3♣, which comes
+    next, is what 3♠ is easily taken for: asked, 3♣ among the answers."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(1, "2C")] * 8, 0.0)
+    run(pipe, det, [join(*[at(1, "2C"), at(2, "3S")])] * 8, 1.0)
+    [held] = pipe.pending.values()
+    assert held.question == "Cy played 3♠?" and "Bob's lead" in held.reason
+    assert [a.label for a in held.options][:2] == ["3♠", "3♣"]
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "2C")]
+
+
+def test_questions_come_one_at_a_time_in_table_order(tmp_path: Path) -> None:
+    """While a question is open, later readings wait behind it; once answered they are
+    placed in the order they were laid."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(3, "2C")] * 6, 0.0)  # Dee out of turn: held
+    both = join(*[at(3, "2C"), at(1, "3C")])
+    run(pipe, det, [both] * 8, 1.0)  # Bob's 3♣ waits behind the question
+    assert len(pipe.pending) == 1 and plays(tmp_path / "g.jsonl") == []
+    [held] = pipe.pending.values()
+    pipe.answer(held.id, [{"event": "play", "player": "Dee", "card": "2C"}])
+    run(pipe, det, [both] * 2, 2.0)
+    assert plays(tmp_path / "g.jsonl") == [("Dee", "2C"), ("Bob", "3C")]
+
+
+def test_a_held_card_read_again_as_one_of_its_answers_settles_itself(tmp_path: Path) -> None:
+    """Bob's 3♣ read as 3♠ for its first frames (a lead out of turn, held, 3♣ offered); then
+    the camera reads 3♣ on that spot, frame after frame: 3♣ is logged, the question goes."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(1, "2C")] * 8, 0.0)
+    run(pipe, det, [join(*[at(1, "2C"), at(2, "3S", 6, 3)])] * 4, 1.0)
+    assert len(pipe.pending) == 1
+    res = run(pipe, det, [join(*[at(1, "2C"), at(2, "3C", 6, 3)])] * 10, 1.4)
+    assert not pipe.pending
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "2C"), ("Cy", "3C")]
+    assert any("read again: 3♣, not 3♠" in n for r in res for n in r.notes)
+
+
+def test_a_card_misread_from_the_moment_it_landed_is_corrected_once_read_right(
+        tmp_path: Path) -> None:
+    """Bob's 3♣ read as 3♦ when it lands (a legal lead by the table's rules: logged), then
+    read 3♣ on the very same spot from one frame to the next. A new 3♣ laid on the 3♦ is a
+    move the table refuses as it stands; in place of the 3♦ it follows 2♣: the log is
+    corrected (one card, read wrong, then right), and said."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(1, "2C")] * 8, 0.0)
+    run(pipe, det, [join(*[at(1, "2C"), at(1, "3D", 6, 3)])] * 8, 1.0)
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "2C"), ("Bob", "3D")]
+    res = run(pipe, det, [join(*[at(1, "2C"), at(1, "3C", 6, 3)])] * 12, 1.8)
+    assert not pipe.pending
+    assert any("read again: 3♣, not 3♦" in n for r in res for n in r.notes)
+    assert any("Correction: Bob played 3♣" in a for r in res for a in r.announcements)
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "2C"), ("Bob", "3C")]
+    kinds = [e.kind for e in read_log(tmp_path / "g.jsonl").events]
+    assert kinds[-1] == "correct"  # the log is append-only: a correction, nothing edited
+
+
+def test_lookalikes_name_the_cards_a_reader_takes_a_card_for() -> None:
+    assert lookalikes("6C")[:2] == ["6S", "9C"]
+    assert lookalikes("QH")[:2] == ["QD", "KH"]
+    assert all(c in CARD_CODES for c in lookalikes("AS"))
