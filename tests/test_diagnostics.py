@@ -108,13 +108,13 @@ def test_watch_with_a_folder_as_log_says_so(tmp_path: Path) -> None:
 # --- the window: no silent failure --------------------------------------------------------------
 
 def test_a_detector_that_cannot_load_is_said_on_screen_and_logged(
-        fresh: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qapp: object) -> None:
+        fresh: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qtbot: Any) -> None:
     cv2 = pytest.importorskip("cv2")
     import numpy as np
 
     import vision.detector
     from ui.camera import make_camera_feed
-    from ui.worker import FeedWorker
+    from ui.worker import FeedThread
 
     class Broken:
         def __init__(self, *args: object, **kwargs: object) -> None:
@@ -126,21 +126,21 @@ def test_a_detector_that_cannot_load_is_said_on_screen_and_logged(
     frames = tmp_path / "frames"
     frames.mkdir()
     cv2.imwrite(str(frames / "0001.png"), np.zeros((48, 64, 3), np.uint8))
-    worker = FeedWorker(lambda: make_camera_feed(str(frames), None, "michigan-rummy",
-                                                 ["Ann", "Bob", "Cy"], tmp_path / "g.jsonl"))
+    feed = FeedThread(lambda: make_camera_feed(str(frames), None, "michigan-rummy",
+                                               ["Ann", "Bob", "Cy"], tmp_path / "g.jsonl"))
     said: list[str] = []
-    worker.note.connect(said.append)
-    worker.start()
+    feed.worker.note.connect(said.append)
     try:
-        assert worker.feed is not None and getattr(worker.feed, "pipeline", 1) is None
-        assert len(said) == 1 and said[0].startswith("The card detector could not be loaded "
-                                                     "(onnxruntime.dll")
-        assert "picture only" in said[0] and "pip install" in said[0]
-        assert str(fresh / "logs" / "companion.log") in said[0]
-        text = (fresh / "logs" / "companion.log").read_text(encoding="utf-8")
-        assert "Traceback" in text and "onnxruntime.dll" in text
+        with qtbot.waitSignal(feed.worker.note, timeout=10000):
+            feed.start()
     finally:
-        worker.stop()
+        assert feed.stop()
+    assert getattr(feed.worker.feed, "pipeline", 1) is None
+    assert said[0].startswith("The card detector could not be loaded (onnxruntime.dll")
+    assert "picture only" in said[0] and "pip install" in said[0]
+    assert str(fresh / "logs" / "companion.log") in said[0]
+    text = (fresh / "logs" / "companion.log").read_text(encoding="utf-8")
+    assert "Traceback" in text and "onnxruntime.dll" in text
 
 
 def test_qt_messages_go_to_the_diagnostic_log(fresh: Path, qapp: object) -> None:
