@@ -186,6 +186,8 @@ class TablePipeline:
         self._played_by: dict[str, int | None] = {}
         #: Card -> (line, event) of the single-card play that logged it this round.
         self._line_of: dict[str, tuple[int, dict[str, Any]]] = {}
+        #: Logged cards read as another card on their spot since: (logged, read, spot).
+        self._contests: list[tuple[str, str, tuple[float, float]]] = []
         events = read_log(self.log.path).events if self.log.lines else []
         if events:
             self._resume(events)
@@ -301,6 +303,34 @@ class TablePipeline:
         if result is not None:
             result.events.append((line, data))
         return line
+
+    def _outvoted(self, under: str, card: str, pos: tuple[float, float]) -> bool:
+        """Has ``card`` been read on the spot of the logged ``under`` more often than ``under``
+        since it was logged (every frame's vote)?"""
+        logged = self._line_of.get(under)
+        if logged is None:
+            return False
+        since = float(logged[1].get("t", 0.0)) - 0.05
+        votes = self.tracker.votes_at(pos[0], pos[1], since)
+        return votes.get(card, 0) > votes.get(under, 0)
+
+    def _recount(self, result: FrameResult) -> None:
+        """Contested cards (logged as one card, read as another since): correct the log once
+        the other reading wins the vote, while the table still accepts it."""
+        for contest in list(self._contests):
+            under, card, (x, y) = contest
+            if under not in self._line_of or not self.tracker.votes_at(x, y, self.tracker.t
+                                                                       - 2.0):
+                self._contests.remove(contest)  # a new deal, or the card is gone
+                continue
+            if not self._outvoted(under, card, (x, y)):
+                continue
+            self._contests.remove(contest)
+            corr = self._correction(under, card)
+            if corr is not None:
+                self._append(corr, result.announcements, result)
+                result.notes.append(f"read again: {Card.parse(card).pretty()}, not "
+                                    f"{Card.parse(under).pretty()}")
 
     def _correction(self, card: str, new_card: str) -> dict[str, Any] | None:
         """The ``correct`` event that makes the play logged as ``card`` this round a play of
@@ -437,6 +467,7 @@ class TablePipeline:
                                               "score": round(score, 3),
                                               "zone": self.profile.zones[z].name})
         self._reread(t, result)
+        self._recount(result)
         self._drain(result)
         for obs in observations:
             self._handle(obs, result)
@@ -531,6 +562,13 @@ class TablePipeline:
         # Or the card under was this card all along, read wrong until now: the vote of
         # every frame since has turned; the log is corrected where the table accepts it.
         corr = self._correction(under, card)
+        if corr is not None and not self._outvoted(under, card, obs.positions[0]):
+            if not new_ok:
+                # One card read two ways: the vote of every frame decides, as frames come.
+                self.tracker.disown(card, *obs.positions[0])
+                self._contests.append((under, card, obs.positions[0]))
+                return
+            corr = None
         if corr is not None and (not new_ok or (event is not None and self._doubt(event))):
             self.tracker.disown(under, *obs.positions[0])
             self._append(corr, result.announcements, result)
