@@ -18,7 +18,11 @@ def register_detect(subparsers: argparse._SubParsersAction) -> None:
         "detect", help="read the playing cards in photos or frames",
         description="Print the cards seen in each image: one per physical card, with its box "
                     "in image pixels and a score. With --json, one JSON line per image.")
-    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("images", nargs="+", metavar="IMAGE",
+                   help="image files, or folders (their .jpg/.jpeg/.png/.bmp/.webp files)")
+    p.add_argument("--reader", choices=["auto", "index", "card"], default="auto",
+                   help="index: find and read each corner index (the default when its models "
+                        "are installed); card: the whole-card detector")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.add_argument("--annotate", metavar="DIR", help="write copies with boxes and names drawn")
     p.add_argument("--model", help="ONNX weights (default: the shipped models/cards.onnx)")
@@ -28,16 +32,33 @@ def register_detect(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_detect)
 
 
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+
+
+def _expand_images(names: list[str]) -> list[str]:
+    """Files as given; a folder stands for its image files, sorted by name."""
+    out: list[str] = []
+    for name in names:
+        path = Path(name)
+        if path.is_dir():
+            out += sorted(str(p) for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        else:
+            out.append(name)
+    return out
+
+
 def run_detect(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.detector import CardDetector
     from vision.drawing import annotate
     from vision.images import ImageError, read_image
+    from vision.index_reader import load_reader
 
-    kwargs = {"conf": args.conf} if args.conf is not None else {}
+    kwargs = {"imgsz": args.imgsz} if args.imgsz else {}
     try:
-        det = CardDetector(args.model, imgsz=args.imgsz, **kwargs)
+        if args.reader == "index" and (args.model or args.imgsz):
+            raise ValueError("--model and --imgsz are for --reader card")
+        det = load_reader(args.reader, args.model, args.conf, **kwargs)
     except (FileNotFoundError, ValueError) as exc:
         print(f"companion detect: {exc}", file=sys.stderr)
         return 2
@@ -51,7 +72,7 @@ def run_detect(args: argparse.Namespace) -> int:
     if out_dir:
         out_dir.mkdir(parents=True, exist_ok=True)
     status = 0
-    for name in args.images:
+    for name in _expand_images(args.images):
         try:
             img = read_image(name)       # the size its header claims is checked first
         except ImageError as exc:

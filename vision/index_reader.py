@@ -381,3 +381,20 @@ def upright_cut(frame: np.ndarray, box: Sequence[float] | np.ndarray, orient: in
     c, d = min(fw, int(np.ceil(x2 + margin * w))), min(fh, int(np.ceil(y2 + margin * h)))
     cut = frame[b:max(d, b + 2), a:max(c, a + 2)]
     return np.ascontiguousarray(np.rot90(cut, orient))
+
+
+def load_reader(reader: str = "auto", model: str | Path | None = None,
+                conf: float | None = None, threads: int = 2, **kwargs: Any) -> Any:
+    """The card reader the app uses: ``"index"`` (index-first, the default when its models are
+    installed), ``"card"`` (the whole-card detector with its crop classifier, or ``model``), or
+    ``"auto"``: index-first unless a whole-card ``model`` is named or the index models are
+    missing."""
+    if reader == "auto":
+        reader = "index" if model is None and available() else "card"
+    if conf is not None:
+        kwargs["conf"] = conf
+    if reader == "index":
+        return IndexReader(threads=threads, **kwargs)
+    from vision.detector import CardDetector
+
+    return CardDetector(model, threads=threads, **kwargs)

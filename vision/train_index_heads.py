@@ -32,18 +32,19 @@ def build_model() -> Any:
     import torch
     from torch import nn
 
-    def block(cin: int, cout: int) -> nn.Sequential:
-        return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout),
-                             nn.ReLU(inplace=True), nn.Conv2d(cout, cout, 3, padding=1,
-                                                              bias=False),
-                             nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+    def conv(cin: int, cout: int, stride: int = 1) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False),
+                nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
     class Heads(nn.Module):
+        """About 15 M multiply-adds per patch: it must train in minutes on one CPU thread."""
+
         def __init__(self) -> None:
             super().__init__()
-            self.body = nn.Sequential(block(1, 24), nn.MaxPool2d(2), block(24, 48), nn.MaxPool2d(2),
-                                      block(48, 96), nn.MaxPool2d(2), block(96, 128),
-                                      nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1))
+            self.body = nn.Sequential(*conv(1, 24, 2), *conv(24, 32), nn.MaxPool2d(2),
+                                      *conv(32, 64), *conv(64, 64), nn.MaxPool2d(2),
+                                      *conv(64, 128), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                                      nn.Dropout(0.1))
             self.rank = nn.Linear(128, len(RANKS))
             self.suit = nn.Linear(128, len(SUITS))
             self.orient = nn.Linear(128, 4)
@@ -129,7 +130,7 @@ def train(minutes: float, lr: float, threads: int, seed: int, resume: bool) -> A
         model.load_state_dict(state["model"])
         step0 = int(state.get("step", 0))
         print(f"resumed from {STATE} at step {step0}")
-    n, batch = len(data["x"]), 128
+    n, batch = len(data["x"]), 96
     print(f"{n} training patches ({int(data['is_index'].sum())} indices)")
     t0, step, best = time.time(), 0, -1.0
     budget = minutes * 60
@@ -191,13 +192,31 @@ def predict_torch(model: Any, patches: np.ndarray) -> dict[str, np.ndarray]:
 def export(model: Any, out: Path = OUT) -> Path:
     import torch
 
+    class WithFeature(torch.nn.Module):
+        """The heads plus the 128-value feature they read (teach-deck refits the rank and
+        suit layers on it)."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.m = model
+
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, ...]:
+            f = self.m.body(x)
+            return (self.m.rank(f), self.m.suit(f), self.m.orient(f), self.m.is_index(f)[:, 0],
+                    f)
+
     model.eval()
     dummy = torch.zeros(1, 1, PATCH, PATCH)
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(model, (dummy,), str(out), input_names=["patch"],
-                      output_names=["rank", "suit", "orient", "is_index"], opset_version=17,
-                      dynamic_axes={"patch": {0: "n"}, "rank": {0: "n"}, "suit": {0: "n"},
-                                    "orient": {0: "n"}, "is_index": {0: "n"}}, dynamo=False)
+    names = ["rank", "suit", "orient", "is_index", "feature"]
+    torch.onnx.export(WithFeature().eval(), (dummy,), str(out), input_names=["patch"],
+                      output_names=names, opset_version=17,
+                      dynamic_axes={"patch": {0: "n"}, **{k: {0: "n"} for k in names}},
+                      dynamo=False)
+    # The rank and suit layers as arrays, so teach-deck can refit them without torch.
+    np.savez(out.with_name(out.stem + "-layers.npz"),
+             rank_w=model.rank.weight.detach().numpy(), rank_b=model.rank.bias.detach().numpy(),
+             suit_w=model.suit.weight.detach().numpy(), suit_b=model.suit.bias.detach().numpy())
     out.with_suffix(".json").write_text(json.dumps(
         {"ranks": RANKS, "suits": SUITS, "patch": PATCH, "input": "grey patch, per-patch "
          "normalised (vision.index_reader.normalise)"}, indent=1) + "\n")
@@ -212,11 +231,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--resume", action="store_true", help="continue from runs/index/heads.pt")
     ap.add_argument("--eval-only", action="store_true", help="measure models/index_heads.onnx")
+    ap.add_argument("--export-only", action="store_true",
+                    help="export the best state (runs/index/heads-best.pt) and measure it")
     args = ap.parse_args(argv)
     if not args.eval_only:
         import torch
 
-        train(args.minutes, args.lr, args.threads, args.seed, args.resume)
+        if not args.export_only:
+            train(args.minutes, args.lr, args.threads, args.seed, args.resume)
         model = build_model()
         model.load_state_dict(torch.load(STATE.with_name("heads-best.pt"),
                                          weights_only=False)["model"])
