@@ -108,18 +108,23 @@ def truthful_answer(p: Pending, log: list[dict[str, Any]], truth_visual: list[di
     for option in p.options:
         if option.events and _prefix_ok(log + [dict(e) for e in option.events], truth_visual):
             return [dict(e) for e in option.events], True
-    # Something else: the true events the log lacks, up to the moment the cards settled.
+    # The true moves around the moment the cards settled that the log lacks (an earlier
+    # error elsewhere in the log is not what this question is about).
     got = _visual(log)
-    upto = p.observation.t_still + 0.6
+    lo, hi = p.observation.t_still - 2.5, p.observation.t_still + 0.6
     want = []
     for e, t in zip(truth_visual, truth_times, strict=True):
         if e in got:
             got.remove(e)
-        elif t <= upto:
+        elif lo <= t <= hi:
             want.append(e)
-    if want and _prefix_ok(log + want, truth_visual):
-        return want, False
-    return None, any(not o.events for o in p.options)
+    if not want:
+        return None, any(not o.events for o in p.options)
+    for option in p.options:
+        plain = [dict(e) for e in option.events if e.get("event") != "correct"]
+        if len(plain) == len(option.events) and _visual(plain) == want:
+            return plain, True
+    return want, False
 
 
 def run_round(game: str, seed: int, noise: Mapping[str, float], fps: float,

@@ -174,7 +174,7 @@ def test_a_card_misread_from_the_moment_it_landed_is_corrected_once_read_right(
     run(pipe, det, [at(1, "2C")] * 8, 0.0)
     run(pipe, det, [join(*[at(1, "2C"), at(1, "3D", 6, 3)])] * 8, 1.0)
     assert plays(tmp_path / "g.jsonl") == [("Bob", "2C"), ("Bob", "3D")]
-    res = run(pipe, det, [join(*[at(1, "2C"), at(1, "3C", 6, 3)])] * 12, 1.8)
+    res = run(pipe, det, [join(*[at(1, "2C"), at(1, "3C", 6, 3)])] * 20, 1.8)
     assert not pipe.pending
     assert any("read again: 3♣, not 3♦" in n for r in res for n in r.notes)
     assert any("Correction: Bob played 3♣" in a for r in res for a in r.announcements)

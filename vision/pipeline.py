@@ -50,6 +50,9 @@ class Answer:
 
     label: str
     events: tuple[dict[str, Any], ...] = ()
+    #: The card this answer says the held reading is, when it says one: the camera reading
+    #: that card on the spot again and again settles the question with this answer.
+    card: str | None = None
 
 
 @dataclass
@@ -312,7 +315,7 @@ class TablePipeline:
             return False
         since = float(logged[1].get("t", 0.0)) - 0.05
         votes = self.tracker.votes_at(pos[0], pos[1], since)
-        return votes.get(card, 0) > votes.get(under, 0)
+        return votes.get(card, 0) > max(self.reread_frames, 1.5 * votes.get(under, 0))
 
     def _recount(self, result: FrameResult) -> None:
         """Contested cards (logged as one card, read as another since): correct the log once
@@ -348,6 +351,13 @@ class TablePipeline:
         if after.referee is None or before.referee is None or after.errors:
             return None
         if len(after.referee.violations) > len(before.referee.violations):
+            return None
+        # Never a clean move into one only hidden hands could excuse (3♦ then 4♦ followed;
+        # 4♥ there would be a lead out of turn): the table keeps the reading it can place.
+        there = replay([e for e in events if e.line < line]).referee
+        doubtful = getattr(there, "doubtful", None)
+        if callable(doubtful) and doubtful(str(old.get("player")), new_card) \
+                and not doubtful(str(old.get("player")), card):
             return None
         return corr
 
@@ -585,7 +595,7 @@ class TablePipeline:
         if event.get("event") == "play" and (card in lookalikes(under)[:3] or doubt):
             who = event.get("player")
             answers = [Answer(Card.parse(card).pretty(), (event,)),
-                       Answer(f"no, {Card.parse(under).pretty()} misread", ())]
+                       Answer(f"no, {Card.parse(under).pretty()} misread", (), under)]
             if corr is not None:
                 answers.insert(1, Answer(f"{Card.parse(card).pretty()}, not "
                                          f"{Card.parse(under).pretty()} before", (corr,)))
@@ -689,7 +699,7 @@ class TablePipeline:
                 break
             if alt in unplayed and not any(a.events[-1] == ev(alt) for a in options) \
                     and self._accepts_all([ev(alt)]):
-                options.append(Answer(Card.parse(alt).pretty(), (ev(alt),)))
+                options.append(Answer(Card.parse(alt).pretty(), (ev(alt),), alt))
         skipped = self._skipped(ev(read))
         if kind == "play" and read in unplayed and (
                 skipped is not None or not self._accepts_all([ev(read)])):
@@ -705,7 +715,7 @@ class TablePipeline:
                 if who:
                     answers = [Answer(p, (ev(missing, p), ev(read))) for p in who]
                     others = [Answer(f"nobody ({a.label} as read)" if a.events == (ev(read),)
-                                     else f"it was {a.label}", a.events) for a in options]
+                             else f"it was {a.label}", a.events, a.card) for a in options]
                     return (f"{Card.parse(missing).pretty()} was not seen: who played it?",
                             answers + others)
         verb = "shows" if kind == "reveal" else "played"
@@ -722,9 +732,8 @@ class TablePipeline:
             votes = self.tracker.votes_at(x, y, held.asked + 1e-6)
             total = sum(votes.values())
             for answer in held.options:
-                last = answer.events[-1] if answer.events else {}
-                card = last.get("card") or (last.get("cards") or [None])[0]
-                if (len(answer.events) != 1 or card is None or card == obs.cards[0]
+                card = answer.card
+                if (card is None or card == obs.cards[0] or len(answer.events) > 1
                         or votes.get(card, 0) < self.reread_frames
                         or votes.get(card, 0) < 0.8 * total):
                     continue
@@ -732,8 +741,9 @@ class TablePipeline:
                 self._disown(held, answer.events)
                 result.notes.append(f"read again: {Card.parse(card).pretty()}, not "
                                     f"{Card.parse(obs.cards[0]).pretty()}")
-                self._append(dict(answer.events[0]), result.announcements, result)
-                self.visual_count += 1
+                for ev in answer.events:
+                    self._append(dict(ev), result.announcements, result)
+                    self.visual_count += 1
                 break
 
     def _log_visual(self, event: dict[str, Any], obs: Observation, result: FrameResult) -> None:
