@@ -63,7 +63,15 @@ def run_detect(args: argparse.Namespace) -> int:
         print(f"companion detect: {exc}", file=sys.stderr)
         return 2
     profile = None
-    if args.deck:
+    if args.deck and hasattr(det, "heads"):  # the index reader: the profile's refitted layers
+        from vision.index_reader import load_deck_layers
+
+        try:
+            det.heads.layers = load_deck_layers(args.deck)
+        except (OSError, ValueError, KeyError) as exc:
+            print(f"companion detect: {args.deck}: {exc}", file=sys.stderr)
+            return 2
+    elif args.deck:
         from vision.teach import MIN_CONF, DeckProfile
 
         profile = DeckProfile.load(args.deck)
@@ -155,16 +163,30 @@ def register_teach_deck(subparsers: argparse._SubParsersAction) -> None:
                     "confusions this deck causes), applied by `companion detect --deck PROFILE`.")
     p.add_argument("source", help="folder of card photos (CODE.jpg) or with labels.jsonl")
     p.add_argument("--out", required=True, help="deck profile to write (JSON)")
-    p.add_argument("--model", help="ONNX weights (default: the shipped model)")
+    p.add_argument("--reader", choices=["auto", "index", "card"], default="auto",
+                   help="index (default when installed): refit the index reader's rank and "
+                        "suit layers on your cards; card: per-card thresholds of the "
+                        "whole-card detector")
+    p.add_argument("--model", help="card reader: ONNX weights (default: the shipped model)")
     p.add_argument("--remap", action="store_true",
-                   help="also learn a confusion table (measured to cost precision with v1)")
+                   help="card reader: also learn a confusion table (measured to cost precision)")
     p.set_defaults(func=run_teach_deck)
 
 
 def run_teach_deck(args: argparse.Namespace) -> int:
-    from vision.teach import teach_from_folder
+    from vision.index_reader import available
 
+    index = args.reader == "index" or (args.reader == "auto" and available() and not args.model)
     try:
+        if index:
+            from vision.teach_index import summary, teach
+
+            deck = teach(args.source)
+            Path(args.out).write_text(json.dumps(deck) + "\n")
+            print(summary(deck))
+            return 0
+        from vision.teach import teach_from_folder
+
         profile = teach_from_folder(args.source, model=args.model, remap=args.remap)
     except (FileNotFoundError, ValueError) as exc:
         print(f"companion teach-deck: {exc}", file=sys.stderr)

@@ -104,7 +104,9 @@ class IndexHeads:
     """The rank / suit / orientation / is-index heads (onnxruntime)."""
 
     def __init__(self, model_path: str | Path | None = None, threads: int = 1,
-                 tta: bool = True) -> None:
+                 tta: bool = True, deck: str | Path | dict[str, Any] | None = None) -> None:
+        """``deck``: a deck profile from ``companion teach-deck`` (its path or its contents),
+        whose rank and suit layers replace the shipped ones."""
         import onnxruntime as ort
 
         path = Path(model_path) if model_path else MODELS / "index_heads.onnx"
@@ -120,11 +122,22 @@ class IndexHeads:
         self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
         self.input = self.session.get_inputs()[0].name
         self.tta = tta
+        self.layers: dict[str, np.ndarray] | None = None
+        if deck is not None:
+            self.layers = load_deck_layers(deck)
 
     def logits(self, patches: np.ndarray) -> dict[str, np.ndarray]:
         outs = self.session.run(None, {self.input: normalise(patches)})
         names = [o.name for o in self.session.get_outputs()]
-        return dict(zip(names, outs, strict=True))
+        out = dict(zip(names, outs, strict=True))
+        if self.layers is not None:
+            if "feature" not in out:
+                raise ValueError("these index heads do not export their feature: a deck "
+                                 "profile cannot be applied")
+            f = out["feature"]
+            out["rank"] = f @ self.layers["rank_w"].T + self.layers["rank_b"]
+            out["suit"] = f @ self.layers["suit_w"].T + self.layers["suit_b"]
+        return out
 
     def read(self, patches: np.ndarray) -> dict[str, np.ndarray]:
         """Probabilities for (N, P, P) patches: ``rank`` (N, 13), ``suit`` (N, 4), ``orient``
@@ -146,8 +159,20 @@ class IndexHeads:
         return {"rank": rank, "suit": suit, "orient": orient, "is_index": isx}
 
 
-def rank_code(rank_index: int) -> str:
-    return RANKS[rank_index]
+DECK_KIND = "index-heads deck profile"
+
+
+def load_deck_layers(deck: str | Path | dict[str, Any]) -> dict[str, np.ndarray]:
+    """The rank and suit layers of a deck profile written by ``companion teach-deck``."""
+    data = deck if isinstance(deck, dict) else json.loads(Path(deck).read_text())
+    if data.get("kind") != DECK_KIND:
+        raise ValueError(f"{deck if not isinstance(deck, dict) else 'profile'}: not a deck "
+                         f"profile of the index reader (kind {data.get('kind')!r})")
+    layers = {k: np.asarray(data[k], np.float32) for k in ("rank_w", "rank_b", "suit_w",
+                                                           "suit_b")}
+    if layers["rank_w"].shape[0] != len(RANKS) or layers["suit_w"].shape[0] != len(SUITS):
+        raise ValueError("deck profile: its layers do not map to 13 ranks and 4 suits")
+    return layers
 
 
 def fuse_cards(readings: Sequence[IndexReading], card_boxes: np.ndarray | None = None,
@@ -251,6 +276,8 @@ class IndexReader:
     - ``ocr``: fuse the PP-OCRv4 recogniser's rank likelihoods for indices whose rank head is
       unsure (below ``ocr_below``); ``"always"`` for every index, ``False`` never.
     - ``decks``: how many decks are in play (a code is read at most this many times).
+    - ``deck``: a deck profile from ``companion teach-deck`` (rank and suit layers refitted on
+      photos of the user's own cards).
     """
 
     names = CARD_CODES
@@ -258,7 +285,8 @@ class IndexReader:
     def __init__(self, localiser: str | Path | None = None, heads: str | Path | None = None,
                  conf: float = 0.5, index_conf: float = 0.25, threads: int = 2,
                  card_boxes: bool = True, ocr: bool | str = True, ocr_below: float = 0.9,
-                 decks: int = 1, tta: bool = True) -> None:
+                 decks: int = 1, tta: bool = True,
+                 deck: str | Path | dict[str, Any] | None = None) -> None:
         import onnxruntime as ort
 
         from vision.detector import letterbox  # noqa: F401 - fail early if cv2 is missing
@@ -278,7 +306,7 @@ class IndexReader:
                                             providers=["CPUExecutionProvider"])
         self.input = self.session.get_inputs()[0].name
         self.imgsz = int(info["imgsz"])
-        self.heads = IndexHeads(heads, threads=threads, tta=tta)
+        self.heads = IndexHeads(heads, threads=threads, tta=tta, deck=deck)
         self.conf, self.index_conf = float(conf), float(index_conf)
         self.decks = int(decks)
         self.card_detector = None
