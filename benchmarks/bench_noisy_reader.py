@@ -4,7 +4,7 @@ table's truth reader made fallible (`vision.fallible.FallibleReader`), through t
 
 - rounds exact: the log equals the truth and nobody was asked anything;
 - wrong in silence: rounds whose log is still wrong after every question was answered
-  truthfully (an error nobody was asked about);
+  truthfully, in a card no question was about (an error nobody was asked about);
 - questions per round: held readings a person answered (each stays up ``--answer-after``
   seconds of table time first, as a person takes a moment; the camera's later readings
   settle some of them before that: "settled by the camera");
@@ -91,6 +91,20 @@ class Outcome:
     typed: int = 0  # answers that were none of the one-click ones
     texts: list[str] = field(default_factory=list)
     diff: str = ""
+    #: Every card a question was about (its reading and its answers).
+    asked_cards: set[str] = field(default_factory=set)
+    #: Wrong after the answers, in a card no question was about (or only in order, unasked).
+    silent: bool = False
+
+
+def _cards(events: Sequence[Mapping[str, Any]]) -> set[str]:
+    out: set[str] = set()
+    for ev in events:
+        for item in [ev, ev.get("with") or {}]:
+            if "card" in item:
+                out.add(str(item["card"]))
+            out.update(str(c) for c in item.get("cards") or [])
+    return out
 
 
 def _visual(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -151,6 +165,8 @@ def run_round(game: str, seed: int, noise: Mapping[str, float], fps: float,
                     return  # a person takes a moment to look
                 out.questions += 1
                 out.texts.append(held.describe())
+                out.asked_cards.update(_cards([held.event, {"cards": held.observation.cards},
+                                               *(e for o in held.options for e in o.events)]))
                 log = [dict(e.data) for e in read_log(path).events]
                 evs, clicked = truthful_answer(held, log, truth_visual, truth_times)
                 if evs is None:
@@ -174,6 +190,15 @@ def run_round(game: str, seed: int, noise: Mapping[str, float], fps: float,
     out.exact_answered = norm_got == norm_truth
     out.exact = out.exact_answered and out.questions == 0
     if not out.exact_answered:
+        extra, missing = list(norm_got), []
+        for e in norm_truth:
+            if e in extra:
+                extra.remove(e)
+            else:
+                missing.append(e)
+        wrong = _cards(extra + missing)
+        out.silent = bool(wrong - out.asked_cards) or (not wrong and out.questions == 0)
+    if not out.exact_answered:
         for i, (a, b) in enumerate(zip(norm_got, norm_truth, strict=False)):
             if a != b:
                 out.diff = f"event {i}: logged {a} / truth {b}"
@@ -182,7 +207,7 @@ def run_round(game: str, seed: int, noise: Mapping[str, float], fps: float,
             out.diff = f"{len(norm_got)} events logged, {len(norm_truth)} true"
     if verbose:
         state = "exact" if out.exact else "exact once answered" if out.exact_answered \
-            else "WRONG"
+            else "WRONG IN SILENCE" if out.silent else "wrong, asked"
         print(f"  {game:15s} seed {seed:3d}: {state}; {out.questions} question(s) "
               f"{out.texts} {out.diff}", flush=True)
     return out
@@ -220,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     for k in range(args.rounds)]
         n = len(outcomes)
         rows.append((name, n, sum(o.exact for o in outcomes),
-                     sum(not o.exact_answered for o in outcomes),
+                     sum(o.silent for o in outcomes),
                      sum(o.questions for o in outcomes) / max(1, n),
                      sum(o.questions == 0 for o in outcomes),
                      sum(o.exact_answered for o in outcomes),

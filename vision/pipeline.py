@@ -191,6 +191,8 @@ class TablePipeline:
         self._line_of: dict[str, tuple[int, dict[str, Any]]] = {}
         #: Logged cards read as another card on their spot since: (logged, read, spot).
         self._contests: list[tuple[str, str, tuple[float, float]]] = []
+        #: Card -> where on the table it was read when it was logged (this round).
+        self._spot_of: dict[str, tuple[float, float]] = {}
         events = read_log(self.log.path).events if self.log.lines else []
         if events:
             self._resume(events)
@@ -234,6 +236,7 @@ class TablePipeline:
             self._round_cards.clear()
             self._played_by.clear()
             self._line_of.clear()
+            self._spot_of.clear()
         elif kind in ("play", "reveal"):
             player = str(ev.get("player"))
             players: list[str] = getattr(self, "players", [])
@@ -284,8 +287,12 @@ class TablePipeline:
         the round's cards from the whole log (a correction may change everything after)."""
         old = next((ev for _c, (ln, ev) in self._line_of.items() if ln == data.get("line")),
                    None)
-        if old is not None and "card" in old:
-            self.tracker.disown(str(old["card"]), 0.0, 0.0)  # that reading was not that card
+        if old is not None and "card" in old:  # that reading was not that card
+            was = str(old["card"])
+            if was in self._spot_of:
+                self.tracker.misread_at(was, *self._spot_of.pop(was))
+            else:
+                self.tracker.disown(was, 0.0, 0.0)
         line = self.log.append(data)
         events = read_log(self.log.path).events
         rep = replay(events)
@@ -334,6 +341,10 @@ class TablePipeline:
                 self._append(corr, result.announcements, result)
                 result.notes.append(f"read again: {Card.parse(card).pretty()}, not "
                                     f"{Card.parse(under).pretty()}")
+                self._spot_of[card] = (x, y)
+                for pid, held in list(self.pending.items()):  # the question it answers
+                    if held.observation.cards == [card]:
+                        del self.pending[pid]
 
     def _correction(self, card: str, new_card: str) -> dict[str, Any] | None:
         """The ``correct`` event that makes the play logged as ``card`` this round a play of
@@ -700,6 +711,16 @@ class TablePipeline:
             if alt in unplayed and not any(a.events[-1] == ev(alt) for a in options) \
                     and self._accepts_all([ev(alt)]):
                 options.append(Answer(Card.parse(alt).pretty(), (ev(alt),), alt))
+        # Or it lies where a card logged this round was read: that card, read wrong before.
+        if obs.positions:
+            x, y = obs.positions[0]
+            close = 1.5 * self.tracker.config.same_spot
+            for under, (ux, uy) in list(self._spot_of.items()):
+                if (under != read and np.hypot(ux - x, uy - y) <= close
+                        and (corr := self._correction(under, read)) is not None):
+                    options.insert(0, Answer(f"{Card.parse(read).pretty()}, not "
+                                             f"{Card.parse(under).pretty()} before", (corr,)))
+                    self._contests.append((under, read, (x, y)))
         skipped = self._skipped(ev(read))
         if kind == "play" and read in unplayed and (
                 skipped is not None or not self._accepts_all([ev(read)])):
@@ -750,6 +771,8 @@ class TablePipeline:
         self._append(event, result.announcements, result)
         self.visual_count += 1
         result.latency.append(max(0.0, result.t - obs.t_still))
+        if "card" in event and obs.positions:
+            self._spot_of[str(event["card"])] = obs.positions[0]
 
     def confirm(self, pending_id: int, event: Mapping[str, Any] | None = None
                 ) -> tuple[int, list[str]]:
@@ -768,6 +791,9 @@ class TablePipeline:
         out: list[str] = []
         self._flush_script(self.visual_count, out, None)
         self._disown(held, events)
+        obs = held.observation
+        if len(obs.cards) == 1 and obs.positions:
+            self._spot_of[obs.cards[0]] = obs.positions[0]
         for ev in events:
             self._append(dict(ev), out)
             if ev.get("event") in ("play", "reveal", "trump"):

@@ -459,6 +459,26 @@ class Tracker:
             min(counted, key=lambda tr: np.hypot(tr.position[0] - x, tr.position[1] - y)
                 ).alias = True
 
+    def misread_at(self, code: str, x: float, y: float) -> None:
+        """``code`` was logged for the card at board point (x, y) and that was a misreading
+        (the log was corrected): readings of ``code`` there stay that card's, never a play,
+        but a counted ``code`` now read elsewhere (the real card, taken for the same one
+        since) counts afresh."""
+        spot = 2 * self.config.same_spot
+        for tr in self._tracks.get(code, []):
+            if not tr.counted or tr.alias:
+                continue
+            px, py = tr.position
+            if float(np.hypot(px - x, py - y)) <= spot:
+                tr.alias = True
+            else:
+                tr.counted = False
+                tr.stable_since = None
+                tr.first_seen = tr.samples[-1][0]  # it counts from its own spot
+                while tr.samples and float(np.hypot(tr.samples[0][1] - px,
+                                                    tr.samples[0][2] - py)) > spot:
+                    tr.samples.popleft()
+
     def reset(self) -> None:
         """Forget every card (a new table)."""
         self._tracks.clear()
