@@ -372,7 +372,8 @@ def render_scene(rng: np.random.Generator, deck_names: Sequence[str], size: int 
                  kind: str | None = None, empty: bool = False, tilt_max: float = 60.0,
                  clean: bool = False, codes: Sequence[str] | None = None,
                  card_height: float | None = None, restyle_p: float = 0.0,
-                 webcam_p: float = 0.0, closeup_p: float = 0.0) -> Scene:
+                 webcam_p: float = 0.0, closeup_p: float = 0.0,
+                 style: tuple[np.ndarray, np.ndarray] | None = None) -> Scene:
     """Render one table scene with known cards.
 
     ``kind`` picks a layout (`KINDS`), ``empty`` draws only the table, chips, backs and arms
@@ -381,7 +382,8 @@ def render_scene(rng: np.random.Generator, deck_names: Sequence[str], size: int 
     ``restyle_p`` recolours that share of the face-up cards (`restyle`: dark faces, gold or
     silver indices, one-colour suits); ``webcam_p`` gives that share of scenes the extra
     spoilers of cheap webcams (`webcam`: grey, dim, salt-and-pepper, stretched);
-    ``closeup_p`` that share of scenes shows a few cards larger than the frame.
+    ``closeup_p`` that share of scenes shows a few cards larger than the frame; ``style``
+    (paper, ink) recolours every face of this scene's deck.
     """
     aspect = rng.choice([4 / 3, 16 / 9, 3 / 4, 1.0])
     out_w, out_h = (size, int(size / aspect)) if aspect >= 1 else (int(size * aspect), size)
@@ -406,7 +408,8 @@ def render_scene(rng: np.random.Generator, deck_names: Sequence[str], size: int 
     placed: list[Placed] = []
     render_h = int(np.clip(round(card_h * 1.3), 48, 480))
     # One deck per scene: every face of it recoloured the same way, or none.
-    style = restyle_colours(rng) if restyle_p and rng.random() < restyle_p else None
+    if style is None and restyle_p and rng.random() < restyle_p:
+        style = restyle_colours(rng)
     layout = _layout(rng, kind, n, pw, ph, card_h)
     for (x, y, a, face_up), code in zip(layout, chosen, strict=False):
         up = face_up and not empty

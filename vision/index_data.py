@@ -285,7 +285,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--crops-only", action="store_true", help="only (re)build the head crops")
     ap.add_argument("--scenes-only", action="store_true", help="only render / link the scenes")
+    ap.add_argument("--mine", action="store_true",
+                    help="only mine real indices from the whole-card photos with the current "
+                         "heads (crops-mined.npz)")
     args = ap.parse_args(argv)
+    if args.mine:
+        build_mined(args.out, args.seed)
+        return 0
     if not args.crops_only:
         build(args.out, args.scenes, args.val_scenes, args.heldout_scenes, args.seed,
               args.workers)
@@ -296,3 +302,60 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+# ---------------------------------------------------------------- real indices found in
+# whole-card photos
+
+def corner_proposals(box: Sequence[float]) -> np.ndarray:
+    """Index-sized boxes in the four corners of a whole-card box, upright and on their side,
+    at three sizes: where a card's corner index can lie when the card is roughly square to
+    the photo."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    s = min(x2 - x1, y2 - y1)
+    out = []
+    for scale in (0.8, 1.0, 1.25):
+        for pw, ph in ((0.2 * s * scale, 0.42 * s * scale), (0.42 * s * scale, 0.2 * s * scale)):
+            for ax, ay in ((x1, y1), (x2 - pw, y1), (x1, y2 - ph), (x2 - pw, y2 - ph)):
+                out.append([ax, ay, ax + pw, ay + ph])
+    return np.asarray(out, np.float32)
+
+
+def mine_whole_card_indices(heads: object, recs: Sequence[dict[str, object]],
+                            min_p: float = 0.35, src: Path = REAL_TRAIN
+                            ) -> dict[str, np.ndarray]:
+    """Real index patches from photos labelled with whole-card boxes (``rf100_``): in each
+    card's corners, the proposal the heads read most surely as *that* card (its label is
+    known) is taken when that probability reaches ``min_p``; one per corner at most."""
+    xs, ranks, suits = [], [], []
+    for rec in recs:
+        img = cv2.imread(str(src / str(rec["image"])))
+        if img is None:
+            continue
+        for c in rec["cards"]:  # type: ignore[attr-defined]
+            r, s = _labels_of(c["card"])
+            props = corner_proposals(c["box"])
+            patches = np.stack([index_patch(img, b) for b in props])
+            p = heads.read(patches)  # type: ignore[attr-defined]
+            score = p["rank"][:, r] * p["suit"][:, s] * p["is_index"]
+            for corner in range(4):  # proposals are ordered scale, shape, corner
+                sel = np.arange(corner, len(props), 4)
+                best = sel[int(score[sel].argmax())]
+                if score[best] >= min_p:
+                    xs.append(patches[best])
+                    ranks.append(r)
+                    suits.append(s)
+    n = len(xs)
+    return _pack(xs, ranks, suits, [-1] * n, [1] * n)
+
+
+def build_mined(out: Path, seed: int) -> None:
+    """``crops-mined.npz``: real indices mined from the whole-card photos with the current
+    heads (`mine_whole_card_indices`)."""
+    from vision.index_reader import IndexHeads
+
+    path = REAL_TRAIN / "labels.jsonl"
+    recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    recs = [r for r in recs if r["image"].startswith("rf100_")]
+    heads = IndexHeads(threads=2)
+    save_crops(out / "crops-mined.npz", [mine_whole_card_indices(heads, recs)])

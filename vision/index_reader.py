@@ -221,8 +221,9 @@ def fuse_cards(readings: Sequence[IndexReading], card_boxes: np.ndarray | None =
         logs = sum(wi * np.log(r.suit + 1e-6) for wi, r in zip(w, rs, strict=True)) / w.sum()
         pr, ps = softmax(np.asarray(logr)), softmax(np.asarray(logs))
         code = RANKS[int(pr.argmax())] + SUITS[int(ps.argmax())]
-        # Two corners that agree are surer than one.
-        agree = 1 - np.prod([1 - r.is_index * r.score for r in rs])
+        # Two corners that agree are surer than one. The localiser's score is a gate only
+        # (``index_conf``): whether a patch is an index is the heads' call.
+        agree = 1 - np.prod([1 - r.is_index for r in rs])
         conf = float(pr.max() * ps.max() * agree)
         if isinstance(key, tuple) and key[0] == "card" and card_boxes is not None:
             b = card_boxes[int(key[1])]  # type: ignore[call-overload]

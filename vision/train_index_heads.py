@@ -113,7 +113,8 @@ def evaluate(predict: Any, data: dict[str, np.ndarray]) -> dict[str, float]:
     return res
 
 
-def train(minutes: float, lr: float, threads: int, seed: int, resume: bool) -> Any:
+def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
+          real_share: float = 0.0) -> Any:
     import torch
     import torch.nn.functional as F
 
@@ -121,7 +122,14 @@ def train(minutes: float, lr: float, threads: int, seed: int, resume: bool) -> A
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     data = load(DATA / "crops-train.npz")
+    if (DATA / "crops-mined.npz").exists():  # real indices mined from whole-card photos
+        mined = load(DATA / "crops-mined.npz")
+        data = {k: np.concatenate([data[k], mined[k]]) for k in data}
     val = load(DATA / "crops-val.npz")
+    # Real indices (their orientation is unknown) and everything else, sampled apart so that
+    # ``real_share`` of each batch is real.
+    real = np.flatnonzero((data["orient"] < 0) & (data["is_index"] == 1))
+    other = np.setdiff1d(np.arange(len(data["x"])), real)
     model = build_model()
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     step0 = 0
@@ -131,7 +139,7 @@ def train(minutes: float, lr: float, threads: int, seed: int, resume: bool) -> A
         step0 = int(state.get("step", 0))
         print(f"resumed from {STATE} at step {step0}")
     n, batch = len(data["x"]), 96
-    print(f"{n} training patches ({int(data['is_index'].sum())} indices)")
+    print(f"{n} training patches ({int(data['is_index'].sum())} indices, {len(real)} real)")
     t0, step, best = time.time(), 0, -1.0
     budget = minutes * 60
     STATE.parent.mkdir(parents=True, exist_ok=True)
@@ -140,7 +148,12 @@ def train(minutes: float, lr: float, threads: int, seed: int, resume: bool) -> A
         for g in opt.param_groups:  # warm-up then cosine, on the clock
             g["lr"] = lr * min(1.0, (step + 1) / 200) * (0.05 + 0.95 * 0.5 * (1 + math.cos(
                 math.pi * frac)))
-        idx = rng.integers(0, n, batch)
+        if real_share > 0 and len(real):
+            k = int(round(batch * real_share))
+            idx = np.concatenate([real[rng.integers(0, len(real), k)],
+                                  other[rng.integers(0, len(other), batch - k)]])
+        else:
+            idx = rng.integers(0, n, batch)
         xb, ob = augment(rng, data["x"][idx], data["orient"][idx].astype(np.int64))
         x = torch.from_numpy(normalise(xb))
         r = torch.from_numpy(data["rank"][idx].astype(np.int64))
@@ -230,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--resume", action="store_true", help="continue from runs/index/heads.pt")
+    ap.add_argument("--real-share", type=float, default=0.0,
+                    help="share of each batch drawn from the real index patches")
     ap.add_argument("--eval-only", action="store_true", help="measure models/index_heads.onnx")
     ap.add_argument("--export-only", action="store_true",
                     help="export the best state (runs/index/heads-best.pt) and measure it")
@@ -238,7 +253,8 @@ def main(argv: list[str] | None = None) -> int:
         import torch
 
         if not args.export_only:
-            train(args.minutes, args.lr, args.threads, args.seed, args.resume)
+            train(args.minutes, args.lr, args.threads, args.seed, args.resume,
+                  args.real_share)
         model = build_model()
         model.load_state_dict(torch.load(STATE.with_name("heads-best.pt"),
                                          weights_only=False)["model"])

@@ -1,0 +1,89 @@
+"""Benchmark: card-level precision and recall of the shipped reader on deck designs it never
+saw, per table condition, and phantom cards on empty tables.
+
+Renders scenes of the held-out designs (`vision.decks.HELDOUT_DECKS`, never trained on) in
+each condition: scattered cards, piles showing corners, fanned hands, spreads and cascades
+(rows), a board of piles, cheap-webcam frames (dim, grey, salt-and-pepper, stretched), and
+the held-out designs recoloured with a dark face and metallic ink. A card counts as read when
+the right code is reported on it (`vision.detector_eval.place_matrix` >= 0.5); everything else
+reported counts against precision. Empty scenes (table, chips, backs, arms) give phantoms.
+
+    python benchmarks/bench_reader_conditions.py [--scenes 30] [--reader index|card]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion.cards import CARD_CODES  # noqa: E402
+from vision import datagen, decks  # noqa: E402
+from vision.detector_eval import _match  # noqa: E402
+from vision.index_reader import load_reader  # noqa: E402
+
+CONDITIONS = ("scatter", "pile", "fan", "row", "board", "webcam", "dark-recolour")
+
+
+def render(rng: np.random.Generator, condition: str, names: list[str]) -> datagen.Scene:
+    if condition in datagen.KINDS:
+        return datagen.render_scene(rng, names, size=640, kind=condition)
+    if condition == "webcam":
+        return datagen.render_scene(rng, names, size=640, webcam_p=1.0)
+    # dark-recolour: every face of the scene's deck black with gold or silver ink.
+    paper = np.array(rng.uniform(0, 50, 3), np.float32)
+    ink = np.array([rng.uniform(30, 90), rng.uniform(150, 215), rng.uniform(190, 250)]
+                   if rng.random() < 0.6 else [rng.uniform(170, 235)] * 3, np.float32)
+    return datagen.render_scene(rng, names, size=640, style=(paper, ink))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scenes", type=int, default=30, help="scenes per condition")
+    ap.add_argument("--empty", type=int, default=50, help="empty scenes")
+    ap.add_argument("--reader", choices=["auto", "index", "card"], default="auto")
+    ap.add_argument("--conf", type=float, default=None)
+    ap.add_argument("--seed", type=int, default=2026)
+    args = ap.parse_args()
+    names = [d for d in decks.HELDOUT_DECKS if d in decks.available_decks()]
+    if not names:
+        print("the held-out deck designs are not installed (Debian kdegames-card-data-kf5)")
+        return 2
+    reader = load_reader(args.reader, conf=args.conf)
+    print(f"reader: {type(reader).__name__}; held-out designs: {', '.join(names)}; "
+          f"{args.scenes} scenes per condition")
+    total_tp = total_pred = total_gt = 0
+    t0 = time.time()
+    for condition in CONDITIONS:
+        rng = np.random.default_rng([args.seed, CONDITIONS.index(condition)])
+        tp = npred = ngt = 0
+        for _ in range(args.scenes):
+            s = render(rng, condition, names)
+            gb = np.array([b for _, b in s.cards], np.float64).reshape(-1, 4)
+            gc = np.array([CARD_CODES.index(c) for c, _ in s.cards], np.int64)
+            d = reader.detect(s.image)
+            m = _match(d.xyxy.astype(np.float64), d.class_id, d.confidence, gb, gc, 0.5,
+                       place=True)
+            tp, npred, ngt = tp + int(m.sum()), npred + len(m), ngt + len(gc)
+        total_tp, total_pred, total_gt = total_tp + tp, total_pred + npred, total_gt + ngt
+        print(f"  {condition:<14} {ngt:4d} cards: precision {tp / max(npred, 1):.3f} "
+              f"recall {tp / max(ngt, 1):.3f}", flush=True)
+    print(f"  {'all':<14} {total_gt:4d} cards: precision {total_tp / max(total_pred, 1):.3f} "
+          f"recall {total_tp / max(total_gt, 1):.3f}")
+    rng = np.random.default_rng([args.seed, 99])
+    found = 0
+    for _ in range(args.empty):
+        s = datagen.render_scene(rng, names + decks.TRAIN_DECKS[:3], size=640, empty=True)
+        found += len(reader.detect(s.image))
+    print(f"  empty scenes: {found / max(args.empty, 1):.3f} phantom cards per frame "
+          f"({args.empty} frames); {time.time() - t0:.0f} s in all")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
