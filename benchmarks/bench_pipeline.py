@@ -107,6 +107,8 @@ def main() -> int:
                                          "every frame (same architecture as the shipped one, "
                                          "any weights) to time the whole pipeline before the "
                                          "trained weights exist")
+    ap.add_argument("--reader", choices=["auto", "index", "card"], default="auto",
+                    help="the card reader (default: the shipped choice)")
     ap.add_argument("--model", help="ONNX weights (default: the shipped model)")
     ap.add_argument("--imgsz", type=int, help="detector input size (default: the model's)")
     ap.add_argument("--full-frame", action="store_true",
@@ -131,11 +133,11 @@ def main() -> int:
         if args.cost_model:
             detector = CostedTruth(detector, args.cost_model, args.imgsz or 320)
     else:
-        from vision.detector import CardDetector
+        from vision.index_reader import load_reader
         from vision.zones import ZoneReader
 
         kw: dict[str, Any] = {"imgsz": args.imgsz} if args.imgsz else {}
-        detector = CardDetector(args.model, **kw)
+        detector = load_reader(args.reader, args.model, table=not args.full_frame, **kw)
         if not args.full_frame:
             detector = ZoneReader(detector)
 

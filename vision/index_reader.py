@@ -412,18 +412,24 @@ def upright_cut(frame: np.ndarray, box: Sequence[float] | np.ndarray, orient: in
     return np.ascontiguousarray(np.rot90(cut, orient))
 
 
+#: The reader ``"auto"`` picks when both are installed (see models/README.md for why).
+DEFAULT_READER = "index"
+
+
 def load_reader(reader: str = "auto", model: str | Path | None = None,
-                conf: float | None = None, threads: int = 2, **kwargs: Any) -> Any:
-    """The card reader the app uses: ``"index"`` (index-first, the default when its models are
-    installed), ``"card"`` (the whole-card detector with its crop classifier, or ``model``), or
-    ``"auto"``: index-first unless a whole-card ``model`` is named or the index models are
-    missing."""
+                conf: float | None = None, threads: int = 2, table: bool = False,
+                **kwargs: Any) -> Any:
+    """The card reader the app uses: ``"index"`` (index-first), ``"card"`` (the whole-card
+    detector with its crop classifier, or ``model``), or ``"auto"``: `DEFAULT_READER` unless a
+    whole-card ``model`` is named or the index models are missing. ``table``: the reader
+    reads zone views at the table, where a card's place comes from its zone (the index reader
+    then skips the whole-card boxes)."""
     if reader == "auto":
-        reader = "index" if model is None and available() else "card"
+        reader = DEFAULT_READER if model is None and available() else "card"
     if conf is not None:
         kwargs["conf"] = conf
     if reader == "index":
-        return IndexReader(threads=threads, **kwargs)
+        return IndexReader(threads=threads, card_boxes=not table, **kwargs)
     from vision.detector import CardDetector
 
     return CardDetector(model, threads=threads, **kwargs)

@@ -46,7 +46,10 @@ def register_watch(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--log", required=True, help="event log to append to (JSON Lines)")
     p.add_argument("--script", help="JSON Lines of events people enter, each with \"at\": how "
                                     "many card events precede it (render-table writes one)")
-    p.add_argument("--model", help="detector weights (default: the shipped models/cards.onnx)")
+    p.add_argument("--reader", choices=["auto", "index", "card"], default="auto",
+                   help="card reader for --detector model: index-first or the whole-card "
+                        "detector (default: the shipped choice, models/README.md)")
+    p.add_argument("--model", help="whole-card detector weights (default: models/cards.onnx)")
     p.add_argument("--detector", choices=["model", "truth"], default="model",
                    help="'truth' reads the demo table's own boxes (no model needed)")
     p.add_argument("--misread", type=float, default=0.0, metavar="P",
@@ -111,14 +114,18 @@ def build_detector(args: argparse.Namespace, source: Any) -> Any:
         if not isinstance(source, RenderedSource):
             raise ValueError("--detector truth works only with the 'demo' source")
         return TruthDetector(source)
-    from vision.detector import CardDetector
+    from vision.index_reader import DEFAULT_READER, available, load_reader
 
     kwargs: dict[str, Any] = {}
-    if args.imgsz:
-        kwargs["imgsz"] = args.imgsz
-    choice = getattr(args, "classifier", "auto")
-    kwargs["classifier"] = False if choice == "none" else choice
-    detector = CardDetector(args.model, **kwargs)
+    reader = getattr(args, "reader", "auto")
+    if reader == "auto":
+        reader = DEFAULT_READER if args.model is None and available() else "card"
+    if reader == "card":
+        if args.imgsz:
+            kwargs["imgsz"] = args.imgsz
+        choice = getattr(args, "classifier", "auto")
+        kwargs["classifier"] = False if choice == "none" else choice
+    detector = load_reader(reader, args.model, table=not args.full_frame, **kwargs)
     if args.full_frame:
         return detector
     from vision.zones import ZoneReader

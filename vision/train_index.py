@@ -3,6 +3,8 @@
     python -m vision.index_data --scenes-only          # the data (datasets/index/)
     python -m vision.train_index --hours 1.3           # train, resumable; export at the end
     python -m vision.train_index --export-only         # export the best weights again
+    python -m vision.train_index --init models/checkpoints/index_localiser.pt --fresh \
+        --name localiser2 --hours 1                    # go on from the committed checkpoint
 
 From scratch (no downloaded weights), on the CPU, resumable from ``last.pt``. Exports
 ``models/index_localiser.onnx`` and its JSON (class names, input size). Training only: the
@@ -26,7 +28,7 @@ OUT = MODELS / "index_localiser.onnx"
 
 
 def train(hours: float, epochs: int, imgsz: int, name: str, threads: int = 2,
-          fresh: bool = False) -> Path:
+          fresh: bool = False, init: Path | None = None) -> Path:
     offline_environment(threads)
     from ultralytics import YOLO
 
@@ -35,11 +37,12 @@ def train(hours: float, epochs: int, imgsz: int, name: str, threads: int = 2,
         model = YOLO(str(last))
         model.train(resume=True, workers=threads)
     else:
-        model = YOLO("yolo26n.yaml")
+        # From the model YAML (random weights), or on from a committed checkpoint of ours.
+        model = YOLO(str(init) if init else "yolo26n.yaml")
         args: dict[str, Any] = dict(
             data=str(DATA / "data.yaml"), epochs=epochs, time=hours, imgsz=imgsz, batch=16,
             device="cpu", workers=threads, project=str(RUNS), name=name, exist_ok=True,
-            pretrained=False, amp=False, plots=False, cache="ram",
+            pretrained=init is not None, amp=False, plots=False, cache="ram",
             # One class learns fast: a higher rate than the 52-class run, short warm-up.
             optimizer="AdamW", lr0=0.003, lrf=0.05, warmup_epochs=0.5, cos_lr=True,
             # A mirrored index never occurs; indices point every way, so quarter turns come
@@ -80,11 +83,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--fresh", action="store_true", help="start over instead of resuming")
     ap.add_argument("--export-only", action="store_true")
+    ap.add_argument("--init", type=Path, default=None,
+                    help="start from these weights (e.g. models/checkpoints/index_localiser.pt, "
+                         "the last session's) instead of the model YAML")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
     weights = RUNS / args.name / "weights" / "best.pt"
     if not args.export_only:
-        weights = train(args.hours, args.epochs, args.imgsz, args.name, args.threads, args.fresh)
+        weights = train(args.hours, args.epochs, args.imgsz, args.name, args.threads, args.fresh,
+                        args.init)
     print(f"exported {export(weights, args.imgsz, args.out)} from {weights}")
     return 0
 

@@ -26,6 +26,8 @@ REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "datasets" / "index"
 STATE = REPO / "runs" / "index" / "heads.pt"
 OUT = REPO / "models" / "index_heads.onnx"
+#: The shipped heads' training state, committed so that a later session can go on training.
+CHECKPOINT = REPO / "models" / "checkpoints" / "index_heads.pt"
 
 
 def build_model() -> Any:
@@ -133,11 +135,12 @@ def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
     model = build_model()
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     step0 = 0
-    if resume and STATE.exists():
-        state = torch.load(STATE, weights_only=False)
+    start = STATE if STATE.exists() else CHECKPOINT
+    if resume and start.exists():
+        state = torch.load(start, weights_only=False)
         model.load_state_dict(state["model"])
         step0 = int(state.get("step", 0))
-        print(f"resumed from {STATE} at step {step0}")
+        print(f"resumed from {start} at step {step0}")
     n, batch = len(data["x"]), 96
     print(f"{n} training patches ({int(data['is_index'].sum())} indices, {len(real)} real)")
     t0, step, best = time.time(), 0, -1.0
@@ -242,7 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--resume", action="store_true", help="continue from runs/index/heads.pt")
+    ap.add_argument("--resume", action="store_true",
+                    help="continue from runs/index/heads.pt, else models/checkpoints/")
     ap.add_argument("--real-share", type=float, default=0.0,
                     help="share of each batch drawn from the real index patches")
     ap.add_argument("--eval-only", action="store_true", help="measure models/index_heads.onnx")
