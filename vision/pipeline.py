@@ -489,9 +489,15 @@ class TablePipeline:
                                               "zone": self.profile.zones[z].name})
         self._reread(t, result)
         self._recount(result)
-        self._drain(result)
-        for obs in observations:
-            self._handle(obs, result)
+        if self.queue_questions:
+            # In table order: a card counted again after an answer (the real card of a code
+            # misread before) goes before the readings that waited behind the question.
+            self._waiting.extend(observations)
+            self._waiting.sort(key=lambda o: o.t_still)
+            self._drain(result)
+        else:
+            for obs in observations:
+                self._handle(obs, result)
         for zone, (obs, deadline, why, offer) in list(self._partial.items()):
             if t > deadline:
                 del self._partial[zone]
@@ -513,6 +519,8 @@ class TablePipeline:
     def _drain(self, result: FrameResult) -> None:
         """Place the readings that waited behind questions now answered."""
         while self._waiting and not self.pending:
+            if any(zone != self._waiting[0].zone for zone in self._partial):
+                break  # a move still gathering its cards in another zone comes first
             self._consider(self._waiting.pop(0), result)
 
     def _consider(self, obs: Observation, result: FrameResult) -> None:
@@ -586,18 +594,18 @@ class TablePipeline:
         if corr is not None and not self._outvoted(under, card, obs.positions[0]):
             if not new_ok:
                 # One card read two ways: the vote of every frame decides, as frames come.
-                self.tracker.disown(card, *obs.positions[0])
+                self.tracker.misread_at(card, *obs.positions[0])
                 self._contests.append((under, card, obs.positions[0]))
                 return
             corr = None
         if corr is not None and (not new_ok or (event is not None and self._doubt(event))):
-            self.tracker.disown(under, *obs.positions[0])
+            self.tracker.misread_at(under, *obs.positions[0])
             self._append(corr, result.announcements, result)
             result.notes.append(f"read again: {Card.parse(card).pretty()}, not "
                                 f"{Card.parse(under).pretty()}")
             return
         if event is None or not new_ok:
-            self.tracker.disown(card, *obs.positions[0])
+            self.tracker.misread_at(card, *obs.positions[0])
             result.notes.append(f"{Card.parse(card).pretty()} read where "
                                 f"{Card.parse(under).pretty()} lies: {Card.parse(under).pretty()}"
                                 f" misread")
@@ -811,7 +819,7 @@ class TablePipeline:
         obs = held.observation
         for card, (x, y) in zip(obs.cards, obs.positions, strict=False):
             if card not in logged:
-                self.tracker.disown(card, x, y)
+                self.tracker.misread_at(card, x, y)
 
     def reject(self, pending_id: int) -> None:
         """A person says a held reading is wrong: nothing is logged for it."""
