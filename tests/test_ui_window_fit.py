@@ -41,7 +41,7 @@ def _settle() -> None:
         QApplication.processEvents()
 
 
-def test_the_window_fits_a_laptop_screen_and_resizes(window: MainWindow) -> None:
+def test_the_window_fits_a_laptop_screen_and_resizes(qtbot: QtBot, window: MainWindow) -> None:
     assert window.compact
     size = window.size()
     assert size.width() <= 1366 - 16 and size.height() <= 768 - 48
@@ -51,6 +51,7 @@ def test_the_window_fits_a_laptop_screen_and_resizes(window: MainWindow) -> None
     _settle()
     assert (window.width(), window.height()) == (1000, 640)
     big = MainWindow(store=window.store)
+    qtbot.addWidget(big)
     big.fit_to_screen(QRect(0, 0, 1920, 1080))
     assert not big.compact and (big.width(), big.height()) == MainWindow.PREFERRED
     big.close()

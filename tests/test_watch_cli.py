@@ -88,8 +88,10 @@ def test_a_headless_game_at_a_real_table_starts_its_first_round(
         cv2.imwrite(str(frames / f"{i:03d}.png"), np.zeros((480, 640, 3), np.uint8))
     profile = TableProfile.propose(np.eye(3), (640, 480), "michigan-rummy", 3)
     profile.save(tmp_path / "table.json")
+    # the player after the dealer leads: Bob after Ann (the default dealer), Ann after Cy
+    leader = 0 if dealer == "Cy" else 1
     monkeypatch.setattr(pipeline_cli, "build_detector",
-                        lambda args, source: OneCard(profile, "3C", seat=1))
+                        lambda args, source: OneCard(profile, "3C", seat=leader))
     log = tmp_path / "g.jsonl"
     argv = ["watch", str(frames), "--game", "michigan-rummy", "--players", "Ann", "Bob", "Cy",
             "--profile", str(tmp_path / "table.json"), "--log", str(log), "--refit-every", "0"]
@@ -98,7 +100,7 @@ def test_a_headless_game_at_a_real_table_starts_its_first_round(
     got = [dict(e.data) for e in read_log(log).events]
     assert [e["event"] for e in got] == ["game", "round", "play"]
     assert got[1]["dealer"] == (dealer or "Ann")
-    assert (got[2]["player"], got[2]["card"]) == ("Bob", "3C")
+    assert (got[2]["player"], got[2]["card"]) == (["Ann", "Bob"][leader], "3C")
 
 
 def test_watch_refuses_a_new_log_without_its_game(tmp_path: Path,

@@ -195,10 +195,14 @@ class MainWindow(QMainWindow):
         """The banner keeps the height of two lines of its largest type, so the live view
         below never jumps; a sentence too long for two lines is set smaller until it fits."""
         big, small = (28, 14) if self.compact else (40, 18)
-        two_lines = 2 * QFontMetrics(_font(big, True)).lineSpacing()
-        self.announcement.setFixedHeight(two_lines + 24)  # + the 10 px padding above, below
         width = max(100, self.announcement.width() - 40)  # - the 18 px padding each side
         text = self.announcement.text()
+        key = (text, width, self.compact)
+        if key == getattr(self, "_banner_key", None):
+            return  # nothing changed (every refresh shows the latest announcement again)
+        self._banner_key = key
+        two_lines = 2 * QFontMetrics(_font(big, True)).lineSpacing()
+        self.announcement.setFixedHeight(two_lines + 24)  # + the 10 px padding above, below
         size = big
         while size > small:
             room = QFontMetrics(_font(size, True)).boundingRect(
