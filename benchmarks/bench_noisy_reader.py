@@ -235,26 +235,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per round")
     args = ap.parse_args(argv)
     games = [g for g in args.games.split(",") if g]
-    rows = []
+    noises: dict[str, dict[str, float]] = {}
     for name in args.settings.split(","):
-        if name in SETTINGS:
-            noise = SETTINGS[name]
-        else:
-            rate = float(name) / 100.0
-            noise = {"misread": rate, "drop": rate}
-        began = time.perf_counter()
-        print(f"setting {name}: {dict(noise)}", flush=True)
-        outcomes = [run_round(games[k % len(games)], args.first_seed + k, noise,
-                              args.fps, args.verbose, args.answer_after)
-                    for k in range(args.rounds)]
-        n = len(outcomes)
-        rows.append((name, n, sum(o.exact for o in outcomes),
-                     sum(o.silent for o in outcomes),
-                     sum(o.questions for o in outcomes) / max(1, n),
-                     sum(o.questions == 0 for o in outcomes),
-                     sum(o.exact_answered for o in outcomes),
-                     sum(o.typed for o in outcomes), sum(o.settled for o in outcomes),
-                     time.perf_counter() - began))
+        rate = None if name in SETTINGS else float(name) / 100.0
+        noises[name] = SETTINGS[name] if rate is None else {"misread": rate, "drop": rate}
+        print(f"setting {name}: {noises[name]}", flush=True)
+    # Round k of every setting before round k + 1 of any: a run cut short still covers all.
+    outcomes: dict[str, list[Outcome]] = {name: [] for name in noises}
+    seconds = dict.fromkeys(noises, 0.0)
+    for k in range(args.rounds):
+        for name, noise in noises.items():
+            began = time.perf_counter()
+            if args.verbose:
+                print(f"[{name}]", end="", flush=True)
+            outcomes[name].append(run_round(games[k % len(games)], args.first_seed + k, noise,
+                                            args.fps, args.verbose, args.answer_after))
+            seconds[name] += time.perf_counter() - began
+    rows = []
+    for name, done in outcomes.items():
+        n = len(done)
+        rows.append((name, n, sum(o.exact for o in done), sum(o.silent for o in done),
+                     sum(o.questions for o in done) / max(1, n),
+                     sum(o.questions == 0 for o in done),
+                     sum(o.exact_answered for o in done),
+                     sum(o.typed for o in done), sum(o.settled for o in done), seconds[name]))
     print()
     print(f"{', '.join(games)}; seeds {args.first_seed}-{args.first_seed + args.rounds - 1}; "
           f"questions answered {args.answer_after:g} s after they are put")

@@ -187,3 +187,52 @@ def test_lookalikes_name_the_cards_a_reader_takes_a_card_for() -> None:
     assert lookalikes("6C")[:2] == ["6S", "9C"]
     assert lookalikes("QH")[:2] == ["QD", "KH"]
     assert all(c in CARD_CODES for c in lookalikes("AS"))
+
+
+def test_watch_makes_the_demo_reader_fallible() -> None:
+    """`companion watch demo --misread P --drop P --stuck P`: the demo's truth reader misreads
+    and misses cards (a camera's errors), refused for anything but the demo table."""
+    import argparse
+
+    import pytest
+
+    from vision.fallible import FallibleReader
+    from vision.pipeline_cli import build_detector, register_watch
+    from vision.table_render import demo_source
+
+    parser = argparse.ArgumentParser()
+    register_watch(parser.add_subparsers())
+    args = parser.parse_args(["watch", "demo", "--log", "x.jsonl", "--misread", "0.05",
+                              "--drop", "0.02", "--stuck", "0.03"])
+    source, _ = demo_source(3)
+    reader = build_detector(args, source)
+    assert isinstance(reader, FallibleReader)
+    assert (reader.p_misread, reader.p_drop, reader.stuck) == (0.05, 0.02, 0.03)
+    with pytest.raises(ValueError, match="demo"):
+        build_detector(args, object())
+
+
+def test_the_fallible_reader_misreads_a_stuck_card_the_same_way_for_seconds() -> None:
+    """A stuck card is read as one lookalike, always the same, for 2-5 s, and right before
+    and after; the other cards are read right (no independent noise asked for here)."""
+    from vision.fallible import FallibleReader
+    from vision.table_render import RenderConfig, demo_source
+
+    source, _ = demo_source(3, config=RenderConfig(width=160, height=120, seed=3, noise=0.0))
+    reader = FallibleReader(source, stuck=0.5, seed=1)
+    wrong = right = 0
+    while (frame := source.read()) is not None and frame.t < 6.0:
+        assert source.last is not None
+        visible = [code for code, _box, shown in source.last.cards if shown]
+        labels = reader.detect(frame.image).labels
+        assert len(labels) == len(visible)  # nothing dropped, one reading per card
+        for code, read in zip(visible, labels, strict=True):
+            plan = reader.plan[code]
+            if plan is not None and plan[1] <= frame.t <= plan[2]:
+                assert read == plan[0] and read in lookalikes(code)
+                wrong += 1
+            else:
+                assert read == code
+                right += 1
+    assert wrong and right
+    assert all(2.0 <= p[2] - p[1] <= 5.0 for p in reader.plan.values() if p)
