@@ -157,3 +157,92 @@ def test_restyle_turns_every_suit_one_ink() -> None:
     assert np.abs(out[0, 0, :3].astype(int) - paper).max() <= 12
     assert np.abs(out[12, 12, :3].astype(int) - ink).max() <= 2
     assert np.abs(out[4, 4, :3].astype(int) - out[12, 12, :3].astype(int)).max() < 30
+
+
+def test_refit_learns_a_deck_and_stays_near_the_shipped_layers() -> None:
+    from vision.teach_index import refit
+
+    rng = np.random.default_rng(0)
+    base = {"rank_w": np.zeros((13, 8), np.float32), "rank_b": np.zeros(13, np.float32),
+            "suit_w": np.zeros((4, 8), np.float32), "suit_b": np.zeros(4, np.float32)}
+    # Two separable "decks" of features: ranks 0 and 5, suits 1 and 3.
+    feats = np.concatenate([rng.normal(0, 0.1, (20, 8)) + np.eye(8)[0],
+                            rng.normal(0, 0.1, (20, 8)) + np.eye(8)[1]]).astype(np.float32)
+    ranks = np.array([0] * 20 + [5] * 20)
+    suits = np.array([1] * 20 + [3] * 20)
+    out = refit(feats, ranks, suits, base, steps=400, lr=0.5)
+    pr = feats @ out["rank_w"].T + out["rank_b"]
+    ps = feats @ out["suit_w"].T + out["suit_b"]
+    assert (pr.argmax(1) == ranks).all() and (ps.argmax(1) == suits).all()
+    # The pull keeps untouched outputs where they were.
+    assert np.abs(out["rank_w"][7]).max() < 0.5
+    strong = refit(feats, ranks, suits, base, steps=400, lr=0.5, pull=1.0)
+    assert np.abs(strong["rank_w"]).max() < np.abs(out["rank_w"]).max()
+
+
+def test_deck_profile_is_checked(tmp_path) -> None:  # noqa: ANN001
+    from vision.index_reader import DECK_KIND, load_deck_layers
+
+    bad = tmp_path / "deck.json"
+    bad.write_text('{"kind": "thresholds"}')
+    with pytest.raises(ValueError, match="not a deck profile"):
+        load_deck_layers(bad)
+    good = {"kind": DECK_KIND, "rank_w": np.zeros((13, 4)).tolist(), "rank_b": [0] * 13,
+            "suit_w": np.zeros((4, 4)).tolist(), "suit_b": [0] * 4}
+    assert load_deck_layers(good)["rank_w"].shape == (13, 4)
+    good["rank_w"] = np.zeros((12, 4)).tolist()
+    with pytest.raises(ValueError, match="13 ranks"):
+        load_deck_layers(good)
+
+
+def test_real_index_photos_split_by_time() -> None:
+    from vision.index_data import split_real
+
+    recs = [{"image": f"ammi_{i:03d}.jpg"} for i in range(20)] + [
+        {"image": f"bidly_{i}.jpg"} for i in range(7)]
+    train, val = split_real(recs, 0.1)
+    names = [r["image"] for r in val]
+    assert names == ["ammi_018.jpg", "ammi_019.jpg", "bidly_6.jpg"]
+    assert not {r["image"] for r in train} & set(names)
+
+
+def test_corner_proposals_sit_in_the_card_corners() -> None:
+    from vision.index_data import corner_proposals
+
+    props = corner_proposals([100, 100, 200, 240])
+    assert props.shape == (24, 4)
+    assert (props[:, 0] >= 100 - 1e-3).all() and (props[:, 2] <= 200 + 1e-3).all()
+    assert (props[:, 1] >= 100 - 1e-3).all() and (props[:, 3] <= 240 + 1e-3).all()
+
+
+def test_detect_takes_folders(tmp_path) -> None:  # noqa: ANN001
+    from vision.cli import _expand_images
+
+    (tmp_path / "b.jpg").write_bytes(b"")
+    (tmp_path / "a.PNG").write_bytes(b"")
+    (tmp_path / "notes.txt").write_text("")
+    got = _expand_images([str(tmp_path), "x.jpg"])
+    assert got == [str(tmp_path / "a.PNG"), str(tmp_path / "b.jpg"), "x.jpg"]
+
+
+def test_the_shipped_index_reader_reads_a_rendered_table() -> None:
+    from vision import index_reader
+
+    pytest.importorskip("onnxruntime")
+    if not index_reader.available():
+        pytest.skip("the index models are not installed")
+    decks = pytest.importorskip("vision.decks")
+    pytest.importorskip("cairosvg")
+    if "standard" not in decks.available_decks():
+        pytest.skip("the Debian deck designs are not installed")
+    from vision.datagen import render_scene
+
+    reader = index_reader.IndexReader(threads=1, ocr=False)
+    rng = np.random.default_rng(11)
+    scene = render_scene(rng, ["standard"], kind="scatter", clean=True,
+                         codes=["2C", "7D", "QH", "AS", "TS"], card_height=170)
+    boxes, scores = reader.index_boxes(scene.image, 0.05)
+    assert boxes.shape[1] == 4 and len(boxes) == len(scores)
+    dets = reader.detect(scene.image, conf=0.0)
+    assert all(code in CARD_CODES for code in dets.labels)
+    assert len(set(dets.labels)) == len(dets.labels)  # one deck: each code once

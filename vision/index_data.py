@@ -300,9 +300,6 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    raise SystemExit(main())
-
 
 # ---------------------------------------------------------------- real indices found in
 # whole-card photos
@@ -359,3 +356,7 @@ def build_mined(out: Path, seed: int) -> None:
     recs = [r for r in recs if r["image"].startswith("rf100_")]
     heads = IndexHeads(threads=2)
     save_crops(out / "crops-mined.npz", [mine_whole_card_indices(heads, recs)])
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -279,6 +279,9 @@ class IndexReader:
     - ``decks``: how many decks are in play (a code is read at most this many times).
     - ``deck``: a deck profile from ``companion teach-deck`` (rank and suit layers refitted on
       photos of the user's own cards).
+    - ``whole_cards`` (with ``card_boxes``): the whole-card crop classifier also votes on each
+      card box, its 52 probabilities multiplied with the indices' rank x suit vote raised to
+      ``index_weight`` (0: the classifier alone; large: the indices decide).
     """
 
     names = CARD_CODES
@@ -287,7 +290,8 @@ class IndexReader:
                  conf: float = 0.5, index_conf: float = 0.25, threads: int = 2,
                  card_boxes: bool = True, ocr: bool | str = True, ocr_below: float = 0.9,
                  decks: int = 1, tta: bool = True,
-                 deck: str | Path | dict[str, Any] | None = None) -> None:
+                 deck: str | Path | dict[str, Any] | None = None,
+                 whole_cards: bool = False, index_weight: float = 1.0) -> None:
         import onnxruntime as ort
 
         from vision.detector import letterbox  # noqa: F401 - fail early if cv2 is missing
@@ -309,13 +313,14 @@ class IndexReader:
         self.imgsz = int(info["imgsz"])
         self.heads = IndexHeads(heads, threads=threads, tta=tta, deck=deck)
         self.conf, self.index_conf = float(conf), float(index_conf)
+        self.index_weight = float(index_weight)
         self.decks = int(decks)
         self.card_detector = None
         if card_boxes:
             from vision.detector import CardDetector, default_model_path
 
             if default_model_path().exists():
-                self.card_detector = CardDetector(threads=threads, classifier=False)
+                self.card_detector = CardDetector(threads=threads, classifier=whole_cards)
         self.ocr: Any = None
         self.ocr_mode = ocr
         self.ocr_below = float(ocr_below)
@@ -392,12 +397,69 @@ class IndexReader:
             frame = _bgr(frame)
             boxes, scores = self.index_boxes(frame, card_conf)
             readings = self.read_indices(frame, boxes, scores)
+            min_conf = self.conf if conf is None else float(conf)
+            if self.card_detector is not None and self.card_detector.classifier is not None:
+                out.append(self._with_whole_cards(frame, readings, min_conf))
+                continue
             cards = None
             if self.card_detector is not None and readings:
                 cards = self.card_detector.card_boxes(frame)
-            out.append(fuse_cards(readings, cards, decks=self.decks,
-                                  min_conf=self.conf if conf is None else float(conf)))
+            out.append(fuse_cards(readings, cards, decks=self.decks, min_conf=min_conf))
         return out
+
+    def _with_whole_cards(self, frame: np.ndarray, readings: list[IndexReading],
+                          min_conf: float) -> Detections:
+        """Card boxes named by the crop classifier and the indices inside them together;
+        indices outside every card box are read as cards of their own."""
+        det = self.card_detector
+        assert det is not None
+        boxes, rows, _ = det._candidates(frame, 0.05)
+        if len(boxes):
+            from vision.detector import nms
+
+            k = nms(boxes, rows.max(1), det.agnostic_iou)
+            boxes, rows = boxes[k], rows[k]
+        cardness = np.clip(rows.sum(1), 0, 1) if len(boxes) else np.zeros(0)
+        keep = cardness >= det.card_conf
+        boxes, rows, cardness = boxes[keep], rows[keep], cardness[keep]
+        probs = (det.classifier.classify_patches(det.classifier.crops(frame, boxes))[2]
+                 if len(boxes) else np.zeros((0, 52)))
+        det_p = rows / np.maximum(rows.sum(1, keepdims=True), 1e-6)
+        probs = probs * (det_p + det.class_smoothing)
+        inside: dict[int, list[IndexReading]] = {}
+        loose: list[IndexReading] = []
+        for r in readings:
+            if r.is_index < 0.5:
+                continue
+            cx, cy = (r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2
+            hit = np.flatnonzero((boxes[:, 0] <= cx) & (cx <= boxes[:, 2])
+                                 & (boxes[:, 1] <= cy) & (cy <= boxes[:, 3]))
+            if len(hit):
+                areas = (boxes[hit, 2] - boxes[hit, 0]) * (boxes[hit, 3] - boxes[hit, 1])
+                inside.setdefault(int(hit[int(areas.argmin())]), []).append(r)
+            else:
+                loose.append(r)
+        names, scores = [], []
+        for i in range(len(boxes)):
+            p = probs[i]
+            for r in inside.get(i, []):  # each corner votes (suit-major, as CARD_CODES)
+                p = p * np.outer(r.suit, r.rank).reshape(-1) ** (self.index_weight * r.is_index)
+            p = p / max(float(p.sum()), 1e-12)
+            c = int(p.argmax())
+            names.append(c)
+            scores.append(float(np.sqrt(cardness[i] * p[c])))
+        merged = Detections(boxes, np.asarray(scores, np.float32), np.asarray(names, np.int64))
+        from vision.detector import merge_physical_cards
+
+        merged = merge_physical_cards(merged[merged.confidence >= min_conf])
+        extra = fuse_cards(loose, None, decks=self.decks, min_conf=max(min_conf, 0.6))
+        if not len(extra):
+            return merged
+        seen = set(merged.labels)
+        extra = extra[np.array([c not in seen for c in extra.labels], bool)]
+        return Detections(np.concatenate([merged.xyxy, extra.xyxy]),
+                          np.concatenate([merged.confidence, extra.confidence]),
+                          np.concatenate([merged.class_id, extra.class_id]))
 
 
 def upright_cut(frame: np.ndarray, box: Sequence[float] | np.ndarray, orient: int,
