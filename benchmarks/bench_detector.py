@@ -33,7 +33,7 @@ def main() -> int:
     ap.add_argument("--model", default=None)
     ap.add_argument("--one-stage", action="store_true",
                     help="card reader: the detector's own classes, without the crop classifier")
-    ap.add_argument("--reader", choices=["auto", "index", "card"], default="auto")
+    ap.add_argument("--reader", choices=["auto", "index", "hybrid", "card"], default="auto")
     ap.add_argument("--no-ocr", action="store_true", help="index reader without the rank OCR")
     args = ap.parse_args()
     kw: dict[str, Any] = {}

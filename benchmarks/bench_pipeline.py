@@ -107,7 +107,7 @@ def main() -> int:
                                          "every frame (same architecture as the shipped one, "
                                          "any weights) to time the whole pipeline before the "
                                          "trained weights exist")
-    ap.add_argument("--reader", choices=["auto", "index", "card"], default="auto",
+    ap.add_argument("--reader", choices=["auto", "index", "hybrid", "card"], default="auto",
                     help="the card reader (default: the shipped choice)")
     ap.add_argument("--model", help="ONNX weights (default: the shipped model)")
     ap.add_argument("--imgsz", type=int, help="detector input size (default: the model's)")

@@ -46,7 +46,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scenes", type=int, default=30, help="scenes per condition")
     ap.add_argument("--empty", type=int, default=50, help="empty scenes")
-    ap.add_argument("--reader", choices=["auto", "index", "card"], default="auto")
+    ap.add_argument("--reader", choices=["auto", "index", "hybrid", "card"], default="auto")
     ap.add_argument("--conf", type=float, default=None)
     ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args()

@@ -20,7 +20,7 @@ def register_detect(subparsers: argparse._SubParsersAction) -> None:
                     "in image pixels and a score. With --json, one JSON line per image.")
     p.add_argument("images", nargs="+", metavar="IMAGE",
                    help="image files, or folders (their .jpg/.jpeg/.png/.bmp/.webp files)")
-    p.add_argument("--reader", choices=["auto", "index", "card"], default="auto",
+    p.add_argument("--reader", choices=["auto", "index", "hybrid", "card"], default="auto",
                    help="index: find and read each corner index (the default when its models "
                         "are installed); card: the whole-card detector")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
@@ -163,7 +163,7 @@ def register_teach_deck(subparsers: argparse._SubParsersAction) -> None:
                     "confusions this deck causes), applied by `companion detect --deck PROFILE`.")
     p.add_argument("source", help="folder of card photos (CODE.jpg) or with labels.jsonl")
     p.add_argument("--out", required=True, help="deck profile to write (JSON)")
-    p.add_argument("--reader", choices=["auto", "index", "card"], default="auto",
+    p.add_argument("--reader", choices=["auto", "index", "hybrid", "card"], default="auto",
                    help="index (default when installed): refit the index reader's rank and "
                         "suit layers on your cards; card: per-card thresholds of the "
                         "whole-card detector")

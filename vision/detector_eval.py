@@ -200,8 +200,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m vision.detector_eval", description=__doc__)
     ap.add_argument("sets", nargs="*", help="labelled folders (labels.jsonl or images/+labels/)")
     ap.add_argument("--empty", action="append", default=[], help="folders of empty scenes")
-    ap.add_argument("--reader", choices=["index", "card"], default="index",
-                    help="index: index-first reading (default); card: the whole-card detector")
+    ap.add_argument("--reader", choices=["index", "hybrid", "card"], default="index",
+                    help="index: index-first reading (default); hybrid: whole-card boxes named "
+                         "by the crop classifier and the indices together; card: the "
+                         "whole-card detector")
     ap.add_argument("--no-ocr", action="store_true", help="index reader without the rank OCR")
     ap.add_argument("--model", default=None)
     ap.add_argument("--imgsz", type=int, default=None)
@@ -220,10 +222,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.classifier == "none":
         clf = False
     det: Any
-    if args.reader == "index":
-        from vision.index_reader import IndexReader
+    if args.reader in ("index", "hybrid"):
+        from vision.index_reader import load_reader
 
-        det = IndexReader(conf=0.5 if args.conf is None else args.conf,
+        det = load_reader(args.reader, conf=0.5 if args.conf is None else args.conf,
                           ocr=not args.no_ocr)
         det.classifier = None
     else:
@@ -233,11 +235,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.class_smoothing is not None:
             det.class_smoothing = args.class_smoothing
     for s in args.sets:
-        r = evaluate(det, s, limit=args.limit)
-        r = {"set": s, "imgsz": det.imgsz, "two_stage": det.classifier is not None, **r}
+        res = evaluate(det, s, limit=args.limit)
+        kind = (args.reader if args.reader != "card" else
+                "detect+classify" if det.classifier is not None else "one stage")
+        r: dict[str, Any] = {"set": s, "imgsz": det.imgsz, "reader": kind, **res}
         print(json.dumps(r) if args.json else
               f"{s}: {r['images']} images, {r['cards']} cards, imgsz {det.imgsz}, "
-              f"{'detect+classify' if r['two_stage'] else 'one stage'}, conf "
+              f"{r['reader']}, conf "
               f"{r['conf']:.2f}: card-level precision {r['card_precision']:.3f} recall "
               f"{r['card_recall']:.3f}; boxes IoU>=0.5: precision {r['precision']:.3f} "
               f"recall {r['recall']:.3f} "

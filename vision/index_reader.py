@@ -482,7 +482,8 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
                 conf: float | None = None, threads: int = 2, table: bool = False,
                 **kwargs: Any) -> Any:
     """The card reader the app uses: ``"index"`` (index-first), ``"card"`` (the whole-card
-    detector with its crop classifier, or ``model``), or ``"auto"``: `DEFAULT_READER` unless a
+    detector with its crop classifier, or ``model``), ``"hybrid"`` (card boxes named by the
+    crop classifier and the indices inside them together), or ``"auto"``: `DEFAULT_READER` unless a
     whole-card ``model`` is named or the index models are missing. ``table``: the reader
     reads zone views at the table, where a card's place comes from its zone (the index reader
     then skips the whole-card boxes)."""
@@ -492,6 +493,8 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
         kwargs["conf"] = conf
     if reader == "index":
         return IndexReader(threads=threads, card_boxes=not table, **kwargs)
+    if reader == "hybrid":
+        return IndexReader(threads=threads, card_boxes=True, whole_cards=True, **kwargs)
     from vision.detector import CardDetector
 
     return CardDetector(model, threads=threads, **kwargs)

@@ -46,7 +46,7 @@ def register_watch(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--log", required=True, help="event log to append to (JSON Lines)")
     p.add_argument("--script", help="JSON Lines of events people enter, each with \"at\": how "
                                     "many card events precede it (render-table writes one)")
-    p.add_argument("--reader", choices=["auto", "index", "card"], default="auto",
+    p.add_argument("--reader", choices=["auto", "index", "hybrid", "card"], default="auto",
                    help="card reader for --detector model: index-first or the whole-card "
                         "detector (default: the shipped choice, models/README.md)")
     p.add_argument("--model", help="whole-card detector weights (default: models/cards.onnx)")
