@@ -127,7 +127,7 @@ def test_detect_command_prints_json(tmp_path: Path, capsys: pytest.CaptureFixtur
     path = tmp_path / "a.jpg"
     cv2.imwrite(str(path), img)
     args = Namespace(images=[str(path)], json=True, annotate=str(tmp_path / "ann"), model=None,
-                     imgsz=None, conf=None, deck=None)
+                     imgsz=None, conf=None, deck=None, reader="auto")
     assert run_detect(args) == 0
     line = json.loads(capsys.readouterr().out.strip().splitlines()[0])
     assert line["image"] == str(path) and line["cards"] == [] and line["ms"] >= 0
