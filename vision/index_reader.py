@@ -475,7 +475,7 @@ def upright_cut(frame: np.ndarray, box: Sequence[float] | np.ndarray, orient: in
 
 
 #: The reader ``"auto"`` picks when both are installed (see models/README.md for why).
-DEFAULT_READER = "index"
+DEFAULT_READER = "card"
 
 
 def load_reader(reader: str = "auto", model: str | Path | None = None,
