@@ -58,16 +58,21 @@ def load_set(folder: str | Path) -> Iterator[tuple[Path, Truth]]:
         yield img, truth
 
 
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    if len(a) == 0 or len(b) == 0:
-        return np.zeros((len(a), len(b)))
+def _areas(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pairwise intersection areas (len(a), len(b)) and each box's own area."""
     x1 = np.maximum(a[:, None, 0], b[None, :, 0])
     y1 = np.maximum(a[:, None, 1], b[None, :, 1])
     x2 = np.minimum(a[:, None, 2], b[None, :, 2])
     y2 = np.minimum(a[:, None, 3], b[None, :, 3])
     inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    aa = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    ab = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    return (inter, (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1]),
+            (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]))
+
+
+def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    if len(a) == 0 or len(b) == 0:
+        return np.zeros((len(a), len(b)))
+    inter, aa, ab = _areas(a, b)
     return np.asarray(inter / (aa[:, None] + ab[None, :] - inter + 1e-9))
 
 
@@ -76,13 +81,9 @@ def place_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     the share of the prediction inside the card (an index-sized box on its card scores 1)."""
     if len(a) == 0 or len(b) == 0:
         return np.zeros((len(a), len(b)))
-    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    aa = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    return np.maximum(iou_matrix(a, b), inter / np.maximum(aa[:, None], 1e-9))
+    inter, aa, ab = _areas(a, b)
+    iou = inter / (aa[:, None] + ab[None, :] - inter + 1e-9)
+    return np.asarray(np.maximum(iou, inter / np.maximum(aa[:, None], 1e-9)))
 
 
 def _match(pb: np.ndarray, pc: np.ndarray, ps: np.ndarray, gb: np.ndarray, gc: np.ndarray,

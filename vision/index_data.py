@@ -158,6 +158,29 @@ def _negative_boxes(rng: np.random.Generator, img_shape: tuple[int, ...],
     return out
 
 
+class _Patches:
+    """Patches and their labels, gathered one by one (-1: unknown or not an index)."""
+
+    def __init__(self) -> None:
+        self.xs: list[np.ndarray] = []
+        self.labels: list[tuple[int, int, int, int]] = []
+
+    def index(self, patch: np.ndarray, code: str, orient: int = -1) -> None:
+        r, s = _labels_of(code)
+        self.xs.append(patch)
+        self.labels.append((r, s, orient, 1))
+
+    def negative(self, patch: np.ndarray) -> None:
+        self.xs.append(patch)
+        self.labels.append((-1, -1, -1, 0))
+
+    def pack(self) -> dict[str, np.ndarray]:
+        out = {"x": np.stack(self.xs) if self.xs else np.zeros((0, PATCH, PATCH), np.uint8)}
+        cols = np.asarray(self.labels, np.int8).reshape(-1, 4)
+        out.update({n: cols[:, k] for k, n in enumerate(("rank", "suit", "orient", "is_index"))})
+        return out
+
+
 def _labels_of(code: str) -> tuple[int, int]:
     return "23456789TJQKA".index(code[0]), "CDHS".index(code[1])
 
@@ -166,7 +189,7 @@ def crops_from_scenes(scene_dir: Path, rng: np.random.Generator, jitter: float =
                       negatives: float = 0.5) -> dict[str, np.ndarray]:
     """Index patches of a rendered split: (N, PATCH, PATCH) uint8 and their labels: rank, suit,
     orientation (-1 unknown), is_index."""
-    xs, ranks, suits, orients, is_idx = [], [], [], [], []
+    out = _Patches()
     for qpath in sorted((scene_dir / "quads").glob("*.json")):
         img = cv2.imread(str(scene_dir / "images" / (qpath.stem + ".jpg")))
         if img is None:
@@ -177,57 +200,34 @@ def crops_from_scenes(scene_dir: Path, rng: np.random.Generator, jitter: float =
             quad = np.asarray(q["quad"], np.float32)
             box = np.concatenate([quad.min(axis=0), quad.max(axis=0)])
             boxes.append(box)
-            r, s = _labels_of(q["card"])
-            xs.append(index_patch(img, _jitter_box(rng, box, jitter)))
-            ranks.append(r)
-            suits.append(s)
-            orients.append(orientation_of(quad))
-            is_idx.append(1)
+            out.index(index_patch(img, _jitter_box(rng, box, jitter)), q["card"],
+                      orientation_of(quad))
         arr = np.asarray(boxes).reshape(-1, 4)
         typical = float(np.median(arr[:, 2] - arr[:, 0])) if len(arr) else 20.0
         k = int(round(negatives * max(len(quads), 2)))
         for box in _negative_boxes(rng, img.shape, arr, typical, k):
-            xs.append(index_patch(img, box))
-            ranks.append(-1)
-            suits.append(-1)
-            orients.append(-1)
-            is_idx.append(0)
-    return _pack(xs, ranks, suits, orients, is_idx)
+            out.negative(index_patch(img, box))
+    return out.pack()
 
 
 def crops_from_real(recs: list[dict[str, object]], rng: np.random.Generator, variants: int = 3,
                     jitter: float = 0.08, src: Path = REAL_TRAIN) -> dict[str, np.ndarray]:
     """Patches of the real index boxes (orientation unknown), ``variants`` jittered cuts each,
     and as many negatives from the same photos."""
-    xs, ranks, suits, orients, is_idx = [], [], [], [], []
+    out = _Patches()
     for rec in recs:
         img = cv2.imread(str(src / str(rec["image"])))
         if img is None:
             continue
         boxes = np.asarray([c["box"] for c in rec["cards"]], np.float32).reshape(-1, 4)  # type: ignore[attr-defined]
         for c in rec["cards"]:  # type: ignore[attr-defined]
-            r, s = _labels_of(c["card"])
             for _ in range(variants):
-                xs.append(index_patch(img, _jitter_box(rng, np.asarray(c["box"], float), jitter)))
-                ranks.append(r)
-                suits.append(s)
-                orients.append(-1)
-                is_idx.append(1)
+                box = _jitter_box(rng, np.asarray(c["box"], float), jitter)
+                out.index(index_patch(img, box), c["card"])
         typical = float(np.median(boxes[:, 2] - boxes[:, 0])) if len(boxes) else 40.0
         for box in _negative_boxes(rng, img.shape, boxes, typical, max(2, len(boxes))):
-            xs.append(index_patch(img, box))
-            ranks.append(-1)
-            suits.append(-1)
-            orients.append(-1)
-            is_idx.append(0)
-    return _pack(xs, ranks, suits, orients, is_idx)
-
-
-def _pack(xs: list[np.ndarray], *labels: list[int]) -> dict[str, np.ndarray]:
-    names = ("rank", "suit", "orient", "is_index")
-    out = {"x": np.stack(xs) if xs else np.zeros((0, PATCH, PATCH), np.uint8)}
-    out.update({n: np.asarray(v, np.int8) for n, v in zip(names, labels, strict=True)})
-    return out
+            out.negative(index_patch(img, box))
+    return out.pack()
 
 
 def save_crops(path: Path, parts: Sequence[dict[str, np.ndarray]]) -> Path:
@@ -324,7 +324,7 @@ def mine_whole_card_indices(heads: object, recs: Sequence[dict[str, object]],
     """Real index patches from photos labelled with whole-card boxes (``rf100_``): in each
     card's corners, the proposal the heads read most surely as *that* card (its label is
     known) is taken when that probability reaches ``min_p``; one per corner at most."""
-    xs, ranks, suits = [], [], []
+    out = _Patches()
     for rec in recs:
         img = cv2.imread(str(src / str(rec["image"])))
         if img is None:
@@ -339,11 +339,8 @@ def mine_whole_card_indices(heads: object, recs: Sequence[dict[str, object]],
                 sel = np.arange(corner, len(props), 4)
                 best = sel[int(score[sel].argmax())]
                 if score[best] >= min_p:
-                    xs.append(patches[best])
-                    ranks.append(r)
-                    suits.append(s)
-    n = len(xs)
-    return _pack(xs, ranks, suits, [-1] * n, [1] * n)
+                    out.index(patches[best], c["card"])
+    return out.pack()
 
 
 def build_mined(out: Path, seed: int) -> None:
