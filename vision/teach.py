@@ -154,6 +154,16 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
     return inter / max(float(union), 1e-9)
 
 
+def render_teaching_photos(rng: np.random.Generator, deck: str, folder: Path) -> None:
+    """One rendered photo of each card of ``deck`` (``QH.jpg`` ...), as a user shows them."""
+    from vision.datagen import render_scene
+
+    for code in CARD_CODES:
+        s = render_scene(rng, [deck], size=640, kind="scatter", codes=[code],
+                         card_height=float(rng.uniform(150, 260)))
+        cv2.imwrite(str(folder / f"{code}.jpg"), s.image)
+
+
 def measure(deck: str, scenes: int = 60, seed: int = 5, model: str | None = None,
             remap: bool = False) -> dict[str, float]:
     """Teach on one photo per card of a rendered ``deck``, then compare precision and recall
@@ -166,10 +176,7 @@ def measure(deck: str, scenes: int = 60, seed: int = 5, model: str | None = None
 
     rng = np.random.default_rng(seed)
     with tempfile.TemporaryDirectory() as tmp:
-        for code in CARD_CODES:
-            s = render_scene(rng, [deck], size=640, kind="scatter", codes=[code],
-                             card_height=float(rng.uniform(150, 260)))
-            cv2.imwrite(str(Path(tmp) / f"{code}.jpg"), s.image)
+        render_teaching_photos(rng, deck, Path(tmp))
         profile = teach_from_folder(tmp, model=model, remap=remap)
     det = CardDetector(model, conf=MIN_CONF)
     counts = {"base": [0, 0], "taught": [0, 0]}

@@ -135,13 +135,11 @@ def measure(deck: str, scenes: int = 60, seed: int = 5) -> dict[str, float]:
 
     from vision.datagen import render_scene
     from vision.detector_eval import _match
+    from vision.teach import render_teaching_photos
 
     rng = np.random.default_rng(seed)
     with tempfile.TemporaryDirectory() as tmp:
-        for code in CARD_CODES:
-            s = render_scene(rng, [deck], size=640, kind="scatter", codes=[code],
-                             card_height=float(rng.uniform(150, 260)))
-            cv2.imwrite(str(Path(tmp) / f"{code}.jpg"), s.image)
+        render_teaching_photos(rng, deck, Path(tmp))
         profile = teach(tmp)
     base = IndexReader(ocr=False)
     taught = IndexReader(ocr=False, deck=profile)
