@@ -294,8 +294,6 @@ class IndexReader:
                  whole_cards: bool = False, index_weight: float = 1.0) -> None:
         import onnxruntime as ort
 
-        from vision.detector import letterbox  # noqa: F401 - fail early if cv2 is missing
-
         self.localiser_path = Path(localiser) if localiser else localiser_path()
         if not self.localiser_path.exists():
             raise FileNotFoundError(f"index localiser not found: {self.localiser_path}")
