@@ -309,20 +309,3 @@ def _bgr(frame: np.ndarray) -> np.ndarray:
     if frame.shape[2] == 4:
         return np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR))
     return frame
-
-
-def annotate(frame_bgr: np.ndarray, dets: Detections) -> np.ndarray:
-    """A copy of the frame with each card's box, code and score drawn."""
-    out = frame_bgr.copy()
-    scale = max(0.4, min(out.shape[:2]) / 900)
-    for name, (x1, y1, x2, y2), score in dets:
-        colour = (40, 40, 230) if name[1] in "HD" else (40, 160, 40)
-        p1, p2 = (int(x1), int(y1)), (int(x2), int(y2))
-        cv2.rectangle(out, p1, p2, colour, max(1, int(2 * scale)), cv2.LINE_AA)
-        label = f"{name} {score:.2f}"
-        (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
-        cv2.rectangle(out, (p1[0], max(0, p1[1] - th - 6)), (p1[0] + tw + 4, max(th + 6, p1[1])),
-                      colour, -1)
-        cv2.putText(out, label, (p1[0] + 2, max(th + 2, p1[1] - 3)), cv2.FONT_HERSHEY_SIMPLEX,
-                    scale, (255, 255, 255), 1, cv2.LINE_AA)
-    return out
