@@ -4,7 +4,7 @@
     python -m vision.train_index --hours 1.3           # train, resumable; export at the end
     python -m vision.train_index --export-only         # export the best weights again
     python -m vision.train_index --init models/checkpoints/index_localiser.pt --fresh \
-        --name localiser2 --hours 1                    # go on from the committed checkpoint
+        --name localiser3 --lr0 0.001 --warmup 0 --hours 2   # go on from the checkpoint
 
 From scratch (no downloaded weights), on the CPU, resumable from ``last.pt``. Exports
 ``models/index_localiser.onnx`` and its JSON (class names, input size). Training only: the
@@ -28,7 +28,8 @@ OUT = MODELS / "index_localiser.onnx"
 
 
 def train(hours: float, epochs: int, imgsz: int, name: str, threads: int = 2,
-          fresh: bool = False, init: Path | None = None) -> Path:
+          fresh: bool = False, init: Path | None = None, lr0: float = 0.003,
+          warmup: float = 0.5) -> Path:
     offline_environment(threads)
     from ultralytics import YOLO
 
@@ -44,7 +45,9 @@ def train(hours: float, epochs: int, imgsz: int, name: str, threads: int = 2,
             device="cpu", workers=threads, project=str(RUNS), name=name, exist_ok=True,
             pretrained=init is not None, amp=False, plots=False, cache="ram",
             # One class learns fast: a higher rate than the 52-class run, short warm-up.
-            optimizer="AdamW", lr0=0.003, lrf=0.05, warmup_epochs=0.5, cos_lr=True,
+            # Going on from a checkpoint: a lower rate and no warm-up (the warm-up's bias rate
+            # of 0.1 undid a trained model: see models/INDEX.md).
+            optimizer="AdamW", lr0=lr0, lrf=0.05, warmup_epochs=warmup, cos_lr=True,
             # A mirrored index never occurs; indices point every way, so quarter turns come
             # from the scenes themselves. Mosaic packs four scenes' small indices per image.
             fliplr=0.0, mosaic=0.7, close_mosaic=1, degrees=0.0, scale=0.5, translate=0.1,
@@ -86,12 +89,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--init", type=Path, default=None,
                     help="start from these weights (e.g. models/checkpoints/index_localiser.pt, "
                          "the last session's) instead of the model YAML")
+    ap.add_argument("--lr0", type=float, default=0.003, help="AdamW rate (0.001 going on)")
+    ap.add_argument("--warmup", type=float, default=0.5, help="warm-up epochs (0 going on)")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
     weights = RUNS / args.name / "weights" / "best.pt"
     if not args.export_only:
         weights = train(args.hours, args.epochs, args.imgsz, args.name, args.threads, args.fresh,
-                        args.init)
+                        args.init, args.lr0, args.warmup)
     print(f"exported {export(weights, args.imgsz, args.out)} from {weights}")
     return 0
 
