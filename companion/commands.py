@@ -28,11 +28,13 @@ def register_referee(sub: argparse._SubParsersAction) -> None:
             "of each player and in every cup, what was announced after each event, every rule "
             "broken with the line that proves it, and every line that could not be used. "
             "Exit status 0 when the log was read (violations are findings), 2 when the file "
-            "cannot be read."
+            "cannot be read. The log's events and the report are described in docs/events.md, "
+            "the rulings the referee applies in docs/rules.md (both in the repository)."
         ),
     )
     p.add_argument("log", help="the game's event log (.jsonl)")
-    p.add_argument("--json", action="store_true", help="print one JSON object (DESIGN.md)")
+    p.add_argument("--json", action="store_true",
+                   help="print the report as one JSON object (docs/events.md)")
     p.add_argument("--quiet", "-q", action="store_true",
                    help="without --json: omit the announcements, print only the summary")
     p.set_defaults(func=run_referee)
