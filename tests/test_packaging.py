@@ -46,3 +46,31 @@ def test_test_extra_never_pulls_the_training_stack() -> None:
 def test_the_app_needs_no_svg_renderer_but_training_does() -> None:
     assert "cairosvg" not in _closure("app")
     assert "cairosvg" in _closure("train")
+
+
+def test_the_licence_is_declared_once_and_shipped_with_its_notices() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["license"] == "AGPL-3.0-or-later"
+    assert set(project["license-files"]) == {"LICENSE", "THIRD_PARTY_NOTICES.md"}
+    licence = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert licence.lstrip().startswith("GNU AFFERO GENERAL PUBLIC LICENSE")
+    assert "Version 3, 19 November 2007" in licence
+    assert "AGPL-3.0-or-later" in (ROOT / "THIRD_PARTY_NOTICES.md").read_text(encoding="utf-8")
+
+
+def test_every_shipped_model_asset_and_weight_has_a_notice() -> None:
+    notices = (ROOT / "THIRD_PARTY_NOTICES.md").read_text(encoding="utf-8")
+    shipped = [p for folder in ("models", "vision/assets") for p in (ROOT / folder).rglob("*")
+               if p.is_file() and p.suffix in {".onnx", ".npz", ".pt", ".png"}]
+    assert len(shipped) >= 7
+    unnamed = [str(p.relative_to(ROOT)) for p in shipped
+               if f"`{p.relative_to(ROOT).as_posix()}`" not in notices]
+    assert unnamed == []
+    # the OCR weights used at run time come from a dependency, named with their licence
+    assert "ch_PP-OCRv4_rec_infer.onnx" in notices and "Apache-2.0" in notices
+
+
+def test_model_descriptions_name_no_path_outside_the_repository() -> None:
+    for path in (ROOT / "models").glob("*.json"):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r'"(/|[A-Za-z]:\\\\|~)', text), path.name
