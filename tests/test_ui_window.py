@@ -617,7 +617,7 @@ def test_camera_feed_through_the_pipeline_logs_plays(qtbot: QtBot, window: MainW
 
 # --- speech -------------------------------------------------------------------------------------
 def test_announcements_are_spoken_only_when_asked(qtbot: QtBot, store: GameStore) -> None:
-    from ui.speech import Speaker
+    from ui.speech import Speaker, speech_text
 
     quiet = Speaker(enabled=False, allow_qt=False)
     quiet.say("Next: 5♣")
@@ -635,7 +635,7 @@ def test_announcements_are_spoken_only_when_asked(qtbot: QtBot, store: GameStore
     n = len(session.events)
     wait_events(qtbot, w, n + 4)
     w.stop_feed()
-    said = [a["text"] for a in session.report()["announcements"]]
+    said = [speech_text(a["text"]) for a in session.report()["announcements"]]
     assert speaker.spoken and all(text in said for text in speaker.spoken)
 
 
