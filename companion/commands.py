@@ -15,7 +15,7 @@ from typing import Any
 from companion.cards import pretty_name
 from companion.cli import core_command
 from companion.events import read_log, write_log
-from companion.referee.base import GAME_MODULES, find_simulator, replay
+from companion.referee.base import GAME_MODULES, find_simulator, replay, replay_dicts
 
 
 @core_command("referee")
@@ -61,8 +61,41 @@ def run_referee(args: argparse.Namespace) -> int:
     return 0
 
 
-def format_report(report: dict[str, Any], announcements: bool = True) -> str:
-    """The referee's report for people."""
+#: "line 12" in a referee's sentence, with the space and brackets around it when it has them.
+_LINE_MENTION = re.compile(r"( ?\()?\bline (\d+)(?(1)\))")
+
+
+def format_report(report: dict[str, Any], announcements: bool = True,
+                  rounds: Sequence[int] | None = None) -> str:
+    """The referee's report for people. Announcements and violations are placed by the line of
+    the log they come from, or, given ``rounds`` (the round of each line, for a game whose log
+    the reader never sees), by their round."""
+    def place(line: int) -> str:
+        if rounds is None:
+            return f"line {line:>4}"
+        n = rounds[line - 1]
+        return f"round {n:>2}" if n else "start   "
+
+    def said(text: str, line: int) -> str:
+        """The referee's sentence; by round, its mentions of other lines become rounds (and
+        go when they name the sentence's own round)."""
+        if rounds is None:
+            return text
+        own = rounds[line - 1]
+
+        def by_round(m: re.Match[str]) -> str:
+            n = rounds[min(max(int(m.group(2)), 1), len(rounds)) - 1]
+            if m.group(1):
+                return "" if n == own else f" (round {n})"
+            return f"round {n}"
+        return _LINE_MENTION.sub(by_round, text)
+
+    def proof(line: int, proof_line: int) -> str:
+        if rounds is None:
+            return f" (proof: line {proof_line})"
+        later = rounds[proof_line - 1]
+        return f" (proven in round {later})" if later != rounds[line - 1] else ""
+
     out: list[str] = []
     game = report.get("game") or "(no game)"
     state = "finished" if report.get("finished") else f"round {report.get('round')}"
@@ -71,7 +104,7 @@ def format_report(report: dict[str, Any], announcements: bool = True) -> str:
         out.append("")
         out.append("Announcements:")
         for a in report["announcements"]:
-            out.append(f"  line {a['line']:>4}: {a['text']}")
+            out.append(f"  {place(a['line'])}: {said(a['text'], a['line'])}")
     out.append("")
     # Michigan Rum scores points, not chips (its report carries points under "chips").
     out.append("Points:" if report.get("game") == "michigan-rum" else "Chips:")
@@ -89,15 +122,24 @@ def format_report(report: dict[str, Any], announcements: bool = True) -> str:
     if report["violations"]:
         out.append(f"Violations ({len(report['violations'])}):")
         for v in report["violations"]:
-            out.append(f"  line {v['line']:>4}: {v['player']} — {v['rule']} "
-                       f"(proof: line {v['proof_line']}) {v['text']}")
+            out.append(f"  {place(v['line'])}: {v['player']} — {v['rule']}"
+                       f"{proof(v['line'], v['proof_line'])}: {said(v['text'], v['line'])}")
     else:
         out.append("Violations: none")
     if report["errors"]:
         out.append(f"Problems in the log ({len(report['errors'])}):")
         for e in report["errors"]:
-            out.append(f"  {e['text']}")
+            out.append(f"  {said(e['text'], e['line']) if e['line'] else e['text']}")
     return "\n".join(out)
+
+
+def round_of_each_line(events: Sequence[dict[str, Any]]) -> list[int]:
+    """The round each event of a log belongs to (0 before the first ``round`` event)."""
+    out, n = [], 0
+    for ev in events:
+        n += ev.get("event") == "round"
+        out.append(n)
+    return out
 
 
 @core_command("simulate")
@@ -110,7 +152,9 @@ def register_simulate(sub: argparse._SubParsersAction) -> None:
             "output). Without --hidden the log includes the deal (full information); with "
             "--hidden it holds only what the camera and the players would see. --mistakes P "
             "makes the bots break rules with probability P so the referee has something to "
-            "catch. With --show the referee's announcements are printed as the game goes."
+            "catch. With --show the referee's report (announcements, chips, violations) is "
+            "printed instead of the log, each line placed by its round; with --show and --out "
+            "the log is written too and the report names its lines."
         ),
     )
     p.add_argument("--game", "-g", default="michigan-rummy", choices=sorted(GAME_MODULES))
@@ -124,7 +168,7 @@ def register_simulate(sub: argparse._SubParsersAction) -> None:
                    help="probability that a bot breaks a rule at a chance to (0..1)")
     p.add_argument("--out", "-o", help="write the log here instead of standard output")
     p.add_argument("--show", action="store_true",
-                   help="print the referee's announcements instead of the log")
+                   help="print the referee's report instead of the log")
     p.set_defaults(func=run_simulate)
 
 
@@ -162,15 +206,13 @@ def run_simulate(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"companion simulate: {exc}", file=sys.stderr)
         return 2
-    if args.show:
-        from companion.referee.base import replay_dicts
-        report = replay_dicts(events).report()
-        print(format_report(report))
-        return 0
     if args.out:
         write_log(args.out, events)
         print(f"wrote {len(events)} events to {args.out}", file=sys.stderr)
-    else:
+    if args.show:
+        report = replay_dicts(events).report()
+        print(format_report(report, rounds=None if args.out else round_of_each_line(events)))
+    elif not args.out:
         for ev in events:
             sys.stdout.write(json.dumps(ev, ensure_ascii=False) + "\n")
     return 0
