@@ -85,6 +85,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
     else:
+        # OpenCV's own warnings (no camera at this index, each backend's failure) would come
+        # before the one line that says what went wrong.
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
         try:
             source = parse_source(args.source)
         except (OSError, ValueError) as exc:

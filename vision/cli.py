@@ -24,7 +24,10 @@ def register_detect(subparsers: argparse._SubParsersAction) -> None:
                    help="index: find and read each corner index (the default when its models "
                         "are installed); card: the whole-card detector")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
-    p.add_argument("--annotate", metavar="DIR", help="write copies with boxes and names drawn")
+    p.add_argument("--annotate", metavar="DIR",
+                   help="write copies with boxes and names drawn into folder DIR (made if "
+                        "needed; an earlier copy of the same name is replaced, a photo given "
+                        "as IMAGE never)")
     p.add_argument("--model", help="ONNX weights (default: the shipped models/cards.onnx)")
     p.add_argument("--imgsz", type=int, default=None, help="network input size in pixels")
     p.add_argument("--conf", type=float, default=None, help="minimum score (default 0.4)")
@@ -54,6 +57,11 @@ def run_detect(args: argparse.Namespace) -> int:
     from vision.images import ImageError, read_image
     from vision.index_reader import load_reader
 
+    out_dir = Path(args.annotate) if args.annotate else None
+    if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
+        print(f"companion detect: --annotate wants a folder for the annotated copies; "
+              f"{out_dir} is a file", file=sys.stderr)
+        return 2
     kwargs = {"imgsz": args.imgsz} if args.imgsz else {}
     try:
         if args.reader == "index" and (args.model or args.imgsz):
@@ -76,7 +84,6 @@ def run_detect(args: argparse.Namespace) -> int:
 
         profile = DeckProfile.load(args.deck)
         det.conf = MIN_CONF  # the profile applies its own per-card thresholds
-    out_dir = Path(args.annotate) if args.annotate else None
     if out_dir:
         out_dir.mkdir(parents=True, exist_ok=True)
     status = 0
@@ -103,7 +110,13 @@ def run_detect(args: argparse.Namespace) -> int:
                 print(f"  {Card.parse(card).pretty():>4}  {score:.2f}  "
                       f"[{x1:.0f}, {y1:.0f}, {x2:.0f}, {y2:.0f}]")
         if out_dir:
-            cv2.imwrite(str(out_dir / Path(name).name), annotate(img, dets))
+            target = out_dir / Path(name).name
+            if target.exists() and target.samefile(name):
+                print(f"companion detect: not drawing over the photo {name}; give --annotate "
+                      f"another folder", file=sys.stderr)
+                status = 2
+                continue
+            cv2.imwrite(str(target), annotate(img, dets))
     return status
 
 
