@@ -4,6 +4,7 @@ the rendered index labels the localiser and heads are trained on."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -207,12 +208,38 @@ def test_real_index_photos_split_by_time() -> None:
 
 
 def test_corner_proposals_sit_in_the_card_corners() -> None:
-    from vision.index_data import corner_proposals
+    from vision.index_reader import corner_proposals
 
     props = corner_proposals([100, 100, 200, 240])
     assert props.shape == (24, 4)
     assert (props[:, 0] >= 100 - 1e-3).all() and (props[:, 2] <= 200 + 1e-3).all()
     assert (props[:, 1] >= 100 - 1e-3).all() and (props[:, 3] <= 240 + 1e-3).all()
+
+
+class _InkHeads:
+    """Heads that read every patch as K♥, the surer the more ink (dark pixels) it holds, and
+    call it an index when at least a quarter of it is ink."""
+
+    def read(self, patches: np.ndarray) -> dict[str, np.ndarray]:
+        ink = 1 - patches.reshape(len(patches), -1).mean(axis=1) / 255
+        n = len(patches)
+        rank, suit = np.full((n, 13), 0.01), np.full((n, 4), 0.01)
+        rank[:, RANKS.index("K")] = suit[:, SUITS.index("H")] = 0.5 + ink
+        return {"rank": rank / rank.sum(1, keepdims=True),
+                "suit": suit / suit.sum(1, keepdims=True),
+                "orient": np.full((n, 4), 0.25), "is_index": np.clip(2 * ink, 0, 1)}
+
+
+def test_corner_vote_reads_the_corner_that_holds_an_index() -> None:
+    from vision.index_reader import corner_vote
+
+    frame = np.full((300, 300, 3), 255, np.uint8)
+    heads: Any = _InkHeads()
+    assert corner_vote(heads, frame, [100, 80, 200, 220]) is None  # blank corners: no vote
+    frame[82:120, 102:122] = 0  # an index in the top-left corner
+    vote = corner_vote(heads, frame, [100, 80, 200, 220])
+    assert vote is not None and CARD_CODES[int(vote.argmax())] == "KH"
+    assert vote.shape == (52,) and abs(float(vote.sum()) - 1) < 1e-6
 
 
 def test_detect_takes_folders(tmp_path) -> None:  # noqa: ANN001

@@ -28,7 +28,7 @@ import cv2
 import numpy as np
 
 from vision import datagen, decks
-from vision.index_reader import PATCH, index_patch, orientation_of
+from vision.index_reader import PATCH, corner_proposals, index_patch, orientation_of
 
 REAL_TRAIN = Path(os.environ.get("MICHIGAN_REAL_TRAIN", "/work/shared/real-cards-train"))
 ROOT = Path(__file__).resolve().parent.parent / "datasets" / "index"
@@ -303,20 +303,6 @@ def main(argv: list[str] | None = None) -> int:
 
 # ---------------------------------------------------------------- real indices found in
 # whole-card photos
-
-def corner_proposals(box: Sequence[float]) -> np.ndarray:
-    """Index-sized boxes in the four corners of a whole-card box, upright and on their side,
-    at three sizes: where a card's corner index can lie when the card is roughly square to
-    the photo."""
-    x1, y1, x2, y2 = (float(v) for v in box)
-    s = min(x2 - x1, y2 - y1)
-    out = []
-    for scale in (0.8, 1.0, 1.25):
-        for pw, ph in ((0.2 * s * scale, 0.42 * s * scale), (0.42 * s * scale, 0.2 * s * scale)):
-            for ax, ay in ((x1, y1), (x2 - pw, y1), (x1, y2 - ph), (x2 - pw, y2 - ph)):
-                out.append([ax, ay, ax + pw, ay + ph])
-    return np.asarray(out, np.float32)
-
 
 def mine_whole_card_indices(heads: object, recs: Sequence[dict[str, object]],
                             min_p: float = 0.35, src: Path = REAL_TRAIN

@@ -56,6 +56,20 @@ def index_patch(frame: np.ndarray, box: Sequence[float] | np.ndarray) -> np.ndar
                           borderMode=cv2.BORDER_REPLICATE)
 
 
+def corner_proposals(box: Sequence[float]) -> np.ndarray:
+    """Index-sized boxes in the four corners of a whole-card box, upright and on their side,
+    at three sizes: where a card's corner index can lie when the card is roughly square to
+    the photo."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    s = min(x2 - x1, y2 - y1)
+    out = []
+    for scale in (0.8, 1.0, 1.25):
+        for pw, ph in ((0.2 * s * scale, 0.42 * s * scale), (0.42 * s * scale, 0.2 * s * scale)):
+            for ax, ay in ((x1, y1), (x2 - pw, y1), (x1, y2 - ph), (x2 - pw, y2 - ph)):
+                out.append([ax, ay, ax + pw, ay + ph])
+    return np.asarray(out, np.float32)
+
+
 def orientation_of(quad: np.ndarray) -> int:
     """Which way an index's top points in the image, in quarter turns clockwise from up
     (0 up, 1 right, 2 down, 3 left), from its quad in reading order (TL, TR, BR, BL).
@@ -157,6 +171,30 @@ class IndexHeads:
         orient = np.mean([np.roll(ori[k], k, axis=1) for k in range(len(turns))], axis=0)
         isx = (1 / (1 + np.exp(-out["is_index"].reshape(len(turns), n)))).mean(axis=0)
         return {"rank": rank, "suit": suit, "orient": orient, "is_index": isx}
+
+
+def corner_vote(heads: IndexHeads, frame: np.ndarray, box: Sequence[float] | np.ndarray,
+                min_index: float = 0.5) -> np.ndarray | None:
+    """The 52 card probabilities (suit-major, as ``CARD_CODES``) that a whole-card box's
+    corners give, with no localiser: in each corner the proposal the heads read most surely
+    (is-index x the best rank x suit) votes, weighted by its is-index score; ``None`` when no
+    corner holds an index."""
+    props = corner_proposals(box)
+    p = heads.read(np.stack([index_patch(frame, b) for b in props]))
+    joint = (p["suit"][:, :, None] * p["rank"][:, None, :]).reshape(len(props), 52)
+    sure = joint.max(axis=1) * p["is_index"]
+    logp = np.zeros(52)
+    voted = False
+    for corner in range(4):  # proposals are ordered size, shape, corner
+        sel = np.arange(corner, len(props), 4)
+        best = int(sel[int(sure[sel].argmax())])
+        if p["is_index"][best] >= min_index:
+            logp += p["is_index"][best] * np.log(joint[best] + 1e-6)
+            voted = True
+    if not voted:
+        return None
+    q = np.exp(logp - logp.max())
+    return np.asarray(q / q.sum())
 
 
 DECK_KIND = "index-heads deck profile"
@@ -281,7 +319,9 @@ class IndexReader:
       photos of the user's own cards).
     - ``whole_cards`` (with ``card_boxes``): the whole-card crop classifier also votes on each
       card box, its 52 probabilities multiplied with the indices' rank x suit vote raised to
-      ``index_weight`` (0: the classifier alone; large: the indices decide).
+      ``index_weight`` (0: the classifier alone; large: the indices decide). A box with no
+      index found inside whose classifier vote is below ``corner_gate`` has its four corners
+      read by the heads (`corner_vote`), raised to ``corner_weight``.
     """
 
     names = CARD_CODES
@@ -291,7 +331,8 @@ class IndexReader:
                  card_boxes: bool = True, ocr: bool | str = True, ocr_below: float = 0.9,
                  decks: int = 1, tta: bool = True,
                  deck: str | Path | dict[str, Any] | None = None,
-                 whole_cards: bool = False, index_weight: float = 1.0) -> None:
+                 whole_cards: bool = False, index_weight: float = 1.0,
+                 corner_gate: float = 0.9, corner_weight: float = 0.3) -> None:
         import onnxruntime as ort
 
         self.localiser_path = Path(localiser) if localiser else localiser_path()
@@ -312,6 +353,7 @@ class IndexReader:
         self.heads = IndexHeads(heads, threads=threads, tta=tta, deck=deck)
         self.conf, self.index_conf = float(conf), float(index_conf)
         self.index_weight = float(index_weight)
+        self.corner_gate, self.corner_weight = float(corner_gate), float(corner_weight)
         self.decks = int(decks)
         self.card_detector = None
         if card_boxes:
@@ -442,6 +484,11 @@ class IndexReader:
             p = probs[i]
             for r in inside.get(i, []):  # each corner votes (suit-major, as CARD_CODES)
                 p = p * np.outer(r.suit, r.rank).reshape(-1) ** (self.index_weight * r.is_index)
+            if i not in inside and p.max() < self.corner_gate * p.sum():
+                # No index found in an unsure box: read its corners where indices lie.
+                vote = corner_vote(self.heads, frame, boxes[i])
+                if vote is not None:
+                    p = p * vote ** self.corner_weight
             p = p / max(float(p.sum()), 1e-12)
             c = int(p.argmax())
             names.append(c)
