@@ -56,7 +56,7 @@ def index_patch(frame: np.ndarray, box: Sequence[float] | np.ndarray) -> np.ndar
                           borderMode=cv2.BORDER_REPLICATE)
 
 
-def corner_proposals(box: Sequence[float]) -> np.ndarray:
+def corner_proposals(box: Sequence[float] | np.ndarray) -> np.ndarray:
     """Index-sized boxes in the four corners of a whole-card box, upright and on their side,
     at three sizes: where a card's corner index can lie when the card is roughly square to
     the photo."""
