@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from importlib.metadata import entry_points
 
 from companion import __version__, diagnostics
 from companion.events import LogFileError
@@ -37,7 +36,31 @@ def _load_core_commands() -> None:
     import companion.commands  # noqa: F401
 
 
-def build_parser(plugins: bool = True) -> argparse.ArgumentParser:
+def command_named(argv: Sequence[str]) -> str | None:
+    """The subcommand an argument list asks for: its first argument that is not an option
+    (``companion`` itself takes no option with a value)."""
+    return next((a for a in argv if not a.startswith("-")), None)
+
+
+def plugins_needed(argv: Sequence[str]) -> bool | str:
+    """Which plugin subcommands must be imported to parse ``argv``: none for a core command or
+    no command at all (the window), only the one named, or all of them (``--help``, an unknown
+    name), so that `companion referee` never loads OpenCV or numpy."""
+    name = command_named(argv)
+    _load_core_commands()
+    if name in CORE_COMMANDS:
+        return False
+    if name is None:
+        return any(a in ("-h", "--help") for a in argv)
+    from importlib.metadata import entry_points  # slow to import: only when plugins matter
+
+    if name in {ep.name for ep in entry_points(group="companion.commands")}:
+        return name
+    return True
+
+
+def build_parser(plugins: bool | str = True) -> argparse.ArgumentParser:
+    """The command line: the core subcommands and the plugins' (all, none, or the one named)."""
     parser = argparse.ArgumentParser(
         prog="companion",
         description=(
@@ -52,18 +75,21 @@ def build_parser(plugins: bool = True) -> argparse.ArgumentParser:
     _load_core_commands()
     for name in sorted(CORE_COMMANDS):
         CORE_COMMANDS[name](sub)
-    if plugins:
-        for ep in sorted(entry_points(group="companion.commands"), key=lambda e: e.name):
-            if ep.name in CORE_COMMANDS:
-                continue
-            try:
-                register = ep.load()
-            except ImportError as exc:
-                # The extra that provides it is not installed: say so instead of crashing.
-                p = sub.add_parser(ep.name, help=f"(unavailable: {exc.name or exc} not installed)")
-                p.set_defaults(func=_unavailable(ep.name, exc))
-                continue
-            register(sub)
+    if plugins is False:
+        return parser
+    from importlib.metadata import entry_points
+
+    for ep in sorted(entry_points(group="companion.commands"), key=lambda e: e.name):
+        if ep.name in CORE_COMMANDS or (isinstance(plugins, str) and ep.name != plugins):
+            continue
+        try:
+            register = ep.load()
+        except ImportError as exc:
+            # The extra that provides it is not installed: say so instead of crashing.
+            p = sub.add_parser(ep.name, help=f"(unavailable: {exc.name or exc} not installed)")
+            p.set_defaults(func=_unavailable(ep.name, exc))
+            continue
+        register(sub)
     return parser
 
 
@@ -76,6 +102,8 @@ def _unavailable(name: str, exc: ImportError) -> Handler:
 
 
 def _run_window() -> int:
+    from importlib.metadata import entry_points
+
     eps = list(entry_points(group="companion.app"))
     if not eps:
         print("The window needs the app extra: pip install 'michigan-companion[app]'.\n"
@@ -93,7 +121,8 @@ def _run_window() -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     diagnostics.setup()
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(plugins_needed(argv))
     args = parser.parse_args(argv)
     if args.command is None:
         return _run_window()
