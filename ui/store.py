@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import threading
 import time
 import uuid
@@ -97,31 +98,63 @@ class GameStore:
         return out
 
     def resumable(self) -> GameInfo | None:
-        """The newest game that was neither finished nor closed by the user, if any."""
-        for info in self.games():
-            meta = _read_json(info.path / META_NAME)
-            if not info.finished and not meta.get("closed") and info.events > 1:
+        """The newest game that was neither finished nor closed by the user, if any. Games
+        closed by the user are passed over on their meta file alone, so start-up does not
+        replay the saved games."""
+        if not self.root.is_dir():
+            return None
+        for folder in sorted(self.root.iterdir(), reverse=True):
+            if _read_json(folder / META_NAME).get("closed"):
+                continue
+            info = game_info(folder)
+            if info is not None and not info.finished and info.events > 1:
                 return info
         return None
 
+    def delete(self, game: GameInfo) -> None:
+        """Remove a saved game: its log, evidence frames and meta file."""
+        folder = game.path.resolve()
+        if folder.parent != self.root.resolve() or not (folder / LOG_NAME).is_file():
+            raise ValueError(f"{game.path} is not a saved game of {self.root}")
+        shutil.rmtree(folder)
+
 
 def game_info(folder: Path) -> GameInfo | None:
+    """A saved game's summary. Replaying the log is needed once: the summary is kept in the
+    meta file with the log's size, and used again while the log has not grown."""
     log_path = folder / LOG_NAME
-    if not log_path.is_file():
+    try:
+        size = log_path.stat().st_size
+    except OSError:
         return None
+    meta = _read_json(folder / META_NAME)
+    summary = meta.get("summary")
+    if not (isinstance(summary, dict) and summary.get("size") == size):
+        summary = _summarise(log_path, size)
+        if summary is None:
+            return None
+        if meta:  # a folder of this store: remember it (best effort)
+            try:
+                _write_json(folder / META_NAME, {**meta, "summary": summary})
+            except OSError:
+                pass
+    return GameInfo(folder, str(summary.get("game")), tuple(summary.get("players") or ()),
+                    float(meta.get("started", 0.0)), bool(summary.get("finished")),
+                    int(summary.get("events", 0)), str(meta.get("source", "camera")))
+
+
+def _summarise(log_path: Path, size: int) -> dict[str, Any] | None:
     try:
         log = read_log(log_path)
     except OSError:
         return None
-    meta = _read_json(folder / META_NAME)
     setup = next((e for e in log.events if e.kind == "game"), None)
     if setup is None:
         return None
     result = replay(log)
-    finished = bool(result.referee and result.referee.state.finished)
-    return GameInfo(folder, str(setup.get("game")), tuple(setup.get("players") or ()),
-                    float(meta.get("started", 0.0)), finished, len(log.events),
-                    str(meta.get("source", "camera")))
+    return {"size": size, "game": setup.get("game"), "players": list(setup.get("players") or ()),
+            "finished": bool(result.referee and result.referee.state.finished),
+            "events": len(log.events)}
 
 
 class LockedLog(EventLog):

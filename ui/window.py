@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QRect, QSettings, Qt, Signal, Slot
+from PySide6.QtCore import QByteArray, QRect, QSettings, Qt, Signal, Slot
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -75,12 +75,16 @@ def _font(points: int, bold: bool = False) -> QFont:
 
 
 class OpenGameDialog(QDialog):
-    """Pick a saved game to replay (and export)."""
+    """Pick a saved game to replay (and export), or delete saved games."""
 
-    def __init__(self, games: Sequence[GameInfo], parent: QWidget | None = None) -> None:
+    def __init__(self, store: GameStore, parent: QWidget | None = None,
+                 confirm: Callable[[GameInfo], bool] | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Open a saved game")
         self.resize(760, 420)
+        self.store = store
+        self._confirm = confirm or self._ask_delete
+        games = store.games()
         self.model = GamesModel(games)
         self.table = QTableView()
         self.table.setModel(self.model)
@@ -91,6 +95,9 @@ class OpenGameDialog(QDialog):
             self.table.selectRow(0)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open
                                    | QDialogButtonBox.StandardButton.Cancel)
+        self.delete_button = buttons.addButton("Delete…", QDialogButtonBox.ButtonRole.ActionRole)
+        self.delete_button.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+        self.delete_button.clicked.connect(self.delete_chosen)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         box = QVBoxLayout(self)
@@ -100,6 +107,23 @@ class OpenGameDialog(QDialog):
     def chosen(self) -> GameInfo | None:
         rows = self.table.selectionModel().selectedRows()
         return self.model.game(rows[0].row()) if rows else None
+
+    def delete_chosen(self) -> None:
+        """Delete the selected game (log and evidence) once the user confirms."""
+        game = self.chosen()
+        if game is None or not self._confirm(game):
+            return
+        row = self.table.selectionModel().selectedRows()[0].row()
+        self.store.delete(game)
+        self.model.set_games(self.store.games())
+        if self.model.rowCount():
+            self.table.selectRow(min(row, self.model.rowCount() - 1))
+
+    def _ask_delete(self, game: GameInfo) -> bool:
+        answer = QMessageBox.question(
+            self, "Delete the game?",
+            f"Delete {game.title}, its log and its evidence pictures?\nThis cannot be undone.")
+        return answer == QMessageBox.StandardButton.Yes
 
 
 def game_over_text(report: dict[str, Any]) -> str:
@@ -160,6 +184,9 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._update_actions()
         self.fit_to_screen()
+        saved = settings.value("window/geometry") if settings is not None else None
+        if isinstance(saved, QByteArray):
+            self.restoreGeometry(saved)  # where the user left it (Qt keeps it on a screen)
 
     # --- layout ----------------------------------------------------------------------------
     #: The window's size where the screen has room for it.
@@ -699,6 +726,8 @@ class MainWindow(QMainWindow):
         self.replay_bar.setVisible(False)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if self.settings is not None:
+            self.settings.setValue("window/geometry", self.saveGeometry())
         self.stop_feed()
         self.speaker.stop()
         if self.session is not None:
@@ -1070,7 +1099,7 @@ class MainWindow(QMainWindow):
         return gs
 
     def open_game_dialog(self) -> None:
-        dlg = OpenGameDialog(self.store.games(), self)
+        dlg = OpenGameDialog(self.store, self)
         if dlg.exec() == QDialog.DialogCode.Accepted:
             info = dlg.chosen()
             if info is not None:
