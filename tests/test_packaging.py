@@ -74,3 +74,17 @@ def test_model_descriptions_name_no_path_outside_the_repository() -> None:
     for path in (ROOT / "models").glob("*.json"):
         text = path.read_text(encoding="utf-8")
         assert not re.search(r'"(/|[A-Za-z]:\\\\|~)', text), path.name
+
+
+def test_training_declares_what_the_recipe_needs() -> None:
+    train = _extras()["train"]
+    assert "ultralytics>=8.4" in train  # YOLO26, exported with 8.4.190
+    assert any(re.fullmatch(r"torch>=2\.13(\.\d+)?", req) for req in train)
+
+
+def test_the_window_has_a_gui_script() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    target = project["gui-scripts"]["companion-window"]
+    module, _, name = target.partition(":")
+    assert (module, name) == ("ui.cli", "run_window")
+    assert f"def {name}(" in (ROOT / "ui" / "cli.py").read_text(encoding="utf-8")
