@@ -187,6 +187,8 @@ def run_round(game: str, seed: int, noise: Mapping[str, float], fps: float,
             pipe.process(frame.image, frame.t, frame.index)
             answer_all(frame.t)
         answer_all(float("inf"))
+        while pipe.flush().pending:  # the video ended: what waited behind the last questions
+            answer_all(float("inf"))
         pipe.finish()
         got = [dict(e.data) for e in read_log(path).events]
         out.settled = len(shown) - out.questions

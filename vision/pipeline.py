@@ -324,6 +324,64 @@ class TablePipeline:
         votes = self.tracker.votes_at(pos[0], pos[1], since)
         return votes.get(card, 0) > max(self.reread_frames, 1.5 * votes.get(under, 0))
 
+    def _which_reading(self, under: str, card: str, pos: tuple[float, float]) -> str | None:
+        """A card logged as ``under`` and read as ``card`` on the same spot since, the later
+        reading winning the vote: which was it, by the table and the camera? The one the
+        sequence expected when it was played (3♣ after 2♣ rather than a lead of 3♦) when
+        only one was; else ``card`` when ``under`` was read as itself in fewer than
+        ``reread_frames`` frames since it was logged (it settled while its reading was still
+        changing); None when both readings held steady: the camera alone cannot say."""
+        line, logged = self._line_of[under]
+        next_card = getattr(replay([e for e in read_log(self.log.path).events
+                                    if e.line < line]).referee, "next_card", None)
+        expected = next_card() if callable(next_card) else None
+        if expected in (under, card):
+            return str(expected)
+        since = float(logged.get("t", 0.0)) - 0.05
+        steady = self.tracker.votes_at(pos[0], pos[1], since).get(under, 0) >= self.reread_frames
+        return None if steady else card
+
+    def _resolve_flip(self, under: str, card: str, pos: tuple[float, float],
+                      corr: dict[str, Any], result: FrameResult) -> None:
+        """A card logged as ``under``, read as ``card`` on its spot since, the table
+        accepting either (``corr`` makes it ``card``): the log is corrected, kept, or a person
+        is asked, as `_which_reading` says."""
+        was, now = Card.parse(under).pretty(), Card.parse(card).pretty()
+        verdict = self._which_reading(under, card, pos)
+        if verdict == under:
+            self.tracker.misread_at(card, *pos)
+            result.notes.append(f"{now} read where {was} lies: {was} came next, {now} misread")
+        elif verdict is None:
+            if not any(held.observation.cards == [card] for held in self.pending.values()):
+                self._ask_flip(under, card, pos, corr, result)  # unless it is asked already
+        else:
+            self.tracker.misread_at(under, *pos)
+            self._append(corr, result.announcements, result)
+            result.notes.append(f"read again: {now}, not {was}")
+            self._spot_of[card] = pos
+            for pid, held in list(self.pending.items()):  # the question it answers
+                if held.observation.cards == [card]:
+                    del self.pending[pid]
+
+    def _ask_flip(self, under: str, card: str, pos: tuple[float, float], corr: dict[str, Any],
+                  result: FrameResult) -> None:
+        """Hold the question a card read steadily as ``under`` (logged) and then steadily as
+        ``card`` puts: which was it? The camera settles it if it reads ``under`` again."""
+        logged = self._line_of[under][1]
+        zone = int(self.tracker.zone_of(np.array([pos]))[0])
+        seat = self.players.index(str(logged.get("player"))) \
+            if logged.get("player") in self.players else None
+        obs = Observation(
+            zone=zone, zone_name=self.profile.zones[zone].name if zone >= 0 else "",
+            kind="pile", seat=seat, cards=[card], confidence=float(logged.get("confidence", 1)),
+            t=self.tracker.t, t_still=float(logged.get("t", self.tracker.t)),
+            positions=[pos], votes=[self.tracker.votes_at(*pos, float(logged.get("t", 0)))])
+        was, now = Card.parse(under).pretty(), Card.parse(card).pretty()
+        answers = [Answer(f"{now}, not {was} before", (corr,)),
+                   Answer(f"{was} as logged ({now} misread)", (), under)]
+        self._hold(obs, f"read as {was}, then as {now}", corr, result,
+                   (f"{logged.get('player')} played {was} or {now}?", answers))
+
     def _recount(self, result: FrameResult) -> None:
         """Contested cards (logged as one card, read as another since): correct the log once
         the other reading wins the vote, while the table still accepts it."""
@@ -338,13 +396,7 @@ class TablePipeline:
             self._contests.remove(contest)
             corr = self._correction(under, card)
             if corr is not None:
-                self._append(corr, result.announcements, result)
-                result.notes.append(f"read again: {Card.parse(card).pretty()}, not "
-                                    f"{Card.parse(under).pretty()}")
-                self._spot_of[card] = (x, y)
-                for pid, held in list(self.pending.items()):  # the question it answers
-                    if held.observation.cards == [card]:
-                        del self.pending[pid]
+                self._resolve_flip(under, card, (x, y), corr, result)
 
     def _correction(self, card: str, new_card: str) -> dict[str, Any] | None:
         """The ``correct`` event that makes the play logged as ``card`` this round a play of
@@ -383,9 +435,25 @@ class TablePipeline:
         line = self._append(event, out)
         return line, out
 
+    def flush(self) -> FrameResult:
+        """No frame will follow (the video ended, the camera stopped): the readings that
+        waited behind questions since answered are placed, and the moves still gathering
+        their cards are held for a person. What it holds comes back in ``pending``: once
+        those are answered, call it again to place what waited behind them."""
+        result = FrameResult(self.tracker.t, -1)
+        self._drain(result)
+        if not self.pending:
+            for zone, (obs, _deadline, why, offer) in list(self._partial.items()):
+                del self._partial[zone]
+                self._hold(obs, why, offer, result)
+            self._drain(result)
+        result.pending = list(self.pending.values())
+        return result
+
     def finish(self) -> list[str]:
-        """Log the rest of the script (events after the last card) and close the log."""
-        out: list[str] = []
+        """Place what still waits (`flush`), log the rest of the script (events after the last
+        card) and close the log. Questions still open stay in ``pending``."""
+        out: list[str] = list(self.flush().announcements)
         self._flush_script(10**9, out, None)
         if self.referee is not None:
             n = len(self.referee.announcements)
@@ -526,6 +594,12 @@ class TablePipeline:
     def _consider(self, obs: Observation, result: FrameResult) -> None:
         # People's events that come before this move (a new round, bids) go in first.
         self._flush_script(self.visual_count, result.announcements, result)
+        if len(obs.cards) == 1 and obs.on_spot_of and obs.on_spot_of[0] \
+                and obs.zone not in self._partial:
+            # Read where a counted card lay a frame before: that card misread, or a new one
+            # laid on it (a card played twice included: the table decides).
+            self._on_spot(obs, obs.on_spot_of[0], result)
+            return
         copies = self.tracker.config.copies
         fresh = [c for c in obs.cards if self._round_cards.get(c, 0) < copies]
         if obs.kind == "pile" and len(fresh) < len(obs.cards):
@@ -547,10 +621,6 @@ class TablePipeline:
                 return
             obs.cards = fresh
             obs.votes = [v for c, v in zip(obs.cards, obs.votes, strict=False) if c in fresh]
-        if len(obs.cards) == 1 and obs.on_spot_of and obs.on_spot_of[0] \
-                and obs.zone not in self._partial:
-            self._on_spot(obs, obs.on_spot_of[0], result)
-            return
         held = self._partial.pop(obs.zone, None)
         if held is not None:
             # The rest of a move the referee could not place alone (a hand uncovering the
@@ -599,10 +669,7 @@ class TablePipeline:
                 return
             corr = None
         if corr is not None and (not new_ok or (event is not None and self._doubt(event))):
-            self.tracker.misread_at(under, *obs.positions[0])
-            self._append(corr, result.announcements, result)
-            result.notes.append(f"read again: {Card.parse(card).pretty()}, not "
-                                f"{Card.parse(under).pretty()}")
+            self._resolve_flip(under, card, obs.positions[0], corr, result)
             return
         if event is None or not new_ok:
             self.tracker.misread_at(card, *obs.positions[0])

@@ -118,6 +118,9 @@ class _Track:
     #: Another reading of a counted card of another code (same spot): never an event, and
     #: it keeps that card's place like a counted one.
     alias: bool = False
+    #: Readings of the card seen carried onto this spot just before this reading began, under
+    #: another code (one card, read one way in flight and another where it lies).
+    carried: dict[str, int] = field(default_factory=dict)
 
     @property
     def position(self) -> tuple[float, float]:
@@ -211,12 +214,17 @@ class Tracker:
             if d <= best_d:
                 best, best_d = tr, d
         if best is None:
-            counted = sum(tr.counted and not tr.alias for tr in tracks)
-            if counted >= cfg.copies:
-                # Every copy of this card is already on the table: it is one of them (moved,
-                # or peeking out from under another card), never a new play.
-                best = min((tr for tr in tracks if tr.counted and not tr.alias),
-                           key=lambda tr: np.hypot(tr.position[0] - x, tr.position[1] - y))
+            counted = [tr for tr in tracks if tr.counted and not tr.alias]
+            nearest = min(counted, default=None,
+                          key=lambda tr: np.hypot(tr.position[0] - x, tr.position[1] - y))
+            if len(counted) >= cfg.copies and nearest is not None and np.hypot(
+                    nearest.position[0] - x, nearest.position[1] - y) <= cfg.match_dist:
+                # Every copy of this card is already on the table, one of them close by: it
+                # is that one (read twice in a frame, or peeking out from under another
+                # card), never a new play. Read far from every copy, it is a card of its own:
+                # one card cannot lie in two places, and the table decides which reading
+                # is wrong.
+                best = nearest
             elif len(tracks) >= 2 * cfg.copies + 1:
                 return  # a burst of misreads of one card: ignore the surplus
             else:
@@ -373,7 +381,33 @@ class Tracker:
                     if max(here) >= began:
                         return True  # read again after: one card, two readings
                     replaced = code
+        if replaced:
+            carrier = self._carried_onto(tr, pos, began)
+            if carrier is not None:
+                tr.carried = {carrier.code: sum(1 for s in carrier.samples if s[0] < began)}
+            if tr.carried:
+                # A card was carried onto the spot as its readings began: a new card laid
+                # there (read one way in flight, another where it lies), not the card under
+                # it misread from now on.
+                return False
         return replaced
+
+    def _carried_onto(self, tr: _Track, pos: np.ndarray, began: float) -> _Track | None:
+        """A card of another code, never counted, last seen near ``pos`` but not on it
+        within two frames before ``began`` (the start of ``tr`` 's readings there): a card
+        in flight that landed there, if any."""
+        cfg = self.config
+        after = began - 2.5 * self._frame_interval() - 1e-6
+        for code, tracks in self._tracks.items():
+            if code == tr.code:
+                continue
+            for other in tracks:
+                if other.counted or not after <= other.last_seen < began:
+                    continue
+                off = [float(np.hypot(s[1] - pos[0], s[2] - pos[1])) for s in other.samples]
+                if min(off) > cfg.still_tol and off[-1] <= cfg.match_dist / 2:
+                    return other
+        return None
 
     def _settle(self, t: float) -> list[Observation]:
         cfg = self.config
@@ -429,7 +463,10 @@ class Tracker:
                 px, py = (float(v) for v in np.median(np.array([(s[1], s[2]) for s in win]),
                                                       axis=0))
                 positions.append((px, py))
-                votes.append(self.votes_at(px, py, tr.first_seen - 1e-6) or {tr.code: len(win)})
+                vote = self.votes_at(px, py, tr.first_seen - 1e-6) or {tr.code: len(win)}
+                for code, n in tr.carried.items():
+                    vote[code] = vote.get(code, 0) + n
+                votes.append(vote)
                 tr.counted = True
             zone = self.zones[z]
             conf = min(confs)
