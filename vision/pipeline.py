@@ -653,7 +653,8 @@ class TablePipeline:
         """A card read where a counted card lay a frame before: a card laid on it faster
         than a frame, or that card misread from now on. A move the table accepts is a new
         card, unless the two look alike and the table would accept either: then a person
-        says. A move the table refuses is the card under it, misread."""
+        says. A move the table refuses, or one only hidden hands could excuse, is the card
+        under it, misread."""
         card = obs.cards[0]
         event, _why, _offer = self._interpret(obs)
         new_ok = (event is not None and event.get("event") in ("play", "reveal")
@@ -671,21 +672,23 @@ class TablePipeline:
         if corr is not None and (not new_ok or (event is not None and self._doubt(event))):
             self._resolve_flip(under, card, obs.positions[0], corr, result)
             return
-        if event is None or not new_ok:
+        # Nothing was seen carried there, and the spot was read in every frame (the tracker's
+        # on_spot_of): the camera says one card. A move the table refuses, or one only hidden
+        # hands could excuse, agrees: the card under, misread.
+        if event is None or not new_ok or self._doubt(event):
             self.tracker.misread_at(card, *obs.positions[0])
             result.notes.append(f"{Card.parse(card).pretty()} read where "
                                 f"{Card.parse(under).pretty()} lies: {Card.parse(under).pretty()}"
                                 f" misread")
             return
-        doubt = self._doubt(event)
-        if event.get("event") == "play" and (card in lookalikes(under)[:3] or doubt):
+        if event.get("event") == "play" and card in lookalikes(under)[:3]:
             who = event.get("player")
             answers = [Answer(Card.parse(card).pretty(), (event,)),
                        Answer(f"no, {Card.parse(under).pretty()} misread", (), under)]
             if corr is not None:
                 answers.insert(1, Answer(f"{Card.parse(card).pretty()}, not "
                                          f"{Card.parse(under).pretty()} before", (corr,)))
-            self._hold(obs, doubt or f"it lies where {Card.parse(under).pretty()} lay", event,
+            self._hold(obs, f"it lies where {Card.parse(under).pretty()} lay", event,
                        result, (f"{who} played {Card.parse(card).pretty()}?", answers))
             return
         self._log_visual(event, obs, result)
@@ -796,6 +799,9 @@ class TablePipeline:
                     options.insert(0, Answer(f"{Card.parse(read).pretty()}, not "
                                              f"{Card.parse(under).pretty()} before", (corr,)))
                     self._contests.append((under, read, (x, y)))
+        if kind == "play" and not (read in unplayed and self._accepts_all([ev(read)])
+                                   and self._skipped(ev(read)) is None):
+            options[:0] = self._misread_before(ev(read))
         skipped = self._skipped(ev(read))
         if kind == "play" and read in unplayed and (
                 skipped is not None or not self._accepts_all([ev(read)])):
@@ -816,6 +822,34 @@ class TablePipeline:
                             answers + others)
         verb = "shows" if kind == "reveal" else "played"
         return f"{player} {verb} {Card.parse(read).pretty()}?", options
+
+    def _misread_before(self, event: dict[str, Any], plays: int = 4) -> list[Answer]:
+        """Answers where one of the last ``plays`` cards logged this round was misread: read
+        as a card it is easily taken for (or for which it is), the log then accepts ``event``
+        as read, breaking no rule (6♦ played twice: the first was 5♦; 9♦ then 7♦: the 9♦ was
+        6♦). Each answer corrects that card and logs ``event``."""
+        events = read_log(self.log.path).events
+        n = self.log.lines
+        recent = sorted(self._line_of.items(), key=lambda item: -item[1][0])[:plays]
+        answers: list[tuple[bool, Answer]] = []
+        for logged, (_line, old) in recent:
+            for was in [c for c in CARD_CODES if c != logged and (
+                    c in lookalikes(logged)[:3] or logged in lookalikes(c)[:3])]:
+                corr = self._correction(logged, was)
+                if corr is None:
+                    continue
+                fixed = replay([*events, Event(corr, n + 1)])
+                after = replay([*events, Event(corr, n + 1), Event(event, n + 2)])
+                if after.errors or after.referee is None or fixed.referee is None or \
+                        len(after.referee.violations) > len(fixed.referee.violations):
+                    continue
+                next_card = getattr(fixed.referee, "next_card", None)
+                follows = callable(next_card) and next_card() == event.get("card")
+                answers.append((not follows, Answer(
+                    f"{old.get('player')}'s {Card.parse(logged).pretty()} was "
+                    f"{Card.parse(was).pretty()}", (corr, event))))
+        # Those after which the reading is the very card the sequence expects come first.
+        return [answer for _, answer in sorted(answers, key=lambda a: a[0])][:3]
 
     def _reread(self, t: float, result: FrameResult) -> None:
         """A held card the camera now reads, again and again, as one of the question's
