@@ -161,6 +161,18 @@ def train(epochs: int = 30, imgsz: int = 320, batch: int = 16, hours: float | No
     return best if best.exists() else last
 
 
+def tidy_metadata(onnx_path: Path) -> None:
+    """Name the training files in an exported model's metadata relative to the repository:
+    ultralytics writes the training machine's absolute paths there."""
+    import onnx
+
+    model = onnx.load(str(onnx_path))
+    root = str(REPO) + "/"
+    for prop in model.metadata_props:
+        prop.value = prop.value.replace(root, "")
+    onnx.save(model, str(onnx_path))
+
+
 def export(weights: Path, imgsz: int, out: Path = MODELS / "cards.onnx",
            extra: dict[str, Any] | None = None) -> Path:
     """Export to ONNX (static input, opset 17, simplified) and write the names JSON beside it."""
@@ -175,6 +187,7 @@ def export(weights: Path, imgsz: int, out: Path = MODELS / "cards.onnx",
                              dynamic=False, device="cpu"))
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(path, out)
+    tidy_metadata(out)
     info = {"names": names, "imgsz": imgsz, "source_weights": str(weights.relative_to(REPO))
             if weights.is_relative_to(REPO) else str(weights)}
     info.update(extra or {})

@@ -19,7 +19,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from vision.train import MODELS, REPO, offline_environment
+from vision.train import MODELS, REPO, offline_environment, tidy_metadata
 
 DATA = REPO / "datasets" / "index"
 RUNS = REPO / "runs" / "index"
@@ -71,6 +71,7 @@ def export(weights: Path, imgsz: int, out: Path = OUT) -> Path:
                              dynamic=False, device="cpu"))
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(path, out)
+    tidy_metadata(out)
     src = str(weights.relative_to(REPO)) if weights.is_relative_to(REPO) else str(weights)
     out.with_suffix(".json").write_text(json.dumps(
         {"names": names, "imgsz": imgsz, "source_weights": src}, indent=1) + "\n")
