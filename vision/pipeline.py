@@ -8,6 +8,7 @@ and returns plain data for a window or the console. Qt-free; the window runs it 
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -20,6 +21,7 @@ import numpy as np
 
 from calibration.profile import TableProfile
 from companion.cards import CARD_CODES, Card
+from companion.diagnostics import log_failure
 from companion.events import Event, EventLog, read_log
 from companion.referee.base import EventError, Referee, replay
 from vision.detections import Detections
@@ -28,6 +30,9 @@ from vision.tracker import Observation, Tracker, TrackerConfig
 
 #: Events that start a new deal: every card may be played again after them.
 NEW_DEAL = frozenset({"round", "hand"})
+#: What the referee raises for an event it refuses (anything else is a fault in it).
+REFUSED = (EventError, ValueError, TypeError, KeyError)
+_log = logging.getLogger("companion.pipeline")
 
 
 class Detector(Protocol):
@@ -271,10 +276,11 @@ class TablePipeline:
             mark = ref.checkpoint()
             try:
                 ref.apply(Event(data, line))
-            except (EventError, ValueError, TypeError, KeyError) as exc:
+            except REFUSED as exc:
                 ref.rollback(mark)
                 self.errors.append(f"line {line}: {exc}")
                 out.append(f"Line {line} not accepted: {exc}")
+                _log.warning("%s: line %d not accepted: %s", self.log.path, line, exc)
             else:
                 out.extend(a.text for a in ref.announcements[n:])
         if result is not None:
@@ -477,7 +483,10 @@ class TablePipeline:
         try:
             ref.apply(Event(event, self.log.lines + 1))
             return True, len(ref.violations) - n, ""
-        except Exception as exc:  # noqa: BLE001 - any refusal means "not this reading"
+        except REFUSED as exc:
+            return False, 0, str(exc) or type(exc).__name__
+        except Exception as exc:  # noqa: BLE001 - a fault of the referee: logged, not this
+            log_failure("the referee failed on a reading", exc)
             return False, 0, str(exc) or type(exc).__name__
         finally:
             ref.rollback(mark)
@@ -729,7 +738,10 @@ class TablePipeline:
             for i, ev in enumerate(events):
                 ref.apply(Event(ev, self.log.lines + 1 + i))
             return len(ref.violations) == n
-        except Exception:  # noqa: BLE001 - any refusal means "not this answer"
+        except REFUSED:
+            return False
+        except Exception as exc:  # noqa: BLE001 - a fault of the referee: logged, not offered
+            log_failure("the referee failed on a possible answer", exc)
             return False
         finally:
             ref.rollback(mark)
