@@ -183,6 +183,114 @@ def test_a_card_misread_from_the_moment_it_landed_is_corrected_once_read_right(
     assert kinds[-1] == "correct"  # the log is append-only: a correction, nothing edited
 
 
+def test_a_card_read_steadily_two_ways_is_asked_about(tmp_path: Path) -> None:
+    """Bob's opening lead read K♠ for over a second (logged), then Q♠ on the very same spot
+    from one frame to the next, steadily: the table accepts either and expects neither, and
+    the camera read both steadily: a person is asked, one click corrects the log."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(1, "KS")] * 12, 0.0)
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "KS")]
+    run(pipe, det, [at(1, "QS")] * 30, 1.2)
+    [held] = pipe.pending.values()
+    assert held.question == "Bob played K♠ or Q♠?"
+    assert [a.label for a in held.options] == ["Q♠, not K♠ before",
+                                               "K♠ as logged (Q♠ misread)"]
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "KS")]  # nothing changed in silence
+    pipe.answer(held.id, list(held.options[0].events))
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "QS")]
+
+
+def test_a_card_logged_while_its_reading_was_changing_is_corrected_by_the_steady_vote(
+        tmp_path: Path) -> None:
+    """K♠ read in the card's first three frames only (it settled on them), then Q♠ steadily:
+    the logged reading never held; the log is corrected without a question."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(1, "KS")] * 3, 0.0)
+    res = run(pipe, det, [at(1, "QS")] * 30, 0.3)
+    assert not pipe.pending
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "QS")]
+    assert any("read again: Q♠, not K♠" in n for r in res for n in r.notes)
+
+
+def test_the_card_the_sequence_expected_is_kept_against_a_later_reading(
+        tmp_path: Path) -> None:
+    """Of two steady readings of one card the table accepts, the one the sequence expected
+    when it was played wins: 3♣ after 2♣ stays 3♣ against a later 8♣ (which would be a
+    jump), and 3♦ after 2♣ becomes 3♣."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(1, "2C")] * 8, 0.0)
+    run(pipe, det, [join(at(1, "2C"), at(1, "3C", 6, 3))] * 12, 0.8)
+    spot = pipe._spot_of["3C"]
+    run(pipe, det, [join(at(1, "2C"), at(1, "8C", 6, 3))] * 12, 2.0)
+    assert pipe._which_reading("3C", "8C", spot) == "3C"
+    assert pipe._which_reading("3C", "3D", spot) == "3C"
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "2C"), ("Bob", "3C")] and not pipe.pending
+
+
+def test_a_card_read_far_from_its_only_copy_is_held_never_absorbed(tmp_path: Path) -> None:
+    """2♣ lies in Bob's pile; Dee's card read as 2♣, steadily, far away: one card cannot lie
+    in two places, so it is held ("played by Bob already"), not taken for Bob's card moved;
+    the answers include Bob's 2♣ having been misread."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(1, "2C")] * 8, 0.0)
+    run(pipe, det, [join(at(1, "2C"), at(3, "2C"))] * 10, 1.0)
+    [held] = pipe.pending.values()
+    assert held.reason == "2♣ was played by Bob already"
+    assert "Bob's 2♣ was 2♠" in [a.label for a in held.options]
+    tr = Tracker(default_zones(4))
+    for i in range(20):  # the tracker alone: two cards of one code, both counted
+        tr.update(i / 10, join(at(1, "2C"), at(3, "2C")) if i >= 6 else at(1, "2C"))
+    assert sorted(counted for _x, _y, counted in tr.tracked()["2C"]) == [True, True]
+
+
+def test_a_play_twice_offers_the_earlier_card_misread(tmp_path: Path) -> None:
+    """Bob's lead was 5♦, read 6♦ (logged); Cy's 6♦ then reads as 6♦ played twice. The
+    likeliest answer corrects Bob's card to the lookalike after which Cy's 6♦ comes next."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(1, "6D")] * 8, 0.0)
+    run(pipe, det, [join(at(1, "6D"), at(2, "6D"))] * 10, 0.8)
+    [held] = pipe.pending.values()
+    first = held.options[0]
+    assert first.label == "Bob's 6♦ was 5♦"
+    pipe.answer(held.id, list(first.events))
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "5D"), ("Cy", "6D")]
+
+
+def test_a_card_carried_onto_a_counted_card_is_a_new_card_its_flight_votes() -> None:
+    """A card seen in flight as J♣ lands on the spot of a counted 10♥ and is read Q♣ from
+    the next frame on, the 10♥ no longer read: a new card laid there (never the 10♥
+    misread), and its flight readings are part of its vote."""
+    zones = default_zones(4)
+    tr = Tracker(zones)
+
+    def card(code: str, dy: float = 0.0) -> Detections:
+        return at(2, code, 0.0, dy)
+
+    frames = [card("TH")] * 8 + [join(card("TH"), card("JC", -14))] + [card("QC")] * 8
+    obs = [o for i, d in enumerate(frames) for o in tr.update(i / 10, d)]
+    assert [o.cards for o in obs] == [["TH"], ["QC"]]
+    assert obs[1].on_spot_of == [None] and obs[1].votes[0].get("JC") == 1
+    # Without a card carried there, the same readings are the 10♥ misread from now on.
+    tr = Tracker(zones)
+    frames = [card("TH")] * 8 + [card("QC")] * 12
+    obs = [o for i, d in enumerate(frames) for o in tr.update(i / 10, d)]
+    assert obs[-1].cards == ["QC"] and obs[-1].on_spot_of == ["TH"]
+
+
+def test_flush_places_the_readings_that_waited_behind_the_last_question(
+        tmp_path: Path) -> None:
+    """The video ends while Bob's 3♣ waits behind a question; once it is answered, flush
+    (and finish) place it: nothing read is lost because no frame followed."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(3, "2C")] * 6, 0.0)  # Dee out of turn: held
+    run(pipe, det, [join(at(3, "2C"), at(1, "3C"))] * 8, 1.0)  # the last frames
+    [held] = pipe.pending.values()
+    pipe.answer(held.id, [{"event": "play", "player": "Dee", "card": "2C"}])
+    assert plays(tmp_path / "g.jsonl") == [("Dee", "2C")]
+    assert not pipe.flush().pending
+    assert plays(tmp_path / "g.jsonl") == [("Dee", "2C"), ("Bob", "3C")]
+
+
 def test_lookalikes_name_the_cards_a_reader_takes_a_card_for() -> None:
     assert lookalikes("6C")[:2] == ["6S", "9C"]
     assert lookalikes("QH")[:2] == ["QD", "KH"]
