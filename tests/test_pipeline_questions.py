@@ -291,6 +291,17 @@ def test_flush_places_the_readings_that_waited_behind_the_last_question(
     assert plays(tmp_path / "g.jsonl") == [("Dee", "2C"), ("Bob", "3C")]
 
 
+def test_a_card_still_settling_goes_before_cards_laid_after_it(tmp_path: Path) -> None:
+    """Bob's 3♣ takes his 2♣'s spot from one frame to the next (laid faster than a frame):
+    the tracker waits to see whether the 2♣ shows again. Cy's 4♣, laid a frame later,
+    settles first, but waits for the 3♣: the log has them in table order, no question."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(1, "2C")] * 8, 0.0)
+    run(pipe, det, [at(1, "3C")] + [join(at(1, "3C"), at(2, "4C"))] * 12, 0.8)
+    assert not pipe.pending
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "2C"), ("Bob", "3C"), ("Cy", "4C")]
+
+
 def test_lookalikes_name_the_cards_a_reader_takes_a_card_for() -> None:
     assert lookalikes("6C")[:2] == ["6S", "9C"]
     assert lookalikes("QH")[:2] == ["QD", "KH"]

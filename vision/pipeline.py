@@ -598,6 +598,10 @@ class TablePipeline:
         while self._waiting and not self.pending:
             if any(zone != self._waiting[0].zone for zone in self._partial):
                 break  # a move still gathering its cards in another zone comes first
+            settling = self.tracker.settling_since()
+            if settling is not None and settling < self._waiting[0].t_still \
+                    and result.index >= 0:
+                break  # a card laid before it is still settling: it goes first
             self._consider(self._waiting.pop(0), result)
 
     def _consider(self, obs: Observation, result: FrameResult) -> None:
@@ -829,7 +833,8 @@ class TablePipeline:
                 if who:
                     answers = [Answer(p, (ev(missing, p), ev(read))) for p in who]
                     others = [Answer(f"nobody ({a.label} as read)" if a.events == (ev(read),)
-                             else f"it was {a.label}", a.events, a.card) for a in options]
+                             else f"it was {a.label}" if a.card else a.label, a.events,
+                             a.card) for a in options]
                     return (f"{Card.parse(missing).pretty()} was not seen: who played it?",
                             answers + others)
         verb = "shows" if kind == "reveal" else "played"

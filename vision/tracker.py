@@ -480,6 +480,19 @@ class Tracker:
             ))
         return out
 
+    def settling_since(self) -> float | None:
+        """When the earliest card still settling came to rest: a card lying still, seen in
+        this frame, not counted yet (it lies still for less than ``still_time`` yet, waits to
+        see whether the card under it shows again, or counts afresh after a correction), for
+        at most ``still_time + replace_wait + group_wait`` since it was first seen. Cards laid
+        after it wait for it, so that moves are placed in table order. None: none settles."""
+        cfg = self.config
+        limit = cfg.still_time + cfg.replace_wait + cfg.group_wait
+        rests = [self._rest_time(tr) for trs in self._tracks.values() for tr in trs
+                 if not tr.counted and tr.last_seen == self.t and self.t - tr.first_seen <= limit
+                 and len(tr.samples) >= cfg.min_frames]
+        return min(rests, default=None)
+
     # --- control ----------------------------------------------------------------------------
     def uncount(self, code: str) -> None:
         """Forget that ``code`` was counted (a reading the user rejected): it may count again."""
