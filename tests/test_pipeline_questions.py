@@ -256,6 +256,24 @@ def test_a_play_twice_offers_the_earlier_card_misread(tmp_path: Path) -> None:
     assert plays(tmp_path / "g.jsonl") == [("Bob", "5D"), ("Cy", "6D")]
 
 
+def test_a_card_played_twice_offers_its_first_play_misread_however_long_ago(
+        tmp_path: Path) -> None:
+    """Bob ran 9♠ to A♠; Dee's card then reads 9♠, six plays after Bob's: the answers
+    include Bob's first card having been a lookalike of 9♠, and one click fixes both."""
+    pipe, det = new_pipe(tmp_path)
+    pile: list[Detections] = []
+    for i, code in enumerate(["9S", "TS", "JS", "QS", "KS", "AS"]):
+        pile.append(at(1, code, 0.0, 4.0 * i))
+        run(pipe, det, [join(*pile)] * 8, 0.8 * i)
+    run(pipe, det, [join(*pile, at(3, "9S"))] * 10, 4.8)
+    [held] = pipe.pending.values()
+    assert held.reason == "9♠ was played by Bob already"
+    [fix] = [a for a in held.options if a.label == "Bob's 9♠ was 9♣"]
+    pipe.answer(held.id, list(fix.events))
+    logged = plays(tmp_path / "g.jsonl")
+    assert logged[0] == ("Bob", "9C") and logged[-1] == ("Dee", "9S") and len(logged) == 7
+
+
 def test_a_card_carried_onto_a_counted_card_is_a_new_card_its_flight_votes() -> None:
     """A card seen in flight as J♣ lands on the spot of a counted 10♥ and is read Q♣ from
     the next frame on, the 10♥ no longer read: a new card laid there (never the 10♥

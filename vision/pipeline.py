@@ -844,14 +844,18 @@ class TablePipeline:
         """Answers where one of the last ``plays`` cards logged this round was misread: read
         as a card it is easily taken for (or for which it is), the log then accepts ``event``
         as read, breaking no rule (6♦ played twice: the first was 5♦; 9♦ then 7♦: the 9♦ was
-        6♦). Each answer corrects that card and logs ``event``."""
+        6♦), and the play of ``event`` 's card when it was logged this round, however long
+        ago. Each answer corrects that card and logs ``event``."""
         events = read_log(self.log.path).events
         n = self.log.lines
         recent = sorted(self._line_of.items(), key=lambda item: -item[1][0])[:plays]
+        twice = str(event.get("card"))
+        if twice in self._line_of and all(logged != twice for logged, _ in recent):
+            recent.append((twice, self._line_of[twice]))
         answers: list[tuple[bool, Answer]] = []
         for logged, (_line, old) in recent:
-            for was in [c for c in CARD_CODES if c != logged and (
-                    c in lookalikes(logged)[:3] or logged in lookalikes(c)[:3])]:
+            taken_for = [c for c in CARD_CODES if logged in lookalikes(c)[:3]]
+            for was in dict.fromkeys([*lookalikes(logged)[:3], *taken_for]):
                 corr = self._correction(logged, was)
                 if corr is None:
                     continue
