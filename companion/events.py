@@ -7,17 +7,23 @@ loses nothing; ``correct`` events replace the line they name when the log is rep
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import logging
 import math
 import os
 import re
+import socket
 import stat
+import sys
+import threading
+import time
+import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, BinaryIO
+from typing import Any, BinaryIO
 
 _log = logging.getLogger("companion.events")
 #: The most bytes one line may hold (a whole deal is under 1 KiB); a longer line is skipped.
@@ -259,14 +265,173 @@ def apply_corrections(events: Iterable[Event]) -> tuple[list[Event], list[LogPro
 
 class LogFileError(OSError):
     """A log file that cannot be opened for appending (a folder, a path that cannot be
-    created, no permission); ``str()`` says so plainly, naming the file."""
+    created, no permission, a full disk); ``str()`` says so plainly, naming the file."""
 
     def __str__(self) -> str:
+        if self.errno == errno.ENOSPC:
+            return (f"cannot write the game log {self.filename}: the disk is full. Free some "
+                    f"space, then run the same command again: the game goes on where it stopped")
         return f"cannot write the game log {self.filename}: {self.strerror}"
 
 
+class LogWriteError(LogFileError):
+    """An event that could not be written (a full disk, a lost drive). Nothing of it is left
+    in the file: the log stays whole, and the same `EventLog` can go on once the cause is gone.
+    """
+
+    def __str__(self) -> str:
+        if self.errno == errno.ENOSPC:
+            return (f"the disk is full: the game log {self.filename} could not take the next "
+                    f"event (the log is whole; nothing was half-written). Free some space and "
+                    f"the game goes on")
+        return (f"cannot write the next event to the game log {self.filename}: {self.strerror} "
+                f"(the log is whole; nothing was half-written)")
+
+
+class LogLockedError(LogFileError):
+    """Another program (or another window of this one) is writing the log: two writers would
+    interleave their events. ``holder`` says who: ``{"pid", "host", "since", "program"}``."""
+
+    def __init__(self, path: str, lock: str, holder: Mapping[str, Any]) -> None:
+        super().__init__(errno.EBUSY, "in use by another writer", path)
+        self.lock = lock
+        self.holder = dict(holder)
+
+    def __str__(self) -> str:
+        h = self.holder
+        who = f"process {h.get('pid')} on {h.get('host')}"
+        if h.get("program"):
+            who += f" ({h.get('program')})"
+        since = f", since {h.get('since')}" if h.get("since") else ""
+        return (f"cannot write the game log {self.filename}: {who} is writing it{since}. "
+                f"Stop that one first; if it is no longer running, delete {self.lock}")
+
+
+def lock_path(path: str | os.PathLike[str]) -> Path:
+    """The lock file of a log: ``game.jsonl.lock`` beside ``game.jsonl``."""
+    p = Path(path)
+    return p.with_name(p.name + ".lock")
+
+
+#: Lock files this process holds, by path, with the token written in them.
+_HELD: dict[str, str] = {}
+_HELD_GUARD = threading.Lock()
+
+
+def _pid_alive(pid: int) -> bool:
+    """Is process ``pid`` (on this machine) still running?"""
+    if pid <= 0:
+        return False
+    if sys.platform == "win32":
+        import ctypes
+
+        kernel32 = ctypes.windll.kernel32  # type: ignore[attr-defined]
+        handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
+        if not handle:
+            return False
+        code = ctypes.c_ulong()
+        try:
+            ok = kernel32.GetExitCodeProcess(handle, ctypes.byref(code))
+            return bool(ok) and code.value == 259  # STILL_ACTIVE
+        finally:
+            kernel32.CloseHandle(handle)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process, alive
+    try:  # a killed process its parent has not reaped yet is gone too
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rsplit(b")", 1)[-1].split()[:1] != [b"Z"]
+    except OSError:
+        return True
+
+
+def _read_lock(lock: Path) -> dict[str, Any] | None:
+    try:
+        with open(lock, "rb") as fh:
+            data = json.loads(fh.read(4096).decode("utf-8", errors="replace"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _stale(lock: Path, holder: dict[str, Any] | None) -> bool:
+    """May a lock be taken over: its writer died (on this machine), or it never got its
+    holder written and is older than a few seconds?"""
+    if holder is None:
+        try:
+            return time.time() - lock.stat().st_mtime > 5.0
+        except OSError:
+            return True  # gone meanwhile
+    pid = holder.get("pid")
+    if holder.get("host") != socket.gethostname() or not isinstance(pid, int):
+        return False  # another machine's writer (a shared folder): it cannot be checked
+    if pid == os.getpid():
+        with _HELD_GUARD:
+            return _HELD.get(str(lock)) != holder.get("token")
+    return not _pid_alive(pid)
+
+
+def acquire_lock(path: str | os.PathLike[str]) -> tuple[Path, str]:
+    """Take the lock file of log ``path`` for this process, or raise `LogLockedError` naming
+    the process that holds it. A lock left by a writer that died is taken over (and said in
+    the diagnostic log). Returns the lock's path and the token written in it."""
+    lock = lock_path(os.path.abspath(path))
+    token = f"{os.getpid()}-{time.time_ns()}-{threading.get_ident()}"
+    me = {"pid": os.getpid(), "host": socket.gethostname(), "token": token,
+          "since": time.strftime("%Y-%m-%d %H:%M:%S"),
+          "program": " ".join(Path(a).name if i == 0 else a
+                              for i, a in enumerate(sys.argv[:6]))[:160]}
+    for _attempt in range(5):
+        try:
+            fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+        except FileExistsError:
+            holder = _read_lock(lock)
+            if not _stale(lock, holder):
+                raise LogLockedError(str(path), str(lock), holder or {}) from None
+            _log.warning("%s: taking over the lock of a writer that is gone (%s)", path,
+                         holder or "no holder written")
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(lock)
+            continue
+        try:
+            os.write(fd, json.dumps(me).encode("utf-8"))
+            os.fsync(fd)
+        except OSError:
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(lock)
+            raise
+        os.close(fd)
+        with _HELD_GUARD:
+            _HELD[str(lock)] = token
+        return lock, token
+    raise LogLockedError(str(path), str(lock), _read_lock(lock) or {})
+
+
+def release_lock(lock: Path, token: str) -> None:
+    """Remove a lock file this process took (and only while it still holds our token)."""
+    with _HELD_GUARD:
+        if _HELD.get(str(lock)) == token:
+            del _HELD[str(lock)]
+    holder = _read_lock(lock)
+    if holder is not None and holder.get("token") == token:
+        with contextlib.suppress(OSError):
+            os.unlink(lock)
+
+
 class EventLog:
-    """An append-only event log file. Every append is flushed and fsynced before it returns.
+    """An append-only event log file, written by one `EventLog` at a time.
+
+    Every append is flushed and fsynced before it returns. While it is open, a lock file beside
+    the log (`lock_path`) names this process, so a second writer, in this process or another,
+    is refused (`LogLockedError`) instead of interleaving its events; closing (or the end of
+    the process) removes it, and a lock left by a process that died is taken over. An event
+    that cannot be written (a full disk) raises `LogWriteError` and leaves no part of its
+    line in the file. ``sealed_line`` is the line number of a partial last line, left by a
+    crash while it was written, that opening the log ended (None: there was none).
 
     >>> import tempfile, os
     >>> path = os.path.join(tempfile.mkdtemp(), "game.jsonl")
@@ -279,16 +444,28 @@ class EventLog:
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
+        self.sealed_line: int | None = None
+        self._release: weakref.finalize | None = None
         try:
             if self.path.is_dir():
                 raise IsADirectoryError(errno.EISDIR, "it is a folder, not a file")
             if self.path.exists() and not stat.S_ISREG(self.path.stat().st_mode):
                 raise OSError(errno.EINVAL, "it is not a regular file")
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            lock, token = acquire_lock(self.path)
+            self._release = weakref.finalize(self, release_lock, lock, token)
             self._lines = self._count_lines()
-            self._fh: IO[str] = open(self.path, "a", encoding="utf-8", newline="\n")
+            self._fh: BinaryIO = open(self.path, "ab", buffering=0)
+        except LogFileError:
+            self._unlock()
+            raise
         except OSError as exc:
+            self._unlock()
             raise LogFileError(exc.errno, exc.strerror or str(exc), str(self.path)) from exc
+
+    def _unlock(self) -> None:
+        if self._release is not None:
+            self._release()
 
     def _count_lines(self) -> int:
         if not self.path.exists():
@@ -309,6 +486,7 @@ class EventLog:
                 fh.flush()
                 os.fsync(fh.fileno())
             n += 1
+            self.sealed_line = n
         return n
 
     @property
@@ -316,20 +494,39 @@ class EventLog:
         """How many lines the file holds (the line number of the last event)."""
         return self._lines
 
+    def _write(self, data: bytes) -> None:
+        """Write all of ``data`` at the end of the file and make it durable."""
+        view = memoryview(data)
+        while view:
+            view = view[self._fh.write(view) or 0:]
+        os.fsync(self._fh.fileno())
+
     def append(self, event: Mapping[str, Any]) -> int:
-        """Write one event as a line, flush and fsync; return its line number."""
+        """Write one event as a line, flush and fsync; return its line number. When it cannot
+        be written, the file is cut back to where it ended (no torn line) and `LogWriteError`
+        says why; a later append may succeed (once there is space)."""
         if not isinstance(event.get("event"), str):
             raise ValueError(f'an event needs an "event" field: {dict(event)!r}')
         text = json.dumps(dict(event), ensure_ascii=False, separators=(",", ":"))
-        self._fh.write(text + "\n")
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+        fd = self._fh.fileno()
+        end = os.fstat(fd).st_size
+        try:
+            self._write((text + "\n").encode("utf-8"))
+        except OSError as exc:
+            try:
+                os.ftruncate(fd, end)
+                os.fsync(fd)
+            except OSError as again:
+                _log.error("%s: could not cut a half-written line back off: %s", self.path,
+                           again)
+            raise LogWriteError(exc.errno, exc.strerror or str(exc), str(self.path)) from exc
         self._lines += 1
         return self._lines
 
     def close(self) -> None:
-        if not self._fh.closed:
+        if hasattr(self, "_fh") and not self._fh.closed:
             self._fh.close()
+        self._unlock()
 
     def __enter__(self) -> EventLog:
         return self

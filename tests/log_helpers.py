@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-#: Fields the pipeline adds to an event (frame time, confidence) or the renderer's truth has.
-EXTRA = ("t", "confidence", "t_placed", "t_free")
+#: Fields the pipeline adds to an event (frame time, confidence, the source frame `watch` read
+#: it in) or the renderer's truth has.
+EXTRA = ("t", "confidence", "t_placed", "t_free", "frame")
 
 
 def normalise(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -117,7 +117,7 @@ def test_camera_that_drops_out_is_reported_and_reconnected() -> None:
     assert all(f is not None for f in got)
     assert [f.index for f in got if f] == [0, 1, 2, 3, 4, 5]
     assert src.reconnects == 1
-    assert statuses[0].endswith("lost; reconnecting") and "back after" in statuses[1]
+    assert statuses[0].startswith("Camera lost, reconnecting…") and "Camera back" in statuses[1]
     src.close()
     assert src.read() is None
 

@@ -90,6 +90,7 @@ def test_partial_line_after_a_crash_is_survived(tmp_path: Path) -> None:
     events = _game()
     session = _session(tmp_path, events[:20])
     report = session.report()
+    session.close(finished_by_user=False)  # its writer goes (a dead app holds no log)
     with open(session.log_path, "a", encoding="utf-8") as fh:
         fh.write('{"event": "play", "player": "B')  # the power went out mid-write
     again = GameSession(session.folder)

@@ -835,7 +835,8 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _on_note(self, text: str) -> None:
         if self._current():
-            self.status.showMessage(text, 6000)
+            # A lost camera stays said until it is back (that note replaces it).
+            self.status.showMessage(text, 0 if text.startswith("Camera lost") else 6000)
 
     @Slot(str)
     def _on_failed(self, text: str) -> None:

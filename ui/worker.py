@@ -183,6 +183,9 @@ class FeedWorker(QObject):
         self.ready.emit(self.feed.profile)
         for text in getattr(self.feed, "notices", ()):   # what the feed had to do without
             self.note.emit(text)
+        source = getattr(self.feed, "source", None)
+        if source is not None and hasattr(source, "on_status"):  # a camera: said at once
+            source.on_status = self.note.emit
         self._timer = QTimer(self)
         self._timer.timeout.connect(self._tick)
         self._timer.start(max(1, self.feed.interval_ms))

@@ -6,19 +6,35 @@ ground truth). Registered through the ``companion.commands`` entry points.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
 import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
 from itertools import islice
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from calibration.calibrate import CalibrationError, calibrate
 from calibration.profile import TableProfile
 from companion.commands import split_names
+from companion.events import Event, EventLog, LogFileError, LogWriteError, read_log
 from companion.referee.base import GAME_MODULES
-from vision.pipeline import FrameResult, TablePipeline
+from vision.pipeline import FrameResult, TablePipeline, TableReader
+from vision.sources import FrameSource
 from vision.tracker import TrackerConfig
+
+#: Events the camera logs (each one counts towards a script event's "at").
+VISUAL = frozenset({"play", "reveal", "trump"})
+#: Fields of a logged event that say when and how surely it was seen, not what happened: a
+#: resumed game logs the same events with other values here.
+EVIDENCE = ("t", "confidence", "frame")
+#: Seconds of frames before the resume point shown to the tracker alone, so that the cards
+#: already lying on the table (and in the log) count without a word.
+WARM_UP_S = 4.0
 
 
 def register_watch(sub: argparse._SubParsersAction) -> None:
@@ -133,6 +149,112 @@ def build_detector(args: argparse.Namespace, source: Any) -> Any:
     return ZoneReader(detector, still_diff=args.still_diff)
 
 
+class WatchLog(EventLog):
+    """The log as `watch` writes it. From a recorded source (a video file, the demo), every
+    event says which frame was being read when it was logged (``"frame"``), so a restarted
+    `watch` goes on from there (`resume_frame`). When the disk is full it waits for space,
+    saying so once (``on_full``), and writes the event then: the log stays whole."""
+
+    def __init__(self, path: str | Path, on_full: Callable[[str], None] | None = None,
+                 retry_every: float = 2.0, sleep: Callable[[float], None] = time.sleep
+                 ) -> None:
+        super().__init__(path)
+        #: The frame being read (None: not stamped, a live source or before the first frame).
+        self.frame: int | None = None
+        self.on_full = on_full
+        self.retry_every = retry_every
+        self._sleep = sleep
+
+    def append(self, event: Mapping[str, Any]) -> int:
+        if self.frame is not None and "frame" not in event:
+            event = {**event, "frame": self.frame}
+        told = False
+        while True:
+            try:
+                return super().append(event)
+            except LogWriteError as exc:
+                if exc.errno != errno.ENOSPC or self.on_full is None:
+                    raise
+                if not told:
+                    self.on_full(f"{exc}. Waiting for space (Ctrl+C stops; the same command "
+                                 f"goes on later)…")
+                    told = True
+                self._sleep(self.retry_every)
+
+
+class WatchPipeline(TablePipeline):
+    """The pipeline as `watch` runs it: the log learns which frame each event comes from."""
+
+    stamp_frames = False
+
+    def process(self, frame: np.ndarray, t: float, index: int = 0) -> FrameResult:
+        if self.stamp_frames and isinstance(self.log, WatchLog):
+            self.log.frame = index
+        return super().process(frame, t, index)
+
+
+def resume_frame(events: Sequence[Event]) -> int | None:
+    """The frame of a recorded source to go on from, for a log `watch` wrote from it: the
+    frame after the last one whose events are all in the log, or that frame itself when the
+    log ends with the people's events logged just before its card (the card comes again).
+    None when no event says its frame (start from the first)."""
+    stamped = [e for e in events if isinstance(e.get("frame"), int)
+               and not isinstance(e.get("frame"), bool) and e.get("frame") >= 0]
+    if not stamped:
+        return None
+    last = stamped[-1]
+    return int(last["frame"]) + (1 if last.kind in VISUAL else 0)
+
+
+def unlogged_script(script: Sequence[Mapping[str, Any]], events: Sequence[Event]
+                    ) -> list[dict[str, Any]]:
+    """The script events a log does not hold yet. One with ``"at": n`` is logged before the
+    (n+1)-th card event, so those before the log's last card event are in; those due right
+    after it are in when the log's last events are they, in order."""
+    count = sum(1 for e in events if e.kind in VISUAL)
+    last_visual = max((i for i, e in enumerate(events) if e.kind in VISUAL), default=-1)
+    tail = [e for e in events[last_visual + 1:] if e.kind not in ("game", "correct")]
+    out: list[dict[str, Any]] = []
+    for entry in sorted(script, key=lambda e: int(e.get("at", 0))):
+        at = int(entry.get("at", 0))
+        if entry.get("event") == "game" or at < count:
+            continue
+        if at == count and tail and _same_event(tail[0].data, entry):
+            tail.pop(0)
+            continue
+        tail = []  # in order: once one is missing, the rest are missing too
+        out.append(dict(entry))
+    return out
+
+
+def _same_event(logged: Mapping[str, Any], entry: Mapping[str, Any]) -> bool:
+    def bare(ev: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in ev.items() if k not in ("at", *EVIDENCE)}
+    return bare(logged) == bare(entry)
+
+
+def warm_up(pipe: TablePipeline, source: FrameSource, start: int) -> int:
+    """Go on from frame ``start`` of a recorded source: pass over the frames before it,
+    showing the last `WARM_UP_S` seconds of them to the tracker alone (the cards lying on the
+    table then count without a word, as they did before). Returns the frames passed."""
+    fps = source.fps or 10.0
+    quiet = max(0, start - int(round(WARM_UP_S * fps)))
+    passed = source.skip(quiet)
+    while passed < start:
+        frame = source.read()
+        if frame is None:
+            break
+        passed += 1
+        dets = (pipe.detector.detect_table(frame.image, pipe.profile)
+                if isinstance(pipe.detector, TableReader) else pipe.detector.detect(frame.image))
+        pipe.tracker.update(frame.t, dets, pipe.profile.inverse)
+    return passed
+
+
+def _say(text: str) -> None:
+    print(f"companion watch: {text}", file=sys.stderr, flush=True)
+
+
 def _refuse(message: str) -> int:
     print(f"companion watch: {message}", file=sys.stderr)
     return 2
@@ -154,7 +276,8 @@ def run_watch(args: argparse.Namespace) -> int:
             setup["rounds"] = args.rounds
         script = [e for e in script if e.get("event") != "game"]
     try:
-        source = parse_source(args.source, game=args.game, players=players or None)
+        source = parse_source(args.source, game=args.game, players=players or None,
+                              on_status=_say)   # "Camera lost, reconnecting…", "Camera back"
     except (OSError, ValueError) as exc:
         return _refuse(str(exc))
     from vision.table_render import RenderedSource
@@ -171,11 +294,15 @@ def run_watch(args: argparse.Namespace) -> int:
             script = [e for e in script if e.get("event") != "game"]
     game_ev = setup or next((e for e in script if e.get("event") == "game"), None)
     new_log = not Path(args.log).exists() or Path(args.log).stat().st_size == 0
-    if not new_log and game_ev is None:  # resuming: the log says which game it is
-        from companion.events import read_log
-
-        game_ev = next((dict(e.data) for e in read_log(args.log).events if e.kind == "game"),
-                       None)
+    logged: list[Event] = []
+    if not new_log:  # resuming: the log says which game it is and how far it went
+        try:
+            logged = read_log(args.log).events
+        except OSError as exc:
+            return _refuse(str(LogFileError(exc.errno, exc.strerror or str(exc), args.log)))
+        if game_ev is None:
+            game_ev = next((dict(e.data) for e in logged if e.kind == "game"), None)
+        script = unlogged_script(script, logged)
     if new_log and game_ev is None:
         return _refuse("a new log needs its game: --game G --players A B C (or a --script "
                        "holding the game event)")
@@ -214,7 +341,15 @@ def run_watch(args: argparse.Namespace) -> int:
     config = TrackerConfig(still_time=args.still_time, confirm_below=args.confirm_below)
     from calibration.calibrate import make_refit
 
-    pipe = TablePipeline(profile, detector, setup, args.log, script=script,
+    try:
+        log = WatchLog(args.log, on_full=_say)   # one writer: the lock says who else writes
+    except LogFileError as exc:
+        return _refuse(str(exc))
+    if log.sealed_line is not None:
+        _say(f"line {log.sealed_line} of {args.log} was cut short (the last run stopped while "
+             f"writing it); it is kept, reported as damaged and skipped, and its event is read "
+             f"from the table again")
+    pipe = WatchPipeline(profile, detector, setup, log, script=script,
                          tracker_config=config,
                          chip_counter=ChipCounter() if args.chip_check else None,
                          refit=make_refit(profile) if args.refit_every > 0 else None,
@@ -222,7 +357,18 @@ def run_watch(args: argparse.Namespace) -> int:
                          # nobody answers at a terminal: later readings go on being logged
                          queue_questions=False)
     if pipe.referee is None:
+        log.close()
         return _refuse(f"cannot referee {args.log}: " + "; ".join(pipe.errors))
+    pipe.stamp_frames = not source.live
+    start = resume_frame(logged) if pipe.stamp_frames else None
+    if start:
+        passed = warm_up(pipe, source, start)
+        if passed < start:
+            log.close()
+            return _refuse(f"{args.log} goes on to frame {start} of {args.source}, which has "
+                           f"only {passed}: is it the same video?")
+        _say(f"going on with {args.log} after line {log.lines}, from frame {start} of "
+             f"{args.source}")
     first = _start_first_round(pipe, args.dealer)
     if first and not args.quiet:
         if args.json:
@@ -252,7 +398,17 @@ def run_watch(args: argparse.Namespace) -> int:
         stats = pipe.run(source, stop, show, realtime=True if args.realtime else None)
     except KeyboardInterrupt:
         stop.set()
+        log.close()
         return 130
+    except LogFileError as exc:   # the log cannot be written: it is whole up to here
+        log.close()
+        _say(f"{exc}; stopped. Run the same command again to go on")
+        return 1
+    if source.ended_early:
+        log.close()   # the rest of the script waits for the rest of the game
+        _say(f"{source.ended_early}: the game stops here, unfinished ({stats.events} events "
+             f"logged to {args.log}). Run the same command on the whole source to go on")
+        return 1
     tail = pipe.finish()
     if not args.quiet and not args.json:
         for text in tail:

@@ -1,11 +1,14 @@
 """Frame sources: a webcam by index, a network stream (HTTP/MJPEG, RTSP), a video file, a folder
-of images, frames in memory; every frame stamped with its time. A live source that drops out is
-reported and reopened; `LatestFrame` keeps only the newest frame so a slow consumer never lags.
+of images, frames in memory; every frame stamped with its time. A live source that drops out or
+freezes is reported ("Camera lost, reconnecting…", then "Camera back") and reopened; a video file
+that ends before its last frame says so; `LatestFrame` keeps only the newest frame so a slow
+consumer never lags. A recorded source can `skip` frames (a game resumed where its log ends).
 """
 
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -25,11 +28,14 @@ IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 
 @dataclass(frozen=True)
 class Frame:
-    """One camera frame: BGR pixels, its time in seconds (source clock) and its index."""
+    """One camera frame: BGR pixels, its time in seconds (source clock) and its index.
+    ``gap`` is how long the camera gave no picture just before this frame (seconds; 0 but
+    after an outage): what happened on the table meanwhile was not seen."""
 
     image: np.ndarray
     t: float
     index: int
+    gap: float = 0.0
 
 
 class Capture(Protocol):
@@ -47,6 +53,9 @@ class FrameSource:
 
     live: bool = False
     name: str = "source"
+    #: Set when the source ended before its end (a file cut short, a camera given up on):
+    #: a sentence saying where.
+    ended_early: str | None = None
 
     def read(self) -> Frame | None:
         """The next frame, or None when the source has ended (or was closed)."""
@@ -54,6 +63,14 @@ class FrameSource:
 
     def close(self) -> None:
         """Release the device or file (idempotent)."""
+
+    def skip(self, count: int) -> int:
+        """Pass over the next ``count`` frames without delivering them (a recorded game
+        resumed where its log ends); returns how many there were."""
+        passed = 0
+        while passed < count and self.read() is not None:
+            passed += 1
+        return passed
 
     @property
     def fps(self) -> float | None:
@@ -114,6 +131,11 @@ class ImageFolderSource(FrameSource):
     def fps(self) -> float | None:
         return self._fps
 
+    def skip(self, count: int) -> int:
+        passed = max(0, min(count, len(self.files) - self._i))
+        self._i += passed
+        return passed
+
     def read(self) -> Frame | None:
         while self._i < len(self.files):
             path = self.files[self._i]
@@ -130,7 +152,10 @@ class ImageFolderSource(FrameSource):
 
 
 class VideoFileSource(FrameSource):
-    """A video file, frame by frame, stamped with the file's own timeline (``index / fps``)."""
+    """A video file, frame by frame, stamped with the file's own timeline (``index / fps``).
+
+    A file that stops delivering frames before the count its header gives (cut short, or
+    damaged) sets ``ended_early`` to a sentence saying where."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -143,18 +168,31 @@ class VideoFileSource(FrameSource):
         self._fps = fps if fps > 0 else 30.0
         self._i = 0
         self.name = str(self.path)
+        self.frame_count = int(self._cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
 
     @property
     def fps(self) -> float | None:
         return self._fps
 
-    @property
-    def frame_count(self) -> int:
-        return int(self._cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+    def _ended(self) -> None:
+        if self.ended_early is None and self._i < self.frame_count - 1:
+            self.ended_early = (f"the video {self.path} ended at frame {self._i} of "
+                                f"{self.frame_count} (cut short or damaged?)")
+            _log.warning("%s", self.ended_early)
+
+    def skip(self, count: int) -> int:
+        passed = 0
+        while passed < count and self._cap.grab():   # no conversion of the skipped pictures
+            passed += 1
+            self._i += 1
+        if passed < count:
+            self._ended()
+        return passed
 
     def read(self) -> Frame | None:
         ok, img = self._cap.read()
         if not ok or img is None:
+            self._ended()
             return None
         frame = Frame(img, self._i / self._fps, self._i)
         self._i += 1
@@ -168,13 +206,51 @@ def _default_opener(spec: int | str) -> Capture:
     return cv2.VideoCapture(spec)
 
 
+class _TimedReader:
+    """Reads a capture on a thread of its own, so that a read which hangs (a stream frozen with
+    its connection open) can be given up after a time limit. A capture given up is released by
+    that thread once its read returns."""
+
+    def __init__(self, cap: Capture, name: str) -> None:
+        self.cap = cap
+        self._asks: queue.SimpleQueue[bool] = queue.SimpleQueue()
+        self._answers: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+        threading.Thread(target=self._loop, name=f"read {name}", daemon=True).start()
+
+    def _loop(self) -> None:
+        while self._asks.get():
+            try:
+                got = self.cap.read()
+            except Exception as exc:  # noqa: BLE001 - a driver error is a failed read
+                log_failure("a camera read failed", exc)
+                got = (False, None)
+            self._answers.put(got)
+        self.cap.release()
+
+    def read(self, timeout: float | None) -> tuple[bool, Any] | None:
+        """The capture's next ``(ok, image)``, or None when none came within ``timeout``
+        seconds (then this reader is closed: open a new capture)."""
+        self._asks.put(True)
+        try:
+            return self._answers.get(timeout=timeout)
+        except queue.Empty:
+            self.close()
+            return None
+
+    def close(self) -> None:
+        self._asks.put(False)
+
+
 class CaptureSource(FrameSource):
     """A live camera (``0``, ``1``...) or network stream (``http://.../video``, ``rtsp://...``).
 
     Frames are stamped with ``clock()`` (monotonic seconds) when they arrive. When the device
-    stops delivering, the loss is reported through ``on_status`` and the source reopens it
-    every ``retry_every`` seconds until it comes back (or ``give_up_after`` passes), so the
-    game goes on where it was: the tracker and the log never see the gap as cards moving.
+    stops delivering (failed reads, or no new picture for ``freeze_after`` seconds: a stream
+    frozen with its connection open), ``on_status`` is told at once ("Camera lost,
+    reconnecting…") and the source reopens it every ``retry_every`` seconds until it comes back
+    ("Camera back …"; the next frame's ``gap`` says how long it was away) or ``give_up_after``
+    passes, so the game goes on where it was: the tracker and the log never see the gap as
+    cards moving.
     """
 
     live = True
@@ -183,7 +259,7 @@ class CaptureSource(FrameSource):
                  clock: Callable[[], float] = time.monotonic,
                  sleep: Callable[[float], None] = time.sleep,
                  retry_every: float = 1.0, give_up_after: float | None = None,
-                 fail_after: int = 5,
+                 fail_after: int = 5, freeze_after: float | None = 5.0,
                  on_status: Callable[[str], None] | None = None) -> None:
         self.spec = spec
         self.name = f"camera {spec}" if isinstance(spec, int) else str(spec)
@@ -193,18 +269,21 @@ class CaptureSource(FrameSource):
         self.retry_every = retry_every
         self.give_up_after = give_up_after
         self.fail_after = fail_after
+        self.freeze_after = freeze_after
         self.on_status = on_status
         self.statuses: list[str] = []
         self.reconnects = 0
         self._closed = False
         self._i = 0
-        self._cap: Capture | None = None
+        self._last_t: float | None = None   # when the last frame came
+        self._reader: _TimedReader | None = None
         self._open()
-        if self._cap is None:
+        if self._reader is None:
             raise OSError(f"cannot open {self.name}")
 
     def _say(self, text: str) -> None:
         self.statuses.append(text)
+        _log.warning("%s", text)
         if self.on_status is not None:
             self.on_status(text)
 
@@ -218,32 +297,50 @@ class CaptureSource(FrameSource):
             if cap is not None:
                 cap.release()
             return False
-        self._cap = cap
+        self._reader = _TimedReader(cap, self.name)
         return True
+
+    def _drop(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
 
     def read(self) -> Frame | None:
         failures = 0
         lost_at: float | None = None
+        why = ""
         while not self._closed:
-            if self._cap is not None:
-                ok, img = self._cap.read()
-                if ok and img is not None:
-                    if lost_at is not None:
-                        self.reconnects += 1
-                        self._say(f"{self.name}: back after {self._clock() - lost_at:.1f} s")
-                    frame = Frame(img, self._clock(), self._i)
-                    self._i += 1
-                    return frame
-                failures += 1
-                if failures < self.fail_after:
-                    continue
-                self._cap.release()
-                self._cap = None
+            if self._reader is not None:
+                got = self._reader.read(self.freeze_after)
+                if got is None:  # frozen: the capture hangs on to an open connection
+                    self._reader = None
+                    why = f": no new picture for {self.freeze_after:g} s"
+                else:
+                    ok, img = got
+                    if ok and img is not None:
+                        now = self._clock()
+                        gap = 0.0
+                        if lost_at is not None:
+                            gap = now - (self._last_t if self._last_t is not None else lost_at)
+                            self.reconnects += 1
+                            self._say(f"Camera back ({self.name}, after {gap:.1f} s without "
+                                      f"a picture)")
+                        frame = Frame(img, now, self._i, gap)
+                        self._i += 1
+                        self._last_t = now
+                        return frame
+                    failures += 1
+                    if failures < self.fail_after:
+                        continue
+                    self._drop()
+                    why = ""
             if lost_at is None:
                 lost_at = self._clock()
-                self._say(f"{self.name}: lost; reconnecting")
+                self._say(f"Camera lost, reconnecting… ({self.name}{why})")
             if self.give_up_after is not None and self._clock() - lost_at > self.give_up_after:
-                self._say(f"{self.name}: gave up after {self.give_up_after:.0f} s")
+                self.ended_early = (f"{self.name} gave no picture for "
+                                    f"{self.give_up_after:.0f} s")
+                self._say(f"Camera gave up ({self.ended_early})")
                 return None
             if not self._open():
                 self._sleep(self.retry_every)
@@ -252,9 +349,7 @@ class CaptureSource(FrameSource):
 
     def close(self) -> None:
         self._closed = True
-        if self._cap is not None:
-            self._cap.release()
-            self._cap = None
+        self._drop()
 
 
 class LatestFrame:
@@ -308,26 +403,32 @@ class LatestFrame:
 
 
 def parse_source(spec: str | int, *, game: str | None = None,
-                 players: Sequence[str] | None = None) -> FrameSource:
+                 players: Sequence[str] | None = None,
+                 on_status: Callable[[str], None] | None = None) -> FrameSource:
     """Open a source from what a user types: ``0`` (webcam index), a URL (``http://``,
-    ``rtsp://``), a folder of images, a video file, or ``demo`` / ``demo:GAME:SEED`` (the
-    rendered demo table, e.g. ``demo:oh-claire:3``). The demo table plays ``game`` (when the
-    spec names none) with ``players`` when they are given."""
+    ``rtsp://``), a folder of images, a video file, or ``demo`` / ``demo:GAME:SEED[:ROUNDS]``
+    (the rendered demo table, e.g. ``demo:oh-claire:3``; ``demo:michigan-rummy:3:2`` plays two
+    rounds). The demo table plays ``game`` (when the spec names none) with ``players`` when
+    they are given. A camera or stream tells ``on_status`` when it is lost and back."""
     if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
-        return CaptureSource(int(spec))
+        return CaptureSource(int(spec), on_status=on_status)
     text = str(spec).strip()
     if text == "demo" or text.startswith("demo:"):
         from vision.table_render import demo_source
 
-        demo_game, seed = game or "michigan-rummy", 0
+        demo_game, numbers = game or "michigan-rummy", []
         for part in text.split(":")[1:]:
             if part.isdigit():
-                seed = int(part)
+                numbers.append(int(part))
             elif part:
                 demo_game = part
-        return demo_source(seed, game=demo_game, players=players)[0]
+        seed, rounds = (numbers + [0, 1])[0], (numbers[1:] + [1])[0]
+        if len(numbers) > 2 or rounds < 1:
+            raise ValueError(f"a demo table is demo:GAME:SEED:ROUNDS (rounds at least 1), "
+                             f"not {text!r}")
+        return demo_source(seed, game=demo_game, players=players, rounds=rounds)[0]
     if "://" in text:
-        return CaptureSource(text)
+        return CaptureSource(text, on_status=on_status)
     path = Path(text)
     if path.is_dir():
         return ImageFolderSource(path)

@@ -754,7 +754,7 @@ def simulated_round(game: str = "michigan-rummy", players: Sequence[str] = ("Ann
     from companion.referee.base import find_simulator
 
     sim = find_simulator(game)
-    events = sim(players=list(players), rounds=1, seed=seed, hidden=True, mistakes=0.0,
+    events = sim(players=list(players), rounds=max_rounds, seed=seed, hidden=True, mistakes=0.0,
                  chips=None, game=game)
     out: list[dict[str, Any]] = []
     rounds = 0
@@ -818,19 +818,35 @@ class RenderedSource(FrameSource):
         self.last = ft
         return Frame(ft.image, self._offset + ft.t, ft.index)
 
+    def skip(self, count: int) -> int:
+        """Pass over the next ``count`` frames without drawing them."""
+        fps = self.video.config.fps
+        first = self.last.index + 1 if self.last is not None else 0
+        end = first
+        while end < first + count and end / fps <= self.video.duration:
+            end += 1
+        self._frames = self._frames_from(end)
+        return end - first
+
+    def _frames_from(self, index: int) -> Iterator[FrameTruth]:
+        fps = self.video.config.fps
+        while index / fps <= self.video.duration:
+            yield self.video.render(index / fps, index)
+            index += 1
+
     def close(self) -> None:
         self._closed = True
 
 
 
 def demo_source(seed: int = 0, game: str = "michigan-rummy", realtime: bool = False,
-                config: RenderConfig | None = None, players: Sequence[str] | None = None
-                ) -> tuple[RenderedSource, GroundTruth]:
-    """The built-in demo table: a simulated round of ``game`` rendered on the fly, with its
-    ground truth (the log, the visual events with their times, the script of typed events).
-    ``players`` names the seats (default: Ann, Bob, Cy, Dee)."""
-    events = (simulated_round(game, players, seed=seed) if players
-              else simulated_round(game, seed=seed))
+                config: RenderConfig | None = None, players: Sequence[str] | None = None,
+                rounds: int = 1) -> tuple[RenderedSource, GroundTruth]:
+    """The built-in demo table: ``rounds`` simulated rounds of ``game`` rendered on the fly,
+    with their ground truth (the log, the visual events with their times, the script of typed
+    events). ``players`` names the seats (default: Ann, Bob, Cy, Dee)."""
+    events = (simulated_round(game, players, seed=seed, max_rounds=rounds) if players
+              else simulated_round(game, seed=seed, max_rounds=rounds))
     cfg = config or RenderConfig(seed=seed)
     video = TableVideo(events, cfg)
     return RenderedSource(video, realtime=realtime), video.truth
