@@ -47,7 +47,9 @@ def register_watch(sub: argparse._SubParsersAction) -> None:
             "still, append play/reveal/trump events to the log and print the referee's "
             "announcements. A new game starts its first round itself (--dealer deals); "
             "later rounds and the other events people enter (dummy, sales, bids) come from "
-            "--script. Uncertain readings are held and listed, never guessed."
+            "--script. Uncertain readings are held and listed, never guessed. Run again on "
+            "the same log, it goes on with the same game (a video file or the demo from where "
+            "the log ends); a lost or frozen camera is said at once and reopened."
         ),
     )
     p.add_argument("source")
@@ -59,7 +61,8 @@ def register_watch(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--chips", type=int, help="starting chips for everyone")
     p.add_argument("--rounds", type=int, help="rounds to play")
     p.add_argument("--profile", help="table profile JSON (default: calibrate from the source)")
-    p.add_argument("--log", required=True, help="event log to append to (JSON Lines)")
+    p.add_argument("--log", required=True,
+                   help="event log to append to (JSON Lines; one writer at a time)")
     p.add_argument("--script", help="JSON Lines of events people enter, each with \"at\": how "
                                     "many card events precede it (render-table writes one)")
     p.add_argument("--reader", choices=["auto", "index", "hybrid", "card"], default="auto",
