@@ -274,6 +274,23 @@ def test_a_card_played_twice_offers_its_first_play_misread_however_long_ago(
     assert logged[0] == ("Bob", "9C") and logged[-1] == ("Dee", "9S") and len(logged) == 7
 
 
+def test_two_cards_read_as_one_code_in_one_frame_are_two_cards(tmp_path: Path) -> None:
+    """One card gives one reading a frame: 7♣ read at two spots of one pile in the same
+    frames is two cards (each its own track), and a second 3♣ in Cy's pile read while the
+    logged 3♣ is still read beside it is held, not taken for the card under peeking out."""
+    tr = Tracker(default_zones(4))
+    for i in range(20):
+        tr.update(i / 10, join(at(2, "7C"), at(2, "7C", 9, 7)) if i >= 8 else at(2, "7C"))
+    assert sorted(tr.tracked()["7C"]) == [(0.0, -74.0, True), (9.0, -67.0, True)]
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(1, "2C")] * 8, 0.0)
+    run(pipe, det, [join(at(1, "2C"), at(2, "3C"))] * 8, 0.8)
+    run(pipe, det, [join(at(1, "2C"), at(2, "3C"), at(2, "3C", 9, 7))] * 10, 1.6)
+    [held] = pipe.pending.values()
+    assert held.question == "Cy played 3♣?" and held.reason == "3♣ was played by Cy already"
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "2C"), ("Cy", "3C")]
+
+
 def test_a_card_carried_onto_a_counted_card_is_a_new_card_its_flight_votes() -> None:
     """A card seen in flight as J♣ lands on the spot of a counted 10♥ and is read Q♣ from
     the next frame on, the 10♥ no longer read: a new card laid there (never the 10♥

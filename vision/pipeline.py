@@ -618,9 +618,13 @@ class TablePipeline:
         if obs.kind == "pile" and len(fresh) < len(obs.cards):
             dup = [c for c in obs.cards if c not in fresh]
             elsewhere = [c for c in dup if self._played_by.get(c, obs.seat) != obs.seat]
-            if len(obs.cards) == 1 and elsewhere and self.game != "wanagan":
+            # Or in the same pile, but read while the logged card was still read on its own
+            # spot: two cards at once, not the card under a new one peeking out.
+            twice = [c for c, pos in zip(obs.cards, obs.positions, strict=False)
+                     if c in dup and self._read_at_once(c, pos, obs.t_still)]
+            if len(obs.cards) == 1 and (elsewhere or twice) and self.game != "wanagan":
                 # One card cannot lie in two places: this reading or the earlier one is wrong.
-                c = elsewhere[0]
+                c = (elsewhere or twice)[0]
                 seat = self._played_by.get(c)
                 who = self.players[seat] if seat is not None and seat < len(self.players) \
                     else "someone"
@@ -632,8 +636,10 @@ class TablePipeline:
                                 f"ignored")
             if not fresh:
                 return
+            keep = [c in fresh for c in obs.cards]
+            obs.votes = [v for v, k in zip(obs.votes, keep, strict=False) if k]
+            obs.positions = [p for p, k in zip(obs.positions, keep, strict=False) if k]
             obs.cards = fresh
-            obs.votes = [v for c, v in zip(obs.cards, obs.votes, strict=False) if c in fresh]
         held = self._partial.pop(obs.zone, None)
         if held is not None:
             # The rest of a move the referee could not place alone (a hand uncovering the
@@ -661,6 +667,15 @@ class TablePipeline:
             self._hold(obs, doubt, event, result)
             return
         self._log_visual(event, obs, result)
+
+    def _read_at_once(self, card: str, pos: tuple[float, float], since: float) -> bool:
+        """Is the logged ``card`` still read on its own spot, away from ``pos``, since
+        ``since`` (two cards read as one code at once)?"""
+        spot = self._spot_of.get(card)
+        if spot is None or np.hypot(spot[0] - pos[0], spot[1] - pos[1]) \
+                <= 2 * self.tracker.config.same_spot:
+            return False
+        return self.tracker.votes_at(*spot, since).get(card, 0) >= self.tracker.config.min_frames
 
     def _on_spot(self, obs: Observation, under: str, result: FrameResult) -> None:
         """A card read where a counted card lay a frame before: a card laid on it faster

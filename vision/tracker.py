@@ -192,12 +192,21 @@ class Tracker:
                 else centers
             zone = self.zone_of(board)
             inside = zone >= 0
-            for code, (x, y), conf in zip([dets.names[c] for c in dets.class_id[inside]],
-                                          board[inside], dets.confidence[inside], strict=True):
-                self._observe(code, float(x), float(y), float(conf), t)
-                self._vote(code, float(x), float(y), t)
+            readings = [(code, float(x), float(y), float(conf)) for code, (x, y), conf in
+                        zip([dets.names[c] for c in dets.class_id[inside]], board[inside],
+                            dets.confidence[inside], strict=True)]
+            # The readings closest to a card already tracked first: two cards read as one
+            # code in one frame each keep their own track.
+            readings.sort(key=lambda r: self._distance_to_track(r[0], r[1], r[2]))
+            for code, x, y, conf in readings:
+                self._observe(code, x, y, conf, t)
+                self._vote(code, x, y, t)
         self._expire(t)
         return self._settle(t)
+
+    def _distance_to_track(self, code: str, x: float, y: float) -> float:
+        return min((float(np.hypot(tr.position[0] - x, tr.position[1] - y))
+                    for tr in self._tracks.get(code, [])), default=float("inf"))
 
     def _observe(self, code: str, x: float, y: float, conf: float, t: float) -> None:
         cfg = self.config
@@ -217,13 +226,16 @@ class Tracker:
             counted = [tr for tr in tracks if tr.counted and not tr.alias]
             nearest = min(counted, default=None,
                           key=lambda tr: np.hypot(tr.position[0] - x, tr.position[1] - y))
-            if len(counted) >= cfg.copies and nearest is not None and np.hypot(
-                    nearest.position[0] - x, nearest.position[1] - y) <= cfg.match_dist:
+            apart = float("inf") if nearest is None else float(
+                np.hypot(nearest.position[0] - x, nearest.position[1] - y))
+            if nearest is not None and len(counted) >= cfg.copies \
+                    and apart <= cfg.match_dist \
+                    and not (nearest.last_seen == t and apart > 2 * cfg.same_spot):
                 # Every copy of this card is already on the table, one of them close by: it
-                # is that one (read twice in a frame, or peeking out from under another
-                # card), never a new play. Read far from every copy, it is a card of its own:
-                # one card cannot lie in two places, and the table decides which reading
-                # is wrong.
+                # is that one (moved, or peeking out from under another card), never a new
+                # play. Read far from every copy, or beside one read in this very frame (one
+                # card gives one reading a frame), it is a card of its own: one card cannot
+                # lie in two places, and the table decides which reading is wrong.
                 best = nearest
             elif len(tracks) >= 2 * cfg.copies + 1:
                 return  # a burst of misreads of one card: ignore the surplus
