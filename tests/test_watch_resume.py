@@ -90,6 +90,9 @@ def test_watch_killed_and_restarted_logs_exactly_the_uninterrupted_game(
     torn = [line for line, how in kills if how == "torn"]
     assert [p.line for p in got.errors] == torn   # the torn line is named, nothing else
     assert _bare(got.events) == _bare(uninterrupted)   # nothing twice, nothing lost
+    # ... and each at the frame it was at: the cards already on the table stayed quiet
+    # (read again, they would pull round 2's events in before its first card).
+    assert [e.get("frame") for e in got.events] == [e.get("frame") for e in uninterrupted]
     whole, resumed = replay(uninterrupted), replay(got.events)
     assert resumed.referee is not None and whole.referee is not None
     assert resumed.referee.state.finished and not resumed.errors

@@ -310,8 +310,9 @@ class CaptureSource(FrameSource):
         lost_at: float | None = None
         why = ""
         while not self._closed:
-            if self._reader is not None:
-                got = self._reader.read(self.freeze_after)
+            reader = self._reader   # close() may drop it from another thread meanwhile
+            if reader is not None:
+                got = reader.read(self.freeze_after)
                 if got is None:  # frozen: the capture hangs on to an open connection
                     self._reader = None
                     why = f": no new picture for {self.freeze_after:g} s"
