@@ -12,7 +12,7 @@ import numpy as np
 from test_pipeline import SCRIPT, SETUP, ScriptedDetector, identity_profile
 
 from calibration.layout import default_zones
-from companion.cards import CARD_CODES
+from companion.cards import CARD_CODES, Card
 from companion.events import read_log
 from vision.detections import Detections
 from vision.pipeline import TablePipeline, lookalikes
@@ -335,6 +335,40 @@ def test_a_card_still_settling_goes_before_cards_laid_after_it(tmp_path: Path) -
     run(pipe, det, [at(1, "3C")] + [join(at(1, "3C"), at(2, "4C"))] * 12, 0.8)
     assert not pipe.pending
     assert plays(tmp_path / "g.jsonl") == [("Bob", "2C"), ("Bob", "3C"), ("Cy", "4C")]
+
+
+def test_a_held_hand_read_again_right_settles_itself(tmp_path: Path) -> None:
+    """A rendered round: Bob's revealed K♥ is read, for its first seconds, as a card Ann
+    played. The table refuses that hand (the card was played), so it is held, put when the
+    hand has had its time to gather (not when it settled); then the camera reads K♥ there
+    again and again, and the hand is logged as it lies, without an answer."""
+    from vision.fallible import FallibleReader
+    from vision.table_render import RenderConfig, RenderedSource, TableVideo, simulated_round
+
+    video = TableVideo(simulated_round("michigan-rummy", seed=11),
+                       RenderConfig(width=160, height=120, seed=11, noise=0.0))
+    bob = next(e for e in video.truth.visual if e["event"] == "reveal" and e["player"] == "Bob")
+    anns = [e["card"] for e in video.truth.visual if e.get("player") == "Ann" and "card" in e]
+    source = RenderedSource(video)
+    reader = FallibleReader(source, stuck=1e-9)
+    reader.plan = dict.fromkeys(CARD_CODES)
+    reader.plan[bob["cards"][-1]] = (anns[0], bob["t_placed"] - 1.0, bob["t_placed"] + 1.8)
+    pipe = TablePipeline(video.profile(), reader, None, tmp_path / "g.jsonl",
+                         script=video.truth.script)
+    held, notes = [], []
+    while (frame := source.read()) is not None:
+        res = pipe.process(frame.image, frame.t, frame.index)
+        held += [p for p in res.pending if p not in held]
+        notes += res.notes
+    pipe.finish()
+    [asked] = held
+    assert asked.event["player"] == "Bob" and anns[0] in asked.observation.cards
+    assert asked.asked > asked.observation.t + 1.0  # put after the hand's time to gather
+    assert not pipe.pending
+    assert f"read again: {Card.parse(bob['cards'][-1]).pretty()}, not " \
+        f"{Card.parse(anns[0]).pretty()}" in notes
+    shown = [e.data for e in read_log(tmp_path / "g.jsonl").events if e.kind == "reveal"]
+    assert [sorted(e["cards"]) for e in shown if e["player"] == "Bob"] == [sorted(bob["cards"])]
 
 
 def test_lookalikes_name_the_cards_a_reader_takes_a_card_for() -> None:

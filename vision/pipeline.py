@@ -632,8 +632,12 @@ class TablePipeline:
                            None, result)
                 return
             # The card under a new one peeking out (or the same card read again): not a play.
-            result.notes.append(f"{' '.join(_pretty(dup))} already played this round; "
-                                f"ignored")
+            # A card played in another pile cannot lie in this one: a card misread, kept for
+            # the table to refuse the move and the camera to read it again.
+            under = [c for c in dup if c not in elsewhere]
+            result.notes.append(f"{' '.join(_pretty(under or dup))} already played this "
+                                f"round; {'ignored' if under else 'misread'}")
+            fresh = [c for c in obs.cards if c not in under]
             if not fresh:
                 return
             keep = [c in fresh for c in obs.cards]
@@ -730,7 +734,8 @@ class TablePipeline:
             event = {"event": "play", "player": player, "cards": list(obs.cards)}
         pid = next(self._ids)
         question, options = asked or self._question(obs, event)
-        self.pending[pid] = Pending(pid, event, reason, obs, question, options, obs.t)
+        self.pending[pid] = Pending(pid, event, reason, obs, question, options,
+                                    max(obs.t, self.tracker.t))
         result.notes.append(self.pending[pid].describe())
 
     # --- questions --------------------------------------------------------------------------
@@ -892,7 +897,10 @@ class TablePipeline:
         answers is that card: the vision read it, the question settles itself."""
         for pid, held in list(self.pending.items()):
             obs = held.observation
-            if len(obs.cards) != 1 or not obs.positions or not held.options:
+            if len(obs.cards) > 1:
+                self._reread_cards(pid, held, result)
+                continue
+            if not obs.positions or not held.options:
                 continue
             x, y = obs.positions[0]
             votes = self.tracker.votes_at(x, y, held.asked + 1e-6)
@@ -911,6 +919,36 @@ class TablePipeline:
                     self._append(dict(ev), result.announcements, result)
                     self.visual_count += 1
                 break
+
+    def _reread_cards(self, pid: int, held: Pending, result: FrameResult) -> None:
+        """A held move of several cards (a revealed hand the table refused: a card already
+        played, the same card twice, a card short) whose spots the camera now reads, again and
+        again, as cards that make it one the table accepts: that move is logged, the
+        question settles itself."""
+        obs = held.observation
+        event = held.event
+        if event.get("event") not in ("play", "reveal") or len(obs.positions) != len(obs.cards):
+            return
+        cards = []
+        for card, (x, y) in zip(obs.cards, obs.positions, strict=True):
+            votes = self.tracker.votes_at(x, y, held.asked + 1e-6)
+            best = max(votes, key=lambda c: votes[c], default=card)
+            steady = votes.get(best, 0) >= max(self.reread_frames, 0.8 * sum(votes.values()))
+            cards.append(best if steady and self._round_cards.get(best, 0) == 0 else card)
+        if cards == obs.cards or len(set(cards)) != len(cards):
+            return
+        now = {**event, "cards": cards}
+        ok, violations, _why = self._accepts(now)
+        if not ok or violations:
+            return
+        self.pending.pop(pid)
+        for card, new, (x, y) in zip(obs.cards, cards, obs.positions, strict=True):
+            if new != card:
+                self.tracker.misread_at(card, x, y)
+                result.notes.append(f"read again: {Card.parse(new).pretty()}, not "
+                                    f"{Card.parse(card).pretty()}")
+        self._flush_script(self.visual_count, result.announcements, result)
+        self._log_visual(now, obs, result)
 
     def _log_visual(self, event: dict[str, Any], obs: Observation, result: FrameResult) -> None:
         self._append(event, result.announcements, result)
