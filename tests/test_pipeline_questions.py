@@ -371,6 +371,48 @@ def test_a_held_hand_read_again_right_settles_itself(tmp_path: Path) -> None:
     assert [sorted(e["cards"]) for e in shown if e["player"] == "Bob"] == [sorted(bob["cards"])]
 
 
+def test_a_hand_shown_while_the_log_says_the_round_goes_on_asks_who_ran_out(
+        tmp_path: Path) -> None:
+    """A rendered round whose last card (Bob's Q♣, next after Cy's J♣) the camera never
+    reads: Ann then shows her hand, which the log refuses (Bob still holds a card). Bob
+    ran out: "Q♣ was not seen: who played it?", and one click logs his Q♣ and Ann's hand."""
+    from vision.table_render import (
+        RenderConfig,
+        RenderedSource,
+        TableVideo,
+        TruthDetector,
+        simulated_round,
+    )
+
+    video = TableVideo(simulated_round("michigan-rummy", seed=14),
+                       RenderConfig(width=160, height=120, seed=14, noise=0.0))
+    visual = video.truth.visual
+    last = next(i for i, e in enumerate(visual) if e["event"] == "reveal") - 1
+    assert visual[last] == {**visual[last], "player": "Bob", "card": "QC"}
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+
+    class Blind:
+        def detect(self, frame: np.ndarray) -> Detections:
+            dets = truth.detect(frame)
+            keep = np.array([name != "QC" for name, _b, _s in dets], bool)
+            return Detections(dets.xyxy[keep], dets.confidence[keep], dets.class_id[keep],
+                              dets.names)
+
+    pipe = TablePipeline(video.profile(), Blind(), None, tmp_path / "g.jsonl",
+                         script=video.truth.script)
+    while not pipe.pending and (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    [held] = pipe.pending.values()
+    assert held.question == "Q♣ was not seen: who played it?"
+    assert [a.label for a in held.options] == ["Bob"]
+    pipe.answer(held.id, list(held.options[0].events))
+    logged = [e.data for e in read_log(tmp_path / "g.jsonl").events]
+    assert [(e["event"], e["player"]) for e in logged[-2:]] == [("play", "Bob"), ("reveal", "Ann")]
+    assert logged[-2]["card"] == "QC" and sorted(logged[-1]["cards"]) == \
+        sorted(visual[last + 1]["cards"])
+
+
 def test_lookalikes_name_the_cards_a_reader_takes_a_card_for() -> None:
     assert lookalikes("6C")[:2] == ["6S", "9C"]
     assert lookalikes("QH")[:2] == ["QD", "KH"]

@@ -801,8 +801,11 @@ class TablePipeline:
         the cards the camera also read on that spot, then the cards it is easily taken for;
         only answers the table accepts (no card played twice, no rule broken)."""
         if (obs.kind != "pile" or obs.seat is None or obs.seat >= len(self.players)
-                or len(obs.cards) != 1 or self.game == "wanagan"):
+                or self.game == "wanagan"):
             return "", []
+        ran_out = self._ran_out(obs)
+        if ran_out is not None or len(obs.cards) != 1:
+            return ran_out or ("", [])
         player = self.players[obs.seat]
         read = obs.cards[0]
         extra = {k: event[k] for k in ("t", "confidence") if k in event}
@@ -891,6 +894,28 @@ class TablePipeline:
                     f"{Card.parse(was).pretty()}", (corr, event))))
         # Those after which the reading is the very card the sequence expects come first.
         return [answer for _, answer in sorted(answers, key=lambda a: a[0])][:3]
+
+    def _ran_out(self, obs: Observation) -> tuple[str, list[Answer]] | None:
+        """A hand shown while the log says the round goes on: a player ran out of cards
+        sooner than the log knows, the camera having missed the last card. When the card
+        that comes next, played by someone, ends the round so that this hand may be shown,
+        it asks "5♦ was not seen: who played it?", one answer per such player (both logged)."""
+        ref = self.referee
+        next_card = getattr(ref, "next_card", None)
+        missing = next_card() if callable(next_card) else None
+        if ref is None or not isinstance(missing, str) or missing in obs.cards \
+                or self._round_cards.get(missing, 0) or obs.seat is None:
+            return None
+        shown = {"event": "reveal", "player": self.players[obs.seat], "cards": list(obs.cards),
+                 "t": round(obs.t_still, 3), "confidence": round(obs.confidence, 3)}
+        if self._accepts(shown)[0]:
+            return None  # the hand fits the log as it is
+        answers = [Answer(p, ({"event": "play", "player": p, "card": missing}, shown))
+                   for p in self.players
+                   if self._accepts_all([{"event": "play", "player": p, "card": missing}, shown])]
+        if not answers:
+            return None
+        return f"{Card.parse(missing).pretty()} was not seen: who played it?", answers
 
     def _reread(self, t: float, result: FrameResult) -> None:
         """A held card the camera now reads, again and again, as one of the question's
