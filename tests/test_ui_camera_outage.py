@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 from pytestqt.qtbot import QtBot
+from test_camera_outage import Stream
 
 import vision.sources as sources
-from tests.test_camera_outage import Stream
 from ui.camera import CameraFeed
 from ui.store import DATA_ENV, GameStore
 from ui.window import MainWindow
