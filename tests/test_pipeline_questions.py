@@ -312,6 +312,22 @@ def test_a_card_carried_onto_a_counted_card_is_a_new_card_its_flight_votes() -> 
     assert obs[-1].cards == ["QC"] and obs[-1].on_spot_of == ["TH"]
 
 
+def test_one_stray_reading_of_the_card_under_does_not_swallow_the_card_on_it() -> None:
+    """8♥ laid exactly on a counted J♦ (no frame between): one frame that reads J♦ again
+    there is a stray misreading of the 8♥, not the J♦ showing again: 8♥ is still reported
+    (for the table to decide); read J♦ again in two frames, it is the J♦ read two ways."""
+    zones = default_zones(4)
+
+    def run_tracker(under_again: int) -> list[list[str]]:
+        tr = Tracker(zones)
+        frames = [at(3, "JD")] * 8 + [at(3, "8H")] * 4 + [at(3, "JD")] * under_again \
+            + [at(3, "8H")] * 12
+        return [o.cards for i, d in enumerate(frames) for o in tr.update(i / 10, d)]
+
+    assert run_tracker(1) == [["JD"], ["8H"]]
+    assert run_tracker(2) == [["JD"]]
+
+
 def test_flush_places_the_readings_that_waited_behind_the_last_question(
         tmp_path: Path) -> None:
     """The video ends while Bob's 3♣ waits behind a question; once it is answered, flush

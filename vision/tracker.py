@@ -390,8 +390,10 @@ class Tracker:
                 # it lay there before this reading began, and was still read there after
                 # (decided when ``tr`` first lies still, well within the samples kept)
                 if here and min(here) < began and max(here) >= since:
-                    if max(here) >= began:
-                        return True  # read again after: one card, two readings
+                    if sum(1 for h in here if h >= began) >= self.config.min_frames:
+                        # Read again after (more than a stray misreading of the card laid
+                        # on it): one card, two readings.
+                        return True
                     replaced = code
         if replaced:
             carrier = self._carried_onto(tr, pos, began)
