@@ -17,6 +17,7 @@ from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
 from companion.referee.base import replay_dicts
+from ui.camera import Camera
 from ui.demo import DemoTable
 from ui.dialogs import DummyDialog, EventDialog, PlayDialog
 from ui.models import ChipTableModel, EventsModel, GamesModel, ViolationsModel
@@ -106,7 +107,7 @@ def test_closing_stops_the_worker_cleanly(qtbot: QtBot, window: MainWindow) -> N
 
 # --- setup --------------------------------------------------------------------------------------
 def test_full_setup_dialog_builds_the_game_event(qtbot: QtBot, store: GameStore) -> None:
-    dlg = SetupDialog(cameras=["0"])
+    dlg = SetupDialog(cameras=[Camera(0, "HD Webcam")])
     qtbot.addWidget(dlg)
     assert dlg.game_combo.count() == 7
     dlg.set_game("pressman")
@@ -295,6 +296,7 @@ def test_resume_after_an_abrupt_stop(qtbot: QtBot, store: GameStore) -> None:
     # the power goes out mid-write: a partial line, and the window never closes
     with open(session.log_path, "a", encoding="utf-8") as fh:
         fh.write('{"event":"play","pla')
+    session.log.close()   # the window's process is gone, and its hold on the log with it
     first.session = None
 
     second = MainWindow(store=store)
@@ -517,6 +519,7 @@ def test_a_held_reading_is_confirmed_with_a_fix(qtbot: QtBot, window: MainWindow
     session = store.new_game(events[0])
     for ev in events[1:3]:  # game, round, dummy
         session.append(ev)
+    session.close(finished_by_user=False)   # one writer: the window takes the log over
     window.resume(session.folder)
     window.stop_feed()
     live = window.session

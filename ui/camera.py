@@ -1,17 +1,20 @@
-"""Cameras: finding one quickly (or none, then the demo), and the camera feed for the worker.
+"""Cameras: finding them quickly, by name (or none, then the demo), and the camera feed for the
+worker.
 
-`find_cameras` probes webcam indices briefly (< 2 s in all, nothing printed); the camera feed
-runs the vision pipeline when it is installed, otherwise it shows the picture and leaves the
-events to the dialogs.
+`find_cameras` probes the webcams briefly (< 2 s in all, nothing printed) and lists each by the
+name the system gives it, with why it cannot be used when it cannot; the camera feed runs the
+vision pipeline when it is installed, otherwise it shows the picture and leaves the events to
+the dialogs.
 """
 
 from __future__ import annotations
 
-import glob
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,31 +25,106 @@ from ui.demo import CardMark, camera_profile
 from ui.worker import FramePacket, PipelineFeed, SeenEvent, Tick, pending_of
 
 
-def find_cameras(max_index: int = 2, budget_s: float = 1.5) -> list[str]:
-    """Webcam indices that deliver a picture, probed within ``budget_s`` seconds."""
-    if sys.platform.startswith("linux") and not glob.glob("/dev/video*"):
-        return []  # no video device at all: do not wake OpenCV
+@dataclass(frozen=True)
+class Camera:
+    """A webcam: its index (the source spec), the name the system gives it, and why it cannot
+    be used ("" when it gives a picture)."""
+
+    index: int
+    name: str
+    problem: str = ""
+
+    @property
+    def spec(self) -> str:
+        return str(self.index)
+
+    @property
+    def label(self) -> str:
+        """How the camera is listed: its name, and when it cannot be used, that it cannot."""
+        return f"{self.name} (cannot be opened)" if self.problem else self.name
+
+
+def linux_cameras(sysfs: Path) -> dict[int, str]:
+    """The capture devices video4linux lists, by index, with their names. A webcam often has
+    a second node for metadata (its ``index`` attribute is not 0), which is left out."""
+    found: dict[int, str] = {}
+    for node in sysfs.glob("video*"):
+        number = node.name.removeprefix("video")
+        if not number.isdigit():
+            continue
+        try:
+            if (node / "index").read_text(encoding="utf-8").strip() not in ("", "0"):
+                continue
+        except OSError:
+            pass  # no index attribute: an older kernel, every node is a capture device
+        try:
+            name = (node / "name").read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            name = ""
+        found[int(number)] = name or f"Camera {number}"
+    return dict(sorted(found.items()))
+
+
+def qt_cameras() -> list[str]:
+    """The descriptions Qt Multimedia gives the cameras, in its order ([] without it)."""
     try:
-        import cv2
+        from PySide6.QtMultimedia import QMediaDevices
     except ImportError:
         return []
+    return [device.description() for device in QMediaDevices.videoInputs()]
+
+
+def system_cameras(platform: str = sys.platform,
+                   sysfs: Path = Path("/sys/class/video4linux")) -> dict[int, str]:
+    """The webcams the system knows, by index, with their names: video4linux's on Linux, Qt
+    Multimedia's elsewhere (in its order, which is the capture backend's)."""
+    if platform.startswith("linux"):
+        return linux_cameras(sysfs)
+    return dict(enumerate(qt_cameras()))
+
+
+def find_cameras(max_index: int = 2, budget_s: float = 1.5, *,
+                 known: dict[int, str] | None = None,
+                 opener: Callable[[int], Any] | None = None,
+                 platform: str = sys.platform) -> list[Camera]:
+    """The webcams, each named and probed for a picture within ``budget_s`` seconds in all:
+    those the system ``known`` (default: `system_cameras`), and indices below ``max_index``
+    that give a picture though unnamed. A known camera that cannot be opened (permission
+    denied, in use) is listed with why (`vision.sources.camera_problem`), never dropped."""
+    if known is None:
+        known = system_cameras(platform)
+    if platform.startswith("linux") and not known:
+        return []  # no video device at all: do not wake OpenCV
     try:
-        cv2.setLogLevel(0)  # type: ignore[attr-defined]
-    except AttributeError:
-        pass
-    found: list[str] = []
+        from vision.sources import camera_problem, open_camera
+    except ImportError:
+        return []
+
+    def plain(index: int) -> Any:
+        return open_camera(index, platform=platform, resolutions=())   # quick: as it comes
+
+    probe = opener or plain
+    unnamed = range(0 if platform.startswith("linux") else max_index)  # Linux names them all
+    indices = sorted(set(known) | set(unnamed))
+    found: list[Camera] = []
     end = time.monotonic() + budget_s
-    for index in range(max_index):
+    for index in indices:
+        name = known.get(index) or f"Camera {index}"
         if time.monotonic() > end:
-            break
-        cap = cv2.VideoCapture(index)
+            if index in known:
+                found.append(Camera(index, name))   # not probed: offered as it is
+            continue
+        cap = probe(index)
+        ok = False
         try:
-            if cap.isOpened():
-                ok, _ = cap.read()
-                if ok:
-                    found.append(str(index))
+            ok = cap is not None and cap.isOpened() and bool(cap.read()[0])
         finally:
-            cap.release()
+            if cap is not None:
+                cap.release()
+        if ok:
+            found.append(Camera(index, name))
+        elif index in known:
+            found.append(Camera(index, name, camera_problem(index, platform)))
     return found
 
 
@@ -88,8 +166,9 @@ class CameraFeed(PipelineFeed):
         self.profile = profile or camera_profile(game, len(players), size)
         self._first = first
         self._last_image: np.ndarray | None = None
-        #: Said once when the feed starts: what it has to do without (no detector...).
-        self.notices: list[str] = []
+        #: Said once when the feed starts: how the camera opened, what the feed has to do
+        #: without (no detector...).
+        self.notices: list[str] = list(getattr(self.source, "statuses", ()))
 
     def tick(self) -> Tick:
         frame = self._first or self.source.read()

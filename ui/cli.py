@@ -11,9 +11,13 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from companion import diagnostics
 from companion.referee.base import GAME_MODULES
+
+if TYPE_CHECKING:
+    from ui.camera import Camera
 
 
 def route_qt_messages() -> None:
@@ -51,7 +55,7 @@ def _app() -> object:
 
 def build_window(demo: bool | None = None, game: str = "michigan-rummy", seed: int = 1,
                  speech: bool | None = None, ask_resume: bool = True,
-                 cameras: Sequence[str] | None = None, detector: str = "truth") -> object:
+                 cameras: Sequence[Camera] | None = None, detector: str = "truth") -> object:
     """Make the main window and start what the situation calls for (returns the window)."""
     _app()
     from PySide6.QtCore import QSettings
@@ -71,8 +75,16 @@ def build_window(demo: bool | None = None, game: str = "michigan-rummy", seed: i
     why = ""
     if demo is None:
         cams = find_cameras() if cameras is None else list(cameras)
-        demo = not cams
-        why = "" if cams else "no camera found"
+        usable = [c for c in cams if not c.problem]
+        demo = not usable
+        if not cams:
+            why = "no camera found"
+        elif not usable:   # there is a camera, but it cannot be used: say so, and why
+            why = f"{cams[0].name} cannot be opened"
+            window.show_problem("\n".join(f"{c.name} cannot be opened: {c.problem}."
+                                          for c in cams)
+                                + "\n\nThe demo table plays meanwhile; Game → New game "
+                                  "tries the camera again.")
     if demo:
         window.start_demo(game=game, seed=seed, rendered=window.rendered_demo, why=why)
     else:

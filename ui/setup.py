@@ -50,6 +50,7 @@ from companion.cards import Card, CardError, pretty_name
 from companion.diagnostics import log_failure
 from companion.house import HouseRule, house_rules
 from companion.referee.base import GAME_MODULES
+from ui.camera import Camera
 from ui.demo import (
     DEMO_PLAYERS,
     FRAME_SIZE,
@@ -376,13 +377,16 @@ class CalibrationView(QGraphicsView):
         self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
 
 
-def grab_frame(source: str, timeout_s: float = 2.0) -> np.ndarray | None:
-    """One picture from a camera index / stream / file for calibration (None if none)."""
+def grab_frame(source: str, timeout_s: float = 2.0) -> np.ndarray:
+    """One picture from a camera index / stream / file for calibration; OSError (saying why)
+    when there is none."""
     try:
         from vision.sources import parse_source
         src = parse_source(source)
-    except (OSError, ValueError, ImportError):
-        return None
+    except ImportError as exc:
+        raise OSError(f"the vision package cannot be loaded ({exc})") from exc
+    except ValueError as exc:
+        raise OSError(str(exc)) from exc
     try:
         import time
         end = time.monotonic() + timeout_s
@@ -390,7 +394,7 @@ def grab_frame(source: str, timeout_s: float = 2.0) -> np.ndarray | None:
             frame = src.read()
             if frame is not None:
                 return frame.image
-        return None
+        raise OSError(f"{source} gave no picture in {timeout_s:g} s")
     finally:
         src.close()
 
@@ -399,7 +403,7 @@ def grab_frame(source: str, timeout_s: float = 2.0) -> np.ndarray | None:
 class SetupDialog(QDialog):
     """Set up a game in four tabs: game, players, house rules, camera and calibration."""
 
-    def __init__(self, cameras: Sequence[str] = (), parent: QWidget | None = None,
+    def __init__(self, cameras: Sequence[Camera] = (), parent: QWidget | None = None,
                  rendered_demo: bool = False) -> None:
         super().__init__(parent)
         self.setWindowTitle("New game")
@@ -557,17 +561,21 @@ class SetupDialog(QDialog):
         return next((e for e in self._rule_editors if e.rule.name == name), None)
 
     # camera tab
-    def _build_camera_tab(self, cameras: Sequence[str]) -> None:
+    def _build_camera_tab(self, cameras: Sequence[Camera]) -> None:
         page = QWidget()
         v = QVBoxLayout(page)
         row = QHBoxLayout()
         self.source = QComboBox()
         self.source.setEditable(True)
         self.source.addItem("Demo table (no camera)", DEMO_SOURCE)
+        #: Why each listed camera that cannot be opened cannot, by source spec.
+        self.camera_problems = {cam.spec: f"{cam.name} cannot be opened: {cam.problem}"
+                                for cam in cameras if cam.problem}
         for cam in cameras:
-            self.source.addItem(f"Webcam {cam}", cam)
-        self.source.setToolTip("A webcam index, a stream URL (http://…, rtsp://…), a video file "
-                               "or a folder of images")
+            self.source.addItem(cam.label, cam.spec)
+        self.source.setToolTip("A camera, or a webcam index, a stream URL (http://…, rtsp://…), "
+                               "a video file or a folder of images")
+        self.source.currentIndexChanged.connect(self._source_changed)
         preview = QPushButton("Show the picture")
         preview.clicked.connect(self._preview)
         find = QPushButton("Find the board")
@@ -593,11 +601,19 @@ class SetupDialog(QDialog):
             return str(data)
         return text or DEMO_SOURCE
 
+    def _source_changed(self) -> None:
+        """A camera that cannot be opened says why as soon as it is chosen."""
+        self.error.setText(self.camera_problems.get(self.source_spec(), ""))
+
     def _frame_for(self, spec: str, profile: TableProfile) -> np.ndarray | None:
         if spec == DEMO_SOURCE:
             img, _ = TableRenderer(profile).render(TableView())
             return img
-        return grab_frame(spec)
+        try:
+            return grab_frame(spec)
+        except OSError as exc:
+            self.error.setText(f"No picture: {exc}")
+            return None
 
     def _demo_table(self, game: str, seats: int) -> tuple[np.ndarray, TableProfile] | None:
         """A picture of the rendered demo table (cards being played) and its true profile."""

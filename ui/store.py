@@ -170,14 +170,21 @@ class LockedLog(EventLog):
 
 
 class GameSession:
-    """One game on disk: its log (append-only), evidence frames and the referee built from it."""
+    """One game on disk: its log (append-only), evidence frames and the referee built from it.
 
-    def __init__(self, folder: Path) -> None:
+    Opened to play, it holds the log's writer lock (`LogLockedError`, naming the other
+    process and the lock file, when another writer has it); opened ``read_only`` (a replay),
+    it takes no lock, writes nothing and closing it leaves the game as it was."""
+
+    def __init__(self, folder: Path, read_only: bool = False) -> None:
         self.folder = Path(folder)
         self.evidence_dir = self.folder / "evidence"
-        self.evidence_dir.mkdir(parents=True, exist_ok=True)
         self.log_path = self.folder / LOG_NAME
-        self._log = LockedLog(self.log_path)  # repairs a partial last line after a crash
+        self.read_only = read_only
+        self._log: LockedLog | None = None
+        if not read_only:
+            self.evidence_dir.mkdir(parents=True, exist_ok=True)
+            self._log = LockedLog(self.log_path)  # repairs a partial last line after a crash
         self.events: list[Event] = read_log(self.log_path).events
         self.result: Replay = replay(self.events)
 
@@ -237,7 +244,7 @@ class GameSession:
     # --- writing ---------------------------------------------------------------------------
     def append(self, event: Mapping[str, Any], frame: np.ndarray | None = None) -> int:
         """Append one event (fsynced), keep its evidence frame, replay; returns its line."""
-        line = self._log.append(event)
+        line = self.log.append(event)
         ev = Event(dict(event), line)
         self.events.append(ev)
         if frame is not None and ev.kind in EVIDENCE_EVENTS:
@@ -248,6 +255,8 @@ class GameSession:
     @property
     def log(self) -> LockedLog:
         """The log writer (shared with a feed that writes events itself)."""
+        if self._log is None:
+            raise PermissionError(f"{self.log_path} was opened to be read only (a replay)")
         return self._log
 
     def adopt(self, line: int, event: Mapping[str, Any], frame: np.ndarray | None = None) -> int:
@@ -270,7 +279,7 @@ class GameSession:
             raise ValueError("the game event cannot be corrected here; start a new game")
         body: dict[str, Any] = {"event": "correct", "line": line,
                                 "with": dict(new_event) if new_event is not None else None}
-        out = self._log.append(body)
+        out = self.log.append(body)
         self.events.append(Event(body, out))
         if frame is not None and new_event is not None:
             self.save_evidence(line, frame)
@@ -314,7 +323,10 @@ class GameSession:
         return sorted(out)
 
     def close(self, finished_by_user: bool = True) -> None:
-        """Close the log; ``finished_by_user`` means the app should not offer to resume it."""
+        """Close the log; ``finished_by_user`` means the app should not offer to resume it
+        (a read-only session changes nothing)."""
+        if self._log is None:
+            return
         self._log.close()
         if finished_by_user:
             self.update_meta(closed=True)

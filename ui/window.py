@@ -45,7 +45,7 @@ from PySide6.QtWidgets import (
 
 from calibration.profile import TableProfile
 from companion.diagnostics import log_failure
-from companion.events import Event
+from companion.events import Event, LogFileError
 from ui import export
 from ui.demo import DEMO_PLAYERS, DemoTable
 from ui.dialogs import (
@@ -164,6 +164,8 @@ class MainWindow(QMainWindow):
         self.feed: FeedThread | None = None
         self.profile: TableProfile | None = None
         self.replay_mode = False
+        #: The last failure said in a box (`show_problem`).
+        self.last_problem: QMessageBox | None = None
         #: The toolbar's Demo button (and a demo chosen in the setup) reads a rendered table
         #: through the vision pipeline; tests switch it off for exact, fast games.
         self.rendered_demo = True
@@ -619,11 +621,19 @@ class MainWindow(QMainWindow):
         self._show_source("camera", camera=gs.source)
         return session
 
-    def resume(self, info: GameInfo | Path, interval_ms: int | None = None) -> GameSession:
-        """Carry on with a saved game exactly where its log stops."""
+    def resume(self, info: GameInfo | Path, interval_ms: int | None = None
+               ) -> GameSession | None:
+        """Carry on with a saved game exactly where its log stops. None, said on screen, when
+        its log cannot be written (another program or window is writing it: `LogLockedError`
+        names it and the lock file)."""
         path = info.path if isinstance(info, GameInfo) else Path(info)
         self._close_session(dismiss=False)
-        session = GameSession(path)
+        try:
+            session = GameSession(path)
+        except LogFileError as exc:
+            self.show_problem(f"Cannot carry on with this game: {exc}. You can still replay "
+                              f"it (Game → Open).")
+            return None
         self._open_session(session)
         meta = session.meta
         demo = meta.get("demo")
@@ -649,9 +659,10 @@ class MainWindow(QMainWindow):
         return session
 
     def open_replay(self, path: Path | str) -> GameSession:
-        """Open a past game to replay and export it (nothing is appended)."""
+        """Open a past game to replay and export it: read only, so a game another program is
+        still writing can be replayed too."""
         self._close_session(dismiss=False)
-        session = GameSession(Path(path))
+        session = GameSession(Path(path), read_only=True)
         self.replay_mode = True
         self._open_session(session)
         lines = [e.line for e in session.effective()]
@@ -840,8 +851,19 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_failed(self, text: str) -> None:
-        self.status.showMessage(text, 10000)
+        self.show_problem(text)
+
+    def show_problem(self, text: str) -> QMessageBox:
+        """Say a failure the user has to act on: a box that does not block the window (kept
+        as ``last_problem``), and the status bar until something else is said."""
+        box = QMessageBox(QMessageBox.Icon.Warning, "Michigan Companion", text,
+                          QMessageBox.StandardButton.Ok, self)
+        box.setModal(False)
+        box.show()
+        self.last_problem = box
+        self.status.showMessage(text)
         self.problem.emit(text)
+        return box
 
     @Slot()
     def _on_feed_done(self) -> None:
@@ -1164,6 +1186,6 @@ class MainWindow(QMainWindow):
                 return answer == QMessageBox.StandardButton.Yes
         if ask(info):
             return self.resume(info)
-        GameSession(info.path).close(finished_by_user=True)  # do not ask again
+        GameSession(info.path, read_only=True).update_meta(closed=True)  # do not ask again
         return None
 

@@ -1,0 +1,96 @@
+"""Cameras in the window (issue 15, finding 15): listed by name in the setup, and a camera that
+cannot be opened is said on screen with why and what to do, at start and when a game starts,
+never a silent fall back to the demo."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+import vision.sources
+from ui.camera import Camera
+from ui.setup import SetupDialog
+from ui.store import DATA_ENV, GameStore
+from ui.window import MainWindow
+from vision.sources import camera_problem
+
+DENIED = ("permission denied on /dev/video0: add yourself to the 'video' group "
+          "(sudo usermod -aG video $USER), log in again and retry")
+
+
+@pytest.fixture
+def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GameStore:
+    monkeypatch.setenv(DATA_ENV, str(tmp_path))
+    monkeypatch.setenv("COMPANION_NO_DETECTOR", "1")
+    return GameStore(tmp_path)
+
+
+@pytest.fixture
+def window(qtbot: QtBot, store: GameStore) -> Iterator[MainWindow]:
+    w = MainWindow(store=store)
+    qtbot.addWidget(w)
+    yield w
+    w.stop_feed()
+
+
+def test_the_setup_lists_cameras_by_name_and_says_why_one_cannot_be_used(
+        qtbot: QtBot) -> None:
+    dlg = SetupDialog(cameras=[Camera(0, "Integrated Camera", DENIED),
+                               Camera(2, "HD Pro Webcam C920")])
+    qtbot.addWidget(dlg)
+    items = [dlg.source.itemText(i) for i in range(dlg.source.count())]
+    assert items == ["Demo table (no camera)", "Integrated Camera (cannot be opened)",
+                     "HD Pro Webcam C920"]
+    dlg.source.setCurrentIndex(1)
+    assert dlg.source_spec() == "0"
+    assert dlg.error.text() == f"Integrated Camera cannot be opened: {DENIED}"
+    dlg.source.setCurrentIndex(2)
+    assert dlg.source_spec() == "2" and dlg.error.text() == ""
+
+
+def test_a_picture_that_cannot_be_had_is_said_in_the_setup(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vision.sources, "open_camera", lambda index: None)
+    dlg = SetupDialog(cameras=[Camera(0, "Integrated Camera")])
+    qtbot.addWidget(dlg)
+    dlg.source.setCurrentIndex(1)
+    dlg._preview()
+    assert dlg.error.text() == f"No picture: cannot open camera 0: {camera_problem(0)}"
+
+
+def test_a_camera_that_cannot_be_opened_is_said_when_the_demo_plays_instead(
+        qtbot: QtBot, store: GameStore) -> None:
+    from ui.cli import build_window
+
+    w = build_window(demo=None, ask_resume=False,
+                     cameras=[Camera(0, "Integrated Camera", DENIED)])
+    assert isinstance(w, MainWindow)
+    qtbot.addWidget(w)
+    assert w.source_label.text() == "DEMO TABLE (Integrated Camera cannot be opened)"
+    assert w.status.currentMessage().startswith("Integrated Camera cannot be opened: this is "
+                                                "the demo table.")
+    box = w.last_problem
+    assert box is not None and box.isVisible()
+    assert f"Integrated Camera cannot be opened: {DENIED}." in box.text()
+    assert "Game → New game tries the camera again" in box.text()
+    box.close()
+    w.stop_feed()
+
+
+def test_a_game_whose_camera_cannot_be_opened_says_so(
+        qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(vision.sources, "open_camera", lambda index: None)
+    dlg = SetupDialog(cameras=[Camera(0, "Integrated Camera")])
+    qtbot.addWidget(dlg)
+    dlg.set_players(["Ann", "Bob", "Cy"])
+    dlg.source.setCurrentIndex(1)
+    window.start_game(dlg.result_setup())
+    qtbot.waitUntil(lambda: window.last_problem is not None, timeout=10000)
+    box = window.last_problem
+    assert box is not None and box.isVisible()
+    assert "cannot open camera 0" in box.text() and camera_problem(0) in box.text()
+    assert window.status.currentMessage() == box.text()
+    box.close()
