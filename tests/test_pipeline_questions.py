@@ -137,6 +137,16 @@ def test_a_lead_where_the_next_card_looks_alike_is_asked_about(tmp_path: Path) -
     assert plays(tmp_path / "g.jsonl") == [("Bob", "2C")]
 
 
+def test_a_rare_lead_in_the_other_colour_is_logged(tmp_path: Path) -> None:
+    """Cy's 3♥ after Bob's 2♣ is as rare a lead as 3♠, but a reader tells red from black:
+    3♥ is not a card 3♣ is easily taken for, so the lead is logged as read."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(1, "2C")] * 8, 0.0)
+    run(pipe, det, [join(*[at(1, "2C"), at(2, "3H")])] * 8, 1.0)
+    assert not pipe.pending
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "2C"), ("Cy", "3H")]
+
+
 def test_questions_come_one_at_a_time_in_table_order(tmp_path: Path) -> None:
     """While a question is open, later readings wait behind it; once answered they are
     placed in the order they were laid."""

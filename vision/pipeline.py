@@ -773,15 +773,16 @@ class TablePipeline:
     def _doubt(self, event: Mapping[str, Any], lookalike: bool = False) -> str:
         """The rule set's reason why a single-card play would be a move only hidden hands
         can excuse (`MichiganReferee.doubtful`), or "". With ``lookalike``, only where the
-        card that comes next is one the reading is easily taken for (3♠ led after 2♣ where
-        3♣ follows): a rare lead is otherwise a real one."""
+        card that comes next is one the reading is easily taken for, its colour kept (3♠
+        led after 2♣ where 3♣ follows; not 10♥ where 10♣ follows, as a reader tells red
+        from black): a rare lead is otherwise a real one."""
         doubtful = getattr(self.referee, "doubtful", None)
         card = event.get("card")
         if event.get("event") != "play" or not isinstance(card, str) or not callable(doubtful):
             return ""
         if lookalike:
             next_card = getattr(self.referee, "next_card", None)
-            if not callable(next_card) or next_card() not in lookalikes(card):
+            if not callable(next_card) or next_card() not in lookalikes(card)[:3]:
                 return ""
         return str(doubtful(str(event.get("player")), card) or "")
 
