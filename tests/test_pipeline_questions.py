@@ -439,6 +439,37 @@ def test_a_hand_shown_while_the_log_says_the_round_goes_on_asks_who_ran_out(
         sorted(visual[last + 1]["cards"])
 
 
+def test_a_hand_clashing_with_an_earlier_hand_offers_that_card_misread(
+        tmp_path: Path) -> None:
+    """A rendered round: Ann's shown K♣ is read Q♣ the whole time (logged: the table
+    accepts it); Dee's hand then holds the real Q♣, which the table refuses. The held hand
+    offers "Ann's Q♣ was K♣", and one click corrects Ann's hand and logs Dee's."""
+    from companion.events import apply_corrections
+    from vision.fallible import FallibleReader
+    from vision.table_render import RenderConfig, RenderedSource, TableVideo, simulated_round
+
+    video = TableVideo(simulated_round("michigan-rummy", seed=11),
+                       RenderConfig(width=160, height=120, seed=11, noise=0.0))
+    shown = {e["player"]: e for e in video.truth.visual if e["event"] == "reveal"}
+    assert shown["Ann"]["cards"] == ["KC"] and "QC" in shown["Dee"]["cards"]
+    source = RenderedSource(video)
+    reader = FallibleReader(source, stuck=1e-9)
+    reader.plan = dict.fromkeys(CARD_CODES)
+    reader.plan["KC"] = ("QC", shown["Ann"]["t_placed"] - 1.0, video.truth.duration)
+    pipe = TablePipeline(video.profile(), reader, None, tmp_path / "g.jsonl",
+                         script=video.truth.script)
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    pipe.flush()
+    [held] = [p for p in pipe.pending.values() if p.event.get("player") == "Dee"]
+    assert held.reason == "Q♣ was revealed by Ann"
+    [fix] = [a for a in held.options if a.label == "Ann's Q♣ was K♣"]
+    pipe.answer(held.id, list(fix.events))
+    events, _ = apply_corrections(read_log(tmp_path / "g.jsonl").events)
+    hands = {e.data["player"]: sorted(e.data["cards"]) for e in events if e.kind == "reveal"}
+    assert hands["Ann"] == ["KC"] and hands["Dee"] == sorted(shown["Dee"]["cards"])
+
+
 def test_lookalikes_name_the_cards_a_reader_takes_a_card_for() -> None:
     assert lookalikes("6C")[:2] == ["6S", "9C"]
     assert lookalikes("QH")[:2] == ["QD", "KH"]

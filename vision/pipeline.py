@@ -805,8 +805,15 @@ class TablePipeline:
                 or self.game == "wanagan"):
             return "", []
         ran_out = self._ran_out(obs)
-        if ran_out is not None or len(obs.cards) != 1:
-            return ran_out or ("", [])
+        if ran_out is not None:
+            return ran_out
+        if len(obs.cards) != 1:
+            fixes = self._earlier_misread(dict(event)) if event.get("cards") else []
+            if not fixes:
+                return "", []
+            verb = "hand" if event.get("event") == "reveal" else "play"
+            return (f"Confirm {event.get('player')}'s {verb}: "
+                    f"{' '.join(_pretty(list(event['cards'])))}?", fixes)
         player = self.players[obs.seat]
         read = obs.cards[0]
         extra = {k: event[k] for k in ("t", "confidence") if k in event}
@@ -895,6 +902,44 @@ class TablePipeline:
                     f"{Card.parse(was).pretty()}", (corr, event))))
         # Those after which the reading is the very card the sequence expects come first.
         return [answer for _, answer in sorted(answers, key=lambda a: a[0])][:3]
+
+    def _earlier_misread(self, event: dict[str, Any]) -> list[Answer]:
+        """Answers for a held move of several cards that one of its cards, played or shown
+        by another player earlier this round, makes the table refuse: that earlier card was
+        misread (a card it is easily taken for, or one easily taken for it, neither played
+        nor shown), corrected where the log then accepts the move ("Ann's K♣ was K♠")."""
+        from companion.events import apply_corrections
+
+        cards = [str(c) for c in event.get("cards") or []]
+        events = read_log(self.log.path).events
+        resolved, _ = apply_corrections(events)
+        start = max((e.line for e in resolved if e.kind in NEW_DEAL), default=0)
+        n = self.log.lines
+        base = replay(events)
+        answers: list[Answer] = []
+        for ev in resolved:
+            if ev.line <= start or ev.kind not in ("play", "reveal") \
+                    or ev.data.get("player") == event.get("player"):
+                continue
+            earlier = [str(ev.data["card"])] if "card" in ev.data \
+                else [str(c) for c in ev.data.get("cards") or []]
+            for card in [c for c in earlier if c in cards]:
+                taken_for = [c for c in CARD_CODES if card in lookalikes(c)[:3]]
+                for was in dict.fromkeys([*lookalikes(card)[:3], *taken_for]):
+                    if was in cards or self._round_cards.get(was, 0):
+                        continue
+                    fixed = {**ev.data, "card": was} if "card" in ev.data else \
+                        {**ev.data, "cards": [was if c == card else c for c in earlier]}
+                    corr = {"event": "correct", "line": ev.line, "with": fixed}
+                    after = replay([*events, Event(corr, n + 1), Event(event, n + 2)])
+                    if after.referee is None or base.referee is None \
+                            or len(after.errors) > len(base.errors) \
+                            or len(after.referee.violations) > len(base.referee.violations):
+                        continue
+                    answers.append(Answer(f"{ev.data.get('player')}'s "
+                                          f"{Card.parse(card).pretty()} was "
+                                          f"{Card.parse(was).pretty()}", (corr, event)))
+        return answers[:3]
 
     def _ran_out(self, obs: Observation) -> tuple[str, list[Answer]] | None:
         """A hand shown while the log says the round goes on: a player ran out of cards
