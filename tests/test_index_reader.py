@@ -273,3 +273,18 @@ def test_the_shipped_index_reader_reads_a_rendered_table() -> None:
     dets = reader.detect(scene.image, conf=0.0)
     assert all(code in CARD_CODES for code in dets.labels)
     assert len(set(dets.labels)) == len(dets.labels)  # one deck: each code once
+
+
+def test_auto_reads_photos_with_the_hybrid_and_the_table_with_the_card_reader() -> None:
+    from vision import index_reader
+    from vision.detector import CardDetector
+
+    pytest.importorskip("onnxruntime")
+    if not index_reader.available():
+        pytest.skip("the index models are not installed")
+    photo = index_reader.load_reader("auto", threads=1, ocr=False)
+    assert isinstance(photo, index_reader.IndexReader) and photo.card_detector is not None
+    assert photo.card_detector.classifier is not None  # the crop classifier votes too
+    assert isinstance(index_reader.load_reader("auto", threads=1, table=True), CardDetector)
+    assert isinstance(index_reader.load_reader("auto", "models/cards.onnx", threads=1),
+                      CardDetector)  # a whole-card model named: the card reader

@@ -21,8 +21,10 @@ def register_detect(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("images", nargs="+", metavar="IMAGE",
                    help="image files, or folders (their .jpg/.jpeg/.png/.bmp/.webp files)")
     p.add_argument("--reader", choices=["auto", "index", "hybrid", "card"], default="auto",
-                   help="index: find and read each corner index (the default when its models "
-                        "are installed); card: the whole-card detector")
+                   help="hybrid (the default when the index models are installed): whole-card "
+                        "boxes named by the crop classifier and the corner indices together; "
+                        "index: the corner indices alone; card: the whole-card detector and "
+                        "its crop classifier (faster)")
     p.add_argument("--json", action="store_true", help="one JSON object per line")
     p.add_argument("--annotate", metavar="DIR",
                    help="write copies with boxes and names drawn into folder DIR (made if "
@@ -64,9 +66,12 @@ def run_detect(args: argparse.Namespace) -> int:
         return 2
     kwargs = {"imgsz": args.imgsz} if args.imgsz else {}
     try:
-        if args.reader == "index" and (args.model or args.imgsz):
+        reader = args.reader
+        if reader == "auto" and (args.model or args.imgsz):
+            reader = "card"  # a whole-card model or its input size names the card reader
+        if reader in ("index", "hybrid") and (args.model or args.imgsz):
             raise ValueError("--model and --imgsz are for --reader card")
-        det = load_reader(args.reader, args.model, args.conf, **kwargs)
+        det = load_reader(reader, args.model, args.conf, **kwargs)
     except (FileNotFoundError, ValueError) as exc:
         print(f"companion detect: {exc}", file=sys.stderr)
         return 2
