@@ -210,6 +210,17 @@ def test_a_card_read_steadily_two_ways_is_asked_about(tmp_path: Path) -> None:
     assert plays(tmp_path / "g.jsonl") == [("Bob", "QS")]
 
 
+def test_a_late_steady_reading_is_asked_about_before_it_could_outvote(tmp_path: Path) -> None:
+    """K♠ read for four seconds, then Q♠ steadily for a second and a half (the card is soon
+    covered or the video ends: Q♠ will never outnumber K♠ by half again): the contradiction
+    is put to a person all the same, never kept in silence."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(1, "KS")] * 40, 0.0)
+    run(pipe, det, [at(1, "QS")] * 16, 4.0)
+    [held] = pipe.pending.values()
+    assert held.question == "Bob played K♠ or Q♠?"
+
+
 def test_a_card_logged_while_its_reading_was_changing_is_corrected_by_the_steady_vote(
         tmp_path: Path) -> None:
     """K♠ read in the card's first three frames only (it settled on them), then Q♠ steadily:

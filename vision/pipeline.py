@@ -389,16 +389,19 @@ class TablePipeline:
                    (f"{logged.get('player')} played {was} or {now}?", answers))
 
     def _recount(self, result: FrameResult) -> None:
-        """Contested cards (logged as one card, read as another since): correct the log once
-        the other reading wins the vote, while the table still accepts it."""
+        """Contested cards (logged as one card, read as another since): once the other
+        reading wins the vote, or has been read steadily for a while (``2 * reread_frames``
+        of the last 2 s), the table and the vote decide (`_resolve_flip`): corrected, kept
+        or asked; never kept in silence for want of frames."""
         for contest in list(self._contests):
             under, card, (x, y) = contest
             if under not in self._line_of or not self.tracker.votes_at(x, y, self.tracker.t
                                                                        - 2.0):
                 self._contests.remove(contest)  # a new deal, or the card is gone
                 continue
-            if not self._outvoted(under, card, (x, y)):
-                continue
+            if not self._outvoted(under, card, (x, y)) and self.tracker.votes_at(
+                    x, y, self.tracker.t - 2.0).get(card, 0) < 2 * self.reread_frames:
+                continue  # neither outvoted nor read steadily for a while: wait and see
             self._contests.remove(contest)
             corr = self._correction(under, card)
             if corr is not None:
