@@ -79,6 +79,7 @@ def start(qtbot: QtBot, window: MainWindow, store: GameStore,
     session = store.new_game(events[0])
     for ev in events[1:3]:  # the round and the dummy decision
         session.append(ev)
+    session.close(finished_by_user=False)  # the window takes the log's writer lock
     window.resume(session.folder)
     window.stop_feed()
     live = window.session
