@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import errno
 import json
+import queue
 import sys
 import threading
 import time
@@ -24,6 +25,7 @@ from companion.commands import split_names
 from companion.events import Event, EventLog, LogFileError, LogWriteError, read_log
 from companion.referee.base import GAME_MODULES
 from vision.pipeline import FrameResult, TablePipeline, TableReader
+from vision.prompt import enter_typed
 from vision.sources import FrameSource
 from vision.tracker import TrackerConfig
 
@@ -65,6 +67,11 @@ def register_watch(sub: argparse._SubParsersAction) -> None:
                    help="event log to append to (JSON Lines; one writer at a time)")
     p.add_argument("--script", help="JSON Lines of events people enter, each with \"at\": how "
                                     "many card events precede it (render-table writes one)")
+    p.add_argument("--prompt", action="store_true",
+                   help="read typed events from standard input even when it is not a terminal "
+                        "(at a terminal they are always read): round [DEALER], keep, exchange, "
+                        "sell BUYER PRICE, bid PLAYER TRICKS, trump CARD, hand KIND, "
+                        "play PLAYER CARD..., end; help lists them")
     p.add_argument("--reader", choices=["auto", "index", "hybrid", "card"], default="auto",
                    help="card reader for --detector model: index-first or the whole-card "
                         "detector (default: the shipped choice, models/README.md)")
@@ -382,7 +389,15 @@ def run_watch(args: argparse.Namespace) -> int:
             for text in first[2]:
                 print(f"           {text}", flush=True)
 
+    typed = _typed_lines(args.prompt)
+
     def show(res: FrameResult) -> None:
+        while typed is not None and not typed.empty():  # between frames: the pipeline's thread
+            logged, said = enter_typed(pipe, typed.get())
+            if logged is not None:
+                print(f"[{res.t:7.2f}s] line {logged[0]}: {describe(logged[1])}", flush=True)
+            for text in said:
+                print(f"           {text}", flush=True)
         if args.quiet:
             return
         for line, ev in res.events:
@@ -425,6 +440,25 @@ def run_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _typed_lines(wanted: bool) -> queue.Queue[str] | None:
+    """Lines typed at the terminal (or piped with --prompt), read on their own thread, for the
+    pipeline to log between frames; None when there is nobody to type."""
+    if not (wanted or sys.stdin.isatty()):
+        return None
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        for text in sys.stdin:
+            if text.strip():
+                lines.put(text.strip())
+
+    threading.Thread(target=read, name="typed events", daemon=True).start()
+    if sys.stdin.isatty():
+        _say("type what the camera cannot see: round, keep, exchange, sell, bid, trump, hand, "
+             "play, end (help lists them)")
+    return lines
+
+
 def _start_first_round(pipe: TablePipeline, dealer: str | None
                        ) -> tuple[int, dict[str, Any], list[str]] | None:
     """Log the first round of a game that has not begun, when no script will: at a real table
@@ -454,6 +488,16 @@ def describe(ev: dict[str, Any]) -> str:
         return f"{ev.get('player')} shows {pretty(list(ev.get('cards') or []))}"
     if kind == "trump":
         return f"trump card {pretty([ev['card']])}"
+    if kind == "round":
+        return f"a new round: {ev.get('dealer')} deals"
+    if kind == "dummy":
+        if ev.get("action") == "sell":
+            return f"{ev.get('buyer')} buys the dummy for {ev.get('price')}"
+        return f"the dealer {'keeps' if ev.get('action') == 'keep' else 'exchanges'} the dummy"
+    if kind == "bid":
+        return f"{ev.get('player')} bids {ev.get('tricks')}"
+    if kind == "end-round":
+        return "the round ends with nobody out"
     return json.dumps({k: v for k, v in ev.items()}, ensure_ascii=False)
 
 
