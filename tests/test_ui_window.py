@@ -78,6 +78,7 @@ def test_demo_reaches_its_first_announcements(qtbot: QtBot, window: MainWindow) 
     assert window.feed is not None and window.feed.qthread.isRunning()
     assert window.chips_model.rowCount() >= len(session.players)
     assert window.turn_label.text()
+    assert window.round_label.text().startswith("Michigan Rummy · round ")  # its name, no id
 
 
 def test_demo_game_runs_to_the_end_and_matches_the_referee(qtbot: QtBot,

@@ -59,7 +59,7 @@ from ui.dialogs import (
 )
 from ui.models import ChipTableModel, EventsModel, GamesModel, ViolationsModel, describe_event
 from ui.proof import ProofDialog
-from ui.setup import DEMO_SOURCE, GameSetup, SetupDialog
+from ui.setup import DEMO_SOURCE, GAMES, GameSetup, SetupDialog
 from ui.speech import Speaker
 from ui.store import GameInfo, GameSession, GameStore, chip_history, replay_prefix
 from ui.worker import DemoFeed, Feed, FeedThread, FramePacket, Held, SeenEvent, answers_of
@@ -915,7 +915,8 @@ class MainWindow(QMainWindow):
             self.turn_label.setText(game_over_text(report))
         else:
             self.turn_label.setText(f"{turn}'s turn" if turn else "Any player")
-        self.round_label.setText(f"{report['game']} · round {report['round']}"
+        title = GAMES.get(report["game"], report["game"])  # as the box names it, not its id
+        self.round_label.setText(f"{title} · round {report['round']}"
                                  + (" · finished" if report["finished"] else ""))
         self.chips_model.set_report(report, round_start, turn)
         self.chart.set_history(list(report["chips"]), history)
