@@ -181,7 +181,7 @@ class CameraFeed(PipelineFeed):
         tick = Tick()
         marks: list[CardMark] = []
         if self.pipeline is not None:
-            res = self.pipeline.process(img, frame.t, frame.index)
+            res = self.pipeline.process(img, frame.t, frame.index, frame.gap)
             for det in res.detections:
                 x1, y1, x2, y2 = det["box"]
                 marks.append(CardMark(det["card"], ((x1, y1), (x2, y1), (x2, y2), (x1, y2))))

@@ -32,6 +32,12 @@ from vision.tracker import Observation, Tracker, TrackerConfig
 NEW_DEAL = frozenset({"round", "hand"})
 #: What the referee raises for an event it refuses (anything else is a fault in it).
 REFUSED = (EventError, ValueError, TypeError, KeyError)
+#: A frame that comes more than this many seconds after the one before it (`Frame.gap`)
+#: follows an outage: what changed on the table meanwhile was not seen, so it is put to people.
+OUTAGE_GAP = 1.5
+#: How long after an outage the cards on the table are given to settle again: the table is
+#: then compared with the table before it, and nothing that settled meanwhile is logged alone.
+OUTAGE_SETTLE = 1.0
 _log = logging.getLogger("companion.pipeline")
 
 
@@ -198,6 +204,10 @@ class TablePipeline:
         self._contests: list[tuple[str, str, tuple[float, float]]] = []
         #: Card -> where on the table it was read when it was logged (this round).
         self._spot_of: dict[str, tuple[float, float]] = {}
+        #: After an outage: the cards each zone showed before it (code, x, y), how long the
+        #: camera was away, and until when the table settles again (`_after_outage`).
+        self._outage: tuple[dict[int, list[tuple[str, float, float]]], float, float] | None \
+            = None
         events = read_log(self.log.path).events if self.log.lines else []
         if events:
             self._resume(events)
@@ -447,9 +457,12 @@ class TablePipeline:
     def flush(self) -> FrameResult:
         """No frame will follow (the video ended, the camera stopped): the readings that
         waited behind questions since answered are placed, and the moves still gathering
-        their cards are held for a person. What it holds comes back in ``pending``: once
-        those are answered, call it again to place what waited behind them."""
+        their cards (and the changes since an outage) are held for a person. What it holds
+        comes back in ``pending``: once those are answered, call it again to place what
+        waited behind them."""
         result = FrameResult(self.tracker.t, -1)
+        if self._outage is not None:  # it ended while the table settled after an outage
+            self._after_outage(self.tracker.t, result)
         self._drain(result)
         if not self.pending:
             for zone, (obs, _deadline, why, offer) in list(self._partial.items()):
@@ -545,10 +558,18 @@ class TablePipeline:
         return None, f"not a play ({play_why or 'refused'}), not a reveal ({reveal_why})", None
 
     # --- the frame loop ---------------------------------------------------------------------
-    def process(self, frame: np.ndarray, t: float, index: int = 0) -> FrameResult:
-        """Run one frame taken at time ``t`` (seconds) through the whole pipeline."""
+    def process(self, frame: np.ndarray, t: float, index: int = 0,
+                gap: float = 0.0) -> FrameResult:
+        """Run one frame taken at time ``t`` (seconds) through the whole pipeline. ``gap``:
+        seconds without a picture just before it (`Frame.gap`); past `OUTAGE_GAP`, nothing is
+        inferred across it: what changed meanwhile is asked about, seat by seat."""
         start = self.clock()
         result = FrameResult(t, index)
+        if gap > OUTAGE_GAP:
+            before = self._outage[0] if self._outage is not None else self._lying(
+                self.tracker.t - self.tracker.config.lost_time)
+            away = gap + (self._outage[1] if self._outage is not None else 0.0)
+            self._outage = (before, away, t + OUTAGE_SETTLE)
         if self.refit is not None and t - self._refit_last >= self.refit_every:
             self._refit_last = t
             h = self.refit(frame)
@@ -567,6 +588,8 @@ class TablePipeline:
                     result.detections.append({"card": name, "box": [round(v, 1) for v in box],
                                               "score": round(score, 3),
                                               "zone": self.profile.zones[z].name})
+        if self._outage is not None:
+            observations = []  # settled across the outage: compared with the table before it
         self._reread(t, result)
         self._recount(result)
         if self.queue_questions:
@@ -582,12 +605,68 @@ class TablePipeline:
             if t > deadline:
                 del self._partial[zone]
                 self._hold(obs, why, offer, result)
+        if self._outage is not None and t >= self._outage[2]:
+            self._after_outage(t, result)
         if self.chip_counter is not None and t - self._chip_last >= self.chip_every:
             self._chip_last = t
             self._check_chips(frame, result)
         result.pending = list(self.pending.values())
         result.ms = (self.clock() - start) * 1000.0
         return result
+
+    def _lying(self, since: float) -> dict[int, list[tuple[str, float, float]]]:
+        """The counted cards read since ``since`` in each zone: (code, x, y)."""
+        cards = self.tracker.counted_cards(since)
+        zones = self.tracker.zone_of(np.array([(x, y) for _c, x, y in cards]).reshape(-1, 2))
+        out: dict[int, list[tuple[str, float, float]]] = {}
+        for card, zone in zip(cards, zones, strict=True):
+            if zone >= 0:
+                out.setdefault(int(zone), []).append(card)
+        return out
+
+    def _after_outage(self, t: float, result: FrameResult) -> None:
+        """The table has settled after an outage: each zone whose cards differ from before it
+        (cards laid, cards gone) is held as one question, in seat order, its one-click
+        answer logging the cards laid as read; nothing is inferred from them."""
+        assert self._outage is not None
+        before, away, _until = self._outage
+        self._outage = None
+        after = self._lying(t - self.tracker.config.lost_time)
+        zones = self.profile.zones
+        order = sorted(set(before) | set(after),
+                       key=lambda z: (zones[z].seat is None, zones[z].seat or 0, z))
+        for z in order:
+            laid = _without(after.get(z, []), before.get(z, []))
+            gone = _without(before.get(z, []), after.get(z, []))
+            if not laid and not gone:
+                continue
+            zone = zones[z]
+            obs = Observation(zone=z, zone_name=zone.name, kind=zone.kind, seat=zone.seat,
+                              cards=[c for c, _x, _y in laid], confidence=1.0, t=t,
+                              t_still=t, certain=False,
+                              positions=[(x, y) for _c, x, y in laid],
+                              votes=[self.tracker.votes_at(x, y) for _c, x, y in laid])
+            events = self._as_read(obs) if laid else ()
+            who = self.players[zone.seat] if zone.seat is not None \
+                and zone.seat < len(self.players) else f"the {zone.name} area"
+            said = [f"{' '.join(_pretty([c for c, _x, _y in laid]))} laid"] if laid else []
+            said += [f"{' '.join(_pretty([c for c, _x, _y in gone]))} gone"] if gone else []
+            self._hold(obs, f"the camera was away {away:.1f} s",
+                       dict(events[0]) if len(events) == 1 else None, result,
+                       (f"While the camera was away, {who}: {', '.join(said)}?",
+                        [Answer("as read", events)]))
+
+    def _as_read(self, obs: Observation) -> tuple[dict[str, Any], ...]:
+        """The events that log the cards of ``obs`` as read: the move the table places (or
+        offers), else one play per card in the order they lie."""
+        event, _why, offer = self._interpret(obs)
+        move = event if event is not None else offer
+        if move is not None:
+            return (move,)
+        if obs.seat is None or obs.seat >= len(self.players):
+            return ()
+        return tuple({"event": "play", "player": self.players[obs.seat], "card": c}
+                     for c in obs.cards)
 
     def _handle(self, obs: Observation, result: FrameResult) -> None:
         if self.queue_questions and (self.pending or self._waiting or any(
@@ -1138,7 +1217,7 @@ class TablePipeline:
                     if reader is None or reader.ended:
                         break
                     continue
-                res = self.process(frame.image, frame.t, frame.index)
+                res = self.process(frame.image, frame.t, frame.index, frame.gap)
                 stats.frames += 1
                 stats.events += len(res.events)
                 stats.latencies.extend(res.latency)
@@ -1171,6 +1250,19 @@ def lookalikes(code: str) -> list[str]:
     out = [rank + _SUIT_LOOKALIKE[suit], _RANK_LOOKALIKE[rank] + suit,
            _RANK_LOOKALIKE[rank] + _SUIT_LOOKALIKE[suit]]
     out += [rank + s for s in "CDHS" if s not in (suit, _SUIT_LOOKALIKE[suit])]
+    return out
+
+
+def _without(cards: Sequence[tuple[str, float, float]],
+             others: Sequence[tuple[str, float, float]]) -> list[tuple[str, float, float]]:
+    """``cards`` less one card of each code in ``others`` (two decks: two copies)."""
+    left = [c for c, _x, _y in others]
+    out = []
+    for card in cards:
+        if card[0] in left:
+            left.remove(card[0])
+        else:
+            out.append(card)
     return out
 
 

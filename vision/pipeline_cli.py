@@ -197,10 +197,11 @@ class WatchPipeline(TablePipeline):
 
     stamp_frames = False
 
-    def process(self, frame: np.ndarray, t: float, index: int = 0) -> FrameResult:
+    def process(self, frame: np.ndarray, t: float, index: int = 0,
+                gap: float = 0.0) -> FrameResult:
         if self.stamp_frames and isinstance(self.log, WatchLog):
             self.log.frame = index
-        return super().process(frame, t, index)
+        return super().process(frame, t, index, gap)
 
 
 def resume_frame(events: Sequence[Event]) -> int | None:

@@ -549,6 +549,12 @@ class Tracker:
         self._spots.clear()
         self._frames.clear()
 
+    def counted_cards(self, since: float) -> list[tuple[str, float, float]]:
+        """The cards counted and read since ``since`` (not the readings of another card that
+        stand for it): (code, x, y), for comparing the table before and after an outage."""
+        return [(code, *tr.position) for code, trs in self._tracks.items() for tr in trs
+                if tr.counted and not tr.alias and tr.last_seen >= since]
+
     def tracked(self) -> dict[str, list[tuple[float, float, bool]]]:
         """The cards currently tracked: code -> [(x, y, counted)] (for display and tests)."""
         return {code: [(*tr.position, tr.counted) for tr in trs]
