@@ -104,3 +104,37 @@ def test_the_window_opens_where_it_was_left(qtbot: QtBot, store: GameStore,
     qtbot.addWidget(second)
     # (the offscreen screen, 800x600, is smaller than the window: Qt moves it to fit)
     assert second.size() == left.size() != fresh.size()
+
+
+def test_the_camera_chosen_last_is_offered_first(qtbot: QtBot, store: GameStore,
+                                                 tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtWidgets import QDialog
+
+    import ui.camera
+    from ui.camera import Camera
+    from ui.setup import GameSetup, SetupDialog
+
+    monkeypatch.setattr(ui.camera, "find_cameras",
+                        lambda *a, **k: [Camera(0, "Desk cam"), Camera(2, "HD Webcam")])
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(store=store, settings=settings)
+    qtbot.addWidget(window)
+    offered: list[str] = []
+
+    def accept(dlg: SetupDialog) -> int:
+        offered.append(dlg.source_spec())
+        return int(QDialog.DialogCode.Accepted)
+
+    monkeypatch.setattr(SetupDialog, "exec", accept)
+    monkeypatch.setattr(SetupDialog, "result_setup", lambda dlg: GameSetup(
+        {"event": "game", "game": "michigan-rummy", "players": ["Ann", "Bob"]}, "Ann",
+        "2", None))
+    monkeypatch.setattr(MainWindow, "start_game", lambda self, gs: None)
+    window.new_game()   # nothing remembered: the demo table comes first
+    window.new_game()   # the camera chosen the first time ("2", the HD Webcam)
+    assert offered == ["demo", "2"]
+    dlg = SetupDialog([Camera(0, "Desk cam")])
+    qtbot.addWidget(dlg)
+    dlg.choose_source("rtsp://table.local/stream")  # a stream typed last time, not listed
+    assert dlg.source_spec() == "rtsp://table.local/stream"

@@ -601,6 +601,14 @@ class SetupDialog(QDialog):
             return str(data)
         return text or DEMO_SOURCE
 
+    def choose_source(self, spec: str) -> None:
+        """Pick ``spec`` (a camera listed here, or a stream, file or index typed earlier)."""
+        idx = self.source.findData(spec)
+        if idx >= 0:
+            self.source.setCurrentIndex(idx)
+        elif spec and spec != DEMO_SOURCE:
+            self.source.setEditText(spec)
+
     def _source_changed(self) -> None:
         """A camera that cannot be opened says why as soon as it is chosen."""
         self.error.setText(self.camera_problems.get(self.source_spec(), ""))

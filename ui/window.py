@@ -1116,9 +1116,13 @@ class MainWindow(QMainWindow):
         from ui.camera import find_cameras
 
         dlg = SetupDialog(find_cameras(), self, rendered_demo=self.rendered_demo)
+        if self.settings is not None:  # the camera chosen last time, when it is still there
+            dlg.choose_source(str(self.settings.value("camera", "") or ""))
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return None
         gs = dlg.result_setup()
+        if self.settings is not None:
+            self.settings.setValue("camera", gs.source)
         self.start_game(gs)
         return gs
 
