@@ -94,3 +94,12 @@ def test_a_game_whose_camera_cannot_be_opened_says_so(
     assert "cannot open camera 0" in box.text() and camera_problem(0) in box.text()
     assert window.status.currentMessage() == box.text()
     box.close()
+
+
+def test_a_camera_in_play_is_called_by_its_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    import ui.camera
+
+    monkeypatch.setattr(ui.camera, "system_cameras", lambda *a, **k: {0: "HD Webcam"})
+    assert ui.camera.camera_name("0") == "HD Webcam"
+    assert ui.camera.camera_name("3") == "Camera 3"   # not known by the system
+    assert ui.camera.camera_name("rtsp://table.local/s") == "rtsp://table.local/s"

@@ -83,6 +83,14 @@ def system_cameras(platform: str = sys.platform,
     return dict(enumerate(qt_cameras()))
 
 
+def camera_name(spec: str) -> str:
+    """What to call a source in the window: a webcam by the name the system gives it, anything
+    else (a stream, a file) as given."""
+    if not spec.isdigit():
+        return spec
+    return system_cameras().get(int(spec)) or f"Camera {spec}"
+
+
 def find_cameras(max_index: int = 2, budget_s: float = 1.5, *,
                  known: dict[int, str] | None = None,
                  opener: Callable[[int], Any] | None = None,

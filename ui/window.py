@@ -571,7 +571,9 @@ class MainWindow(QMainWindow):
                                     "referees and announces it as it would at your table. "
                                     "Game → New game starts a real one.", 15000)
         elif kind == "camera":
-            self.source_label.setText(f"Camera {camera}")
+            from ui.camera import camera_name
+
+            self.source_label.setText(camera_name(camera))
         else:
             self.source_label.setText(kind)
 
