@@ -4,8 +4,6 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,20 +12,8 @@ from test_camera_outage import Stream
 
 import vision.sources as sources
 from ui.camera import CameraFeed
-from ui.store import DATA_ENV, GameStore
 from ui.window import MainWindow
 from vision.sources import CaptureSource
-
-
-@pytest.fixture
-def window(qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-           ) -> Iterator[MainWindow]:
-    monkeypatch.setenv(DATA_ENV, str(tmp_path))
-    monkeypatch.setenv("COMPANION_NO_DETECTOR", "1")
-    w = MainWindow(store=GameStore(tmp_path))
-    qtbot.addWidget(w)
-    yield w
-    w.stop_feed()
 
 
 def test_the_window_says_when_the_camera_is_lost_and_back(

@@ -4,36 +4,18 @@ never a silent fall back to the demo."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from pytestqt.qtbot import QtBot
 
 import vision.sources
 from ui.camera import Camera
 from ui.setup import SetupDialog
-from ui.store import DATA_ENV, GameStore
+from ui.store import GameStore
 from ui.window import MainWindow
 from vision.sources import camera_problem
 
 DENIED = ("permission denied on /dev/video0: add yourself to the 'video' group "
           "(sudo usermod -aG video $USER), log in again and retry")
-
-
-@pytest.fixture
-def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GameStore:
-    monkeypatch.setenv(DATA_ENV, str(tmp_path))
-    monkeypatch.setenv("COMPANION_NO_DETECTOR", "1")
-    return GameStore(tmp_path)
-
-
-@pytest.fixture
-def window(qtbot: QtBot, store: GameStore) -> Iterator[MainWindow]:
-    w = MainWindow(store=store)
-    qtbot.addWidget(w)
-    yield w
-    w.stop_feed()
 
 
 def test_the_setup_lists_cameras_by_name_and_says_why_one_cannot_be_used(

@@ -11,31 +11,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pytestqt.qtbot import QtBot
 
 from companion.events import EventLog, lock_path, read_log
 from ui.demo import DEMO_PLAYERS, DemoTable
-from ui.store import DATA_ENV, LOG_NAME, GameInfo, GameStore
+from ui.store import LOG_NAME, GameInfo, GameStore
 from ui.window import MainWindow
 
 HOLD = ("import sys; from companion.events import EventLog; log = EventLog(sys.argv[1]); "
         "print('ready', flush=True); sys.stdin.readline(); "
         "log.append({'event': 'round', 'dealer': 'Bob'}); log.close()")
-
-
-@pytest.fixture
-def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GameStore:
-    monkeypatch.setenv(DATA_ENV, str(tmp_path))
-    monkeypatch.setenv("COMPANION_NO_DETECTOR", "1")
-    return GameStore(tmp_path)
-
-
-@pytest.fixture
-def window(qtbot: QtBot, store: GameStore) -> Iterator[MainWindow]:
-    w = MainWindow(store=store)
-    qtbot.addWidget(w)
-    yield w
-    w.stop_feed()
 
 
 @pytest.fixture

@@ -4,8 +4,6 @@ alone, and the next one only once it is answered."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -14,24 +12,15 @@ from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
 from ui.demo import DemoTable
-from ui.store import DATA_ENV, GameStore
+from ui.store import GameStore
 from ui.window import MainWindow
 
 
 @pytest.fixture
-def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GameStore:
-    monkeypatch.setenv(DATA_ENV, str(tmp_path))
-    monkeypatch.setenv("COMPANION_NO_DETECTOR", "1")
-    return GameStore(tmp_path)
-
-
-@pytest.fixture
-def window(qtbot: QtBot, store: GameStore) -> Iterator[MainWindow]:
-    w = MainWindow(store=store)
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    yield w
-    w.stop_feed()
+def window(window: MainWindow) -> MainWindow:
+    """The shared window (conftest), at a size where every panel shows."""
+    window.resize(1400, 900)
+    return window
 
 
 class QuestionFeed:

@@ -12,15 +12,8 @@ from pytestqt.qtbot import QtBot
 
 import ui.store
 from companion.referee.base import find_simulator
-from ui.store import DATA_ENV, GameStore
+from ui.store import GameStore
 from ui.window import MainWindow, OpenGameDialog
-
-
-@pytest.fixture
-def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GameStore:
-    monkeypatch.setenv(DATA_ENV, str(tmp_path))
-    monkeypatch.setenv("COMPANION_NO_DETECTOR", "1")
-    return GameStore(tmp_path)
 
 
 def _save_games(store: GameStore, n: int, close: bool = True) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -22,26 +22,17 @@ from ui.demo import DemoTable
 from ui.dialogs import DummyDialog, EventDialog, PlayDialog
 from ui.models import ChipTableModel, EventsModel, GamesModel, ViolationsModel
 from ui.setup import DEMO_SOURCE, SetupDialog
-from ui.store import DATA_ENV, GameInfo, GameSession, GameStore
+from ui.store import GameInfo, GameSession, GameStore
 from ui.window import MainWindow
 
 FAST = 5  # ms between demo events in tests
 
 
 @pytest.fixture
-def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GameStore:
-    monkeypatch.setenv(DATA_ENV, str(tmp_path))
-    monkeypatch.setenv("COMPANION_NO_DETECTOR", "1")
-    return GameStore(tmp_path)
-
-
-@pytest.fixture
-def window(qtbot: QtBot, store: GameStore) -> Iterator[MainWindow]:
-    w = MainWindow(store=store)
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    yield w
-    w.stop_feed()
+def window(window: MainWindow) -> MainWindow:
+    """The shared window (conftest), at a size where every panel shows."""
+    window.resize(1400, 900)
+    return window
 
 
 def later(action: Callable[[], None]) -> Callable[[EventDialog], None]:

@@ -5,35 +5,23 @@ what it is. (The look itself was checked in Xvfb screenshots at 1366x768 and 192
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from ui.store import DATA_ENV, GameStore
+from ui.store import GameStore
 from ui.window import MainWindow, game_over_text
 
 LAPTOP = QRect(0, 0, 1366, 768)
 
 
 @pytest.fixture
-def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GameStore:
-    monkeypatch.setenv(DATA_ENV, str(tmp_path))
-    monkeypatch.setenv("COMPANION_NO_DETECTOR", "1")
-    return GameStore(tmp_path)
-
-
-@pytest.fixture
-def window(qtbot: QtBot, store: GameStore) -> Iterator[MainWindow]:
-    w = MainWindow(store=store)
-    qtbot.addWidget(w)
-    w.fit_to_screen(LAPTOP)
-    w.show()
-    yield w
-    w.stop_feed()
+def window(window: MainWindow) -> MainWindow:
+    """The shared window (conftest), fitted to a 1366x768 laptop screen and shown."""
+    window.fit_to_screen(LAPTOP)
+    window.show()
+    return window
 
 
 def _settle() -> None:
