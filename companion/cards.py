@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import total_ordering
-from typing import Literal
+from typing import Any, Literal
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -131,6 +131,18 @@ def pretty_name(name: str) -> str:
     """A name for people: a card code (a cup named after its card, ``AS``, ``TD``) becomes
     ``A♠``, ``10♦``; any other name (``Jackpot``, ``8-9-10 any one suit``) is left as it is."""
     return _CACHE[(RANKS.index(name[0]) + 2, name[1])].pretty() if name in CARD_CODES else name
+
+
+def pretty_cards(value: Any) -> str:
+    """Card codes for people ("5♣ 6♣"); anything that is not a card is shown as it is."""
+    codes = value if isinstance(value, list) else [value]
+    out: list[str] = []
+    for code in codes:
+        try:
+            out.append(Card.parse(str(code)).pretty())
+        except (CardError, ValueError):
+            out.append(str(code))
+    return " ".join(out)
 
 
 def card(text: str | Card) -> Card:

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from companion.cards import pretty_cards
+
 _log = logging.getLogger("companion.events")
 #: The most bytes one line may hold (a whole deal is under 1 KiB); a longer line is skipped.
 MAX_LINE_BYTES = 1 << 20
@@ -545,3 +547,38 @@ def write_log(path: str | os.PathLike[str], events: Iterable[Mapping[str, Any]])
 def iter_dicts(events: Iterable[Event]) -> Iterator[dict[str, Any]]:
     for ev in events:
         yield dict(ev.data)
+
+
+def describe_event(data: dict[str, Any]) -> str:
+    """One event as a short line for the event list ("Bob plays 5♣")."""
+    kind = str(data.get("event", ""))
+    who = str(data.get("player", ""))
+    if kind == "play":
+        return f"{who} plays {pretty_cards(data.get('cards') or data.get('card'))}"
+    if kind == "reveal":
+        return f"{who} shows {pretty_cards(data.get('cards') or [])}"
+    if kind == "round":
+        return f"New round, {data.get('dealer')} deals"
+    if kind == "dummy":
+        action = data.get("action")
+        if action == "sell":
+            return f"Dummy sold to {data.get('buyer')} for {data.get('price')}"
+        return f"Dealer {'keeps' if action == 'keep' else 'exchanges for'} the dummy"
+    if kind == "bid":
+        return f"{who} bids {data.get('tricks')}"
+    if kind == "trump":
+        return f"Trump card {pretty_cards(data.get('card'))}"
+    if kind == "hand":
+        return f"Hand: {data.get('kind')}"
+    if kind in ("meld", "layoff", "discard", "upcard"):
+        cards = data.get("cards") or data.get("card")
+        return f"{who} {kind}s {pretty_cards(cards)}".replace("  ", " ").strip()
+    if kind == "draw":
+        return f"{who} draws from the {data.get('from')}"
+    if kind == "end-round":
+        return "Round ended, nobody out"
+    if kind == "game":
+        return f"Game: {data.get('game')} — {', '.join(data.get('players') or [])}"
+    if kind == "correct":
+        return f"Line {data.get('line')} corrected: {describe_event(dict(data.get('with') or {}))}"
+    return kind

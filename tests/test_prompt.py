@@ -7,9 +7,8 @@ from typing import Any
 
 import pytest
 
-from companion.events import Event
+from companion.events import Event, describe_event
 from companion.referee.base import replay
-from vision.pipeline_cli import describe
 from vision.prompt import PromptError, enter_typed, next_dealer, parse_typed
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
@@ -75,7 +74,7 @@ def test_the_referee_checks_a_typed_event_before_it_is_logged() -> None:
     logged, said = enter_typed(pipe, "round")
     assert logged == (2, {"event": "round", "dealer": "Ann"})
     assert any("Ann deals" in s for s in said)
-    assert describe(logged[1]) == "a new round: Ann deals"
+    assert describe_event(logged[1]) == "New round, Ann deals"
     logged, said = enter_typed(pipe, "round Bob")  # round 1 is not over: refused, not written
     assert logged is None and said[0].startswith("not logged:")
     logged, said = enter_typed(pipe, "sell Zed 2")

@@ -12,58 +12,13 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont
 
-from companion.cards import Card, CardError, pretty_name
-from companion.events import Event
+from companion.cards import pretty_name
+from companion.events import Event, describe_event
 from ui.store import GameInfo
 
 Index = QModelIndex | QPersistentModelIndex
 _ROLE_DISPLAY = Qt.ItemDataRole.DisplayRole
 _INVALID = QModelIndex()
-
-
-def pretty_cards(value: Any) -> str:
-    """Card codes for people ("5♣ 6♣"); anything that is not a card is shown as it is."""
-    codes = value if isinstance(value, list) else [value]
-    out: list[str] = []
-    for code in codes:
-        try:
-            out.append(Card.parse(str(code)).pretty())
-        except (CardError, ValueError):
-            out.append(str(code))
-    return " ".join(out)
-
-
-def describe_event(data: dict[str, Any]) -> str:
-    """One event as a short line for the event list ("Bob plays 5♣")."""
-    kind = str(data.get("event", ""))
-    who = str(data.get("player", ""))
-    if kind == "play":
-        return f"{who} plays {pretty_cards(data.get('cards') or data.get('card'))}"
-    if kind == "reveal":
-        return f"{who} shows {pretty_cards(data.get('cards') or [])}"
-    if kind == "round":
-        return f"New round, {data.get('dealer')} deals"
-    if kind == "dummy":
-        action = data.get("action")
-        if action == "sell":
-            return f"Dummy sold to {data.get('buyer')} for {data.get('price')}"
-        return f"Dealer {'keeps' if action == 'keep' else 'exchanges for'} the dummy"
-    if kind == "bid":
-        return f"{who} bids {data.get('tricks')}"
-    if kind == "trump":
-        return f"Trump card {pretty_cards(data.get('card'))}"
-    if kind == "hand":
-        return f"Hand: {data.get('kind')}"
-    if kind in ("meld", "layoff", "discard", "upcard"):
-        cards = data.get("cards") or data.get("card")
-        return f"{who} {kind}s {pretty_cards(cards)}".replace("  ", " ").strip()
-    if kind == "draw":
-        return f"{who} draws from the {data.get('from')}"
-    if kind == "end-round":
-        return "Round ended, nobody out"
-    if kind == "game":
-        return f"Game: {data.get('game')} — {', '.join(data.get('players') or [])}"
-    return kind
 
 
 class _RowsModel(QAbstractTableModel):

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.models import describe_event
+from companion.events import describe_event
 from ui.store import GameSession
 from ui.views import bgr_to_qimage
 

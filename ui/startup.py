@@ -109,8 +109,8 @@ def terminal_demo(game: str = "michigan-rummy", seed: int = 1, out: TextIO | Non
     """The demo table without a window: its cards read and refereed, the announcements
     printed as they come (what a machine with no display can show)."""
     from calibration.calibrate import calibrate
+    from companion.events import describe_event
     from vision.pipeline import FrameResult, TablePipeline
-    from vision.pipeline_cli import describe
     from vision.table_render import TruthDetector, demo_source
 
     stream = out or sys.stdout
@@ -126,7 +126,7 @@ def terminal_demo(game: str = "michigan-rummy", seed: int = 1, out: TextIO | Non
         kinds = {ev.get("event") for _line, ev in res.events}
         if kinds <= {"play", "reveal", "trump"}:  # else the order of the lines would be lost
             for _line, ev in res.events:
-                print(describe(ev), file=stream, flush=True)
+                print(describe_event(dict(ev)), file=stream, flush=True)
         for text in res.announcements:
             print(f"    {text}", file=stream, flush=True)
 

@@ -45,7 +45,7 @@ from PySide6.QtWidgets import (
 
 from calibration.profile import TableProfile
 from companion.diagnostics import log_failure
-from companion.events import Event, LogFileError
+from companion.events import Event, LogFileError, describe_event
 from ui import export
 from ui.demo import DEMO_PLAYERS, DemoTable
 from ui.dialogs import (
@@ -57,7 +57,7 @@ from ui.dialogs import (
     PlayDialog,
     TrumpDialog,
 )
-from ui.models import ChipTableModel, EventsModel, GamesModel, ViolationsModel, describe_event
+from ui.models import ChipTableModel, EventsModel, GamesModel, ViolationsModel
 from ui.proof import ProofDialog
 from ui.setup import DEMO_SOURCE, GAMES, GameSetup, SetupDialog
 from ui.speech import Speaker

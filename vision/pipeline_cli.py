@@ -22,7 +22,14 @@ import numpy as np
 from calibration.calibrate import CalibrationError, calibrate
 from calibration.profile import TableProfile
 from companion.commands import split_names
-from companion.events import Event, EventLog, LogFileError, LogWriteError, read_log
+from companion.events import (
+    Event,
+    EventLog,
+    LogFileError,
+    LogWriteError,
+    describe_event,
+    read_log,
+)
 from companion.referee.base import GAME_MODULES
 from vision.pipeline import FrameResult, TablePipeline, TableReader
 from vision.prompt import enter_typed
@@ -396,7 +403,7 @@ def run_watch(args: argparse.Namespace) -> int:
         while typed is not None and not typed.empty():  # between frames: the pipeline's thread
             logged, said = enter_typed(pipe, typed.get())
             if logged is not None:
-                print(f"[{res.t:7.2f}s] line {logged[0]}: {describe(logged[1])}", flush=True)
+                print(f"[{res.t:7.2f}s] line {logged[0]}: {describe_event(logged[1])}", flush=True)
             for text in said:
                 print(f"           {text}", flush=True)
         if args.quiet:
@@ -405,7 +412,7 @@ def run_watch(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps({"line": line, **ev}, ensure_ascii=False), flush=True)
             else:
-                print(f"[{res.t:7.2f}s] line {line}: {describe(ev)}", flush=True)
+                print(f"[{res.t:7.2f}s] line {line}: {describe_event(ev)}", flush=True)
         if not args.json:
             for text in res.announcements:
                 print(f"           {text}", flush=True)
@@ -473,33 +480,6 @@ def _start_first_round(pipe: TablePipeline, dealer: str | None
     event = {"event": "round", "dealer": dealer or pipe.players[0]}
     line, said = pipe.inject(event)
     return line, event, said
-
-
-def describe(ev: dict[str, Any]) -> str:
-    """A log event for people: ``Bob plays 5♣``."""
-    from companion.cards import Card
-
-    kind = ev.get("event")
-    def pretty(codes: list[str]) -> str:
-        return " ".join(Card.parse(c).pretty() for c in codes)
-    if kind == "play":
-        codes = [ev["card"]] if "card" in ev else list(ev.get("cards") or [])
-        return f"{ev.get('player')} plays {pretty(codes)}"
-    if kind == "reveal":
-        return f"{ev.get('player')} shows {pretty(list(ev.get('cards') or []))}"
-    if kind == "trump":
-        return f"trump card {pretty([ev['card']])}"
-    if kind == "round":
-        return f"a new round: {ev.get('dealer')} deals"
-    if kind == "dummy":
-        if ev.get("action") == "sell":
-            return f"{ev.get('buyer')} buys the dummy for {ev.get('price')}"
-        return f"the dealer {'keeps' if ev.get('action') == 'keep' else 'exchanges'} the dummy"
-    if kind == "bid":
-        return f"{ev.get('player')} bids {ev.get('tricks')}"
-    if kind == "end-round":
-        return "the round ends with nobody out"
-    return json.dumps({k: v for k, v in ev.items()}, ensure_ascii=False)
 
 
 def register_render_table(sub: argparse._SubParsersAction) -> None:
