@@ -28,7 +28,13 @@ import cv2
 import numpy as np
 
 from vision import datagen, decks
-from vision.index_reader import PATCH, corner_proposals, index_patch, orientation_of
+from vision.index_reader import (
+    PATCH,
+    best_in_each_corner,
+    corner_proposals,
+    index_patch,
+    orientation_of,
+)
 
 REAL_TRAIN = Path(os.environ.get("MICHIGAN_REAL_TRAIN", "/work/shared/real-cards-train"))
 ROOT = Path(__file__).resolve().parent.parent / "datasets" / "index"
@@ -321,9 +327,7 @@ def mine_whole_card_indices(heads: object, recs: Sequence[dict[str, object]],
             patches = np.stack([index_patch(img, b) for b in props])
             p = heads.read(patches)  # type: ignore[attr-defined]
             score = p["rank"][:, r] * p["suit"][:, s] * p["is_index"]
-            for corner in range(4):  # proposals are ordered scale, shape, corner
-                sel = np.arange(corner, len(props), 4)
-                best = sel[int(score[sel].argmax())]
+            for best in best_in_each_corner(score):
                 if score[best] >= min_p:
                     out.index(patches[best], c["card"])
     return out.pack()

@@ -173,6 +173,13 @@ class IndexHeads:
         return {"rank": rank, "suit": suit, "orient": orient, "is_index": isx}
 
 
+def best_in_each_corner(score: np.ndarray) -> np.ndarray:
+    """For scores of the `corner_proposals` of one box, the index of the best-scored proposal
+    in each of its four corners (the proposals are ordered size, shape, corner)."""
+    by_corner = np.asarray(score).reshape(-1, 4)
+    return np.asarray(by_corner.argmax(axis=0) * 4 + np.arange(4))
+
+
 def corner_vote(heads: IndexHeads, frame: np.ndarray, box: Sequence[float] | np.ndarray,
                 min_index: float = 0.5) -> np.ndarray | None:
     """The 52 card probabilities (suit-major, as ``CARD_CODES``) that a whole-card box's
@@ -185,9 +192,7 @@ def corner_vote(heads: IndexHeads, frame: np.ndarray, box: Sequence[float] | np.
     sure = joint.max(axis=1) * p["is_index"]
     logp = np.zeros(52)
     voted = False
-    for corner in range(4):  # proposals are ordered size, shape, corner
-        sel = np.arange(corner, len(props), 4)
-        best = int(sel[int(sure[sel].argmax())])
+    for best in best_in_each_corner(sure):
         if p["is_index"][best] >= min_index:
             logp += p["is_index"][best] * np.log(joint[best] + 1e-6)
             voted = True
