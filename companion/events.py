@@ -550,7 +550,7 @@ def iter_dicts(events: Iterable[Event]) -> Iterator[dict[str, Any]]:
 
 
 def describe_event(data: dict[str, Any]) -> str:
-    """One event as a short line for the event list ("Bob plays 5♣")."""
+    """One event as a short line for people ("Bob plays 5♣"): the window's event list, watch."""
     kind = str(data.get("event", ""))
     who = str(data.get("player", ""))
     if kind == "play":
