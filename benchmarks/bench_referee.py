@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.events import Event
-from companion.referee.base import find_simulator, replay
+from companion.referee import find_simulator, replay
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "tests" / "golden"
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.michigan_sim import RULES, simulate_game  # noqa: E402
+from companion.games.michigan.sim import RULES, simulate_game  # noqa: E402
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 BAR = 1000.0

@@ -1,9 +1,10 @@
 """The `companion` command line: the one entry point for users.
 
-Core subcommands (referee, simulate) live here; those that need pixels or Qt are registered by
-`vision/`, `calibration/` and `ui/` through the ``companion.commands`` entry-point group, so this
-module never imports them. Each entry point is a function ``register(subparsers) -> None`` that
-adds one sub-parser and sets ``func`` (``func(args) -> int``) with ``set_defaults``.
+The core subcommands (referee, simulate) are in `companion.commands`, which never imports this
+module; those that need pixels or Qt are registered by `vision/`, `calibration/` and `ui/`
+through the ``companion.commands`` entry-point group, so this module never imports them. Each
+entry point is a function ``register(subparsers) -> None`` that adds one sub-parser and sets
+``func`` (``func(args) -> int``) with ``set_defaults``.
 """
 
 from __future__ import annotations
@@ -12,28 +13,17 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from companion import __version__, diagnostics
+from companion import __version__, commands, diagnostics
 from companion.events import LogFileError
 
 Handler = Callable[[argparse.Namespace], int]
+Register = Callable[[argparse._SubParsersAction], None]
 
-#: Core subcommands register themselves here (name -> register function).
-CORE_COMMANDS: dict[str, Callable[[argparse._SubParsersAction], None]] = {}
-
-
-def core_command(name: str) -> Callable[[Callable[[argparse._SubParsersAction], None]],
-                                        Callable[[argparse._SubParsersAction], None]]:
-    """Decorator: register a core subcommand's ``register(subparsers)`` function."""
-    def deco(fn: Callable[[argparse._SubParsersAction], None]
-             ) -> Callable[[argparse._SubParsersAction], None]:
-        CORE_COMMANDS[name] = fn
-        return fn
-    return deco
-
-
-def _load_core_commands() -> None:
-    # Importing these modules registers their subcommands (standard library only).
-    import companion.commands  # noqa: F401
+#: The core subcommands (standard library only), each ``register(subparsers) -> None``.
+CORE_COMMANDS: dict[str, Register] = {
+    "referee": commands.register_referee,
+    "simulate": commands.register_simulate,
+}
 
 
 def command_named(argv: Sequence[str]) -> str | None:
@@ -47,7 +37,6 @@ def plugins_needed(argv: Sequence[str]) -> bool | str:
     no command at all (the window), only the one named, or all of them (``--help``, an unknown
     name), so that `companion referee` never loads OpenCV or numpy."""
     name = command_named(argv)
-    _load_core_commands()
     if name in CORE_COMMANDS:
         return False
     if name is None:
@@ -72,7 +61,6 @@ def build_parser(plugins: bool | str = True) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    _load_core_commands()
     for name in sorted(CORE_COMMANDS):
         CORE_COMMANDS[name](sub)
     if plugins is False:

@@ -13,12 +13,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from companion.cards import pretty_name
-from companion.cli import core_command
 from companion.events import read_log, write_log
-from companion.referee.base import GAME_MODULES, find_simulator, replay, replay_dicts
+from companion.referee import GAME_MODULES, find_simulator, replay, replay_dicts
 
 
-@core_command("referee")
 def register_referee(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "referee",
@@ -142,7 +140,6 @@ def round_of_each_line(events: Sequence[dict[str, Any]]) -> list[int]:
     return out
 
 
-@core_command("simulate")
 def register_simulate(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "simulate",

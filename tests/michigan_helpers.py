@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.cards import CARD_CODES, Card
-from companion.referee.base import Replay, replay_dicts
+from companion.referee import Replay, replay_dicts
 
 EXAMPLES = Path(__file__).resolve().parent / "golden"
 

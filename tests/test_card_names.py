@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from companion.cards import CARD_CODES, pretty_name
 from companion.commands import format_report
-from companion.referee.base import find_simulator, replay_dicts
+from companion.referee import find_simulator, replay_dicts
 from vision.detections import Detections
 from vision.drawing import annotate, draw_card_label, draw_suit
 

@@ -160,8 +160,8 @@ def test_qt_messages_go_to_the_diagnostic_log(fresh: Path, qapp: object) -> None
 
 def test_a_referee_bug_is_reported_on_its_line_and_logged_with_its_traceback(
         monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    from companion.michigan import MichiganReferee
-    from companion.referee.base import replay_dicts
+    from companion.games.michigan.referee import MichiganReferee
+    from companion.referee import replay_dicts
 
     def broken(self: MichiganReferee, event: object) -> None:
         raise ZeroDivisionError("a bug")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.referee.base import GAME_MODULES, find_simulator, replay_dicts
+from companion.referee import GAME_MODULES, find_simulator, replay_dicts
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"

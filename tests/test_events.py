@@ -110,7 +110,7 @@ def test_event_accessors() -> None:
 # --- issue 16, finding 1: one absurd line never makes a game unreadable ------------------------
 
 def _game_lines() -> list[str]:
-    from companion.referee.base import find_simulator
+    from companion.referee import find_simulator
 
     events = find_simulator("pressman")(players=["Ann", "Bob", "Cy"], rounds=1, seed=4,
                                         hidden=True, mistakes=0.0, chips=None, game="pressman")
@@ -118,7 +118,7 @@ def _game_lines() -> list[str]:
 
 
 def _replayed(path: Path) -> dict[str, Any]:
-    from companion.referee.base import replay_file
+    from companion.referee import replay_file
 
     return replay_file(str(path)).report()
 

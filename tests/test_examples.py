@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.referee.base import replay_file
+from companion.referee import replay_file
 
 EXAMPLES = Path(__file__).resolve().parent / "golden"
 NAMES = ["michigan-rummy-clean", "michigan-rummy-mistakes", "great-lakes", "pressman-mistakes",

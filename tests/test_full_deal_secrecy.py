@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from companion.events import Event
-from companion.michigan_sim import simulate_game
-from companion.referee.base import Referee, Violation, replay
+from companion.games.michigan.sim import simulate_game
+from companion.referee import Referee, Violation, replay
 
 GAMES = ["michigan-rummy", "great-lakes", "pressman", "boodle"]
 SEEDS = range(3)
@@ -93,7 +93,7 @@ def test_issue_16_repro_bob_is_not_found_withholding_before_3s_is_seen() -> None
     # `companion simulate --game michigan-rummy --players 4 --seed 0 --mistakes 0.3`: Bob
     # stops at 2♠ on line 6 holding 3♠, which the table first sees at line 38.
     from companion.commands import DEFAULT_NAMES
-    from companion.michigan_sim import simulate
+    from companion.games.michigan.sim import simulate
 
     events = simulate(DEFAULT_NAMES[:4], None, 0, mistakes=0.3)
     logged = [Event(dict(e), n) for n, e in enumerate(events, start=1)]

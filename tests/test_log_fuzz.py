@@ -20,7 +20,7 @@ import pytest
 
 from companion.commands import format_report
 from companion.events import MAX_LINE_BYTES, Log, parse_line, read_lines
-from companion.referee.base import Replay, find_simulator, replay, replay_dicts
+from companion.referee import Replay, find_simulator, replay, replay_dicts
 
 GAMES = ["michigan-rummy", "great-lakes", "pressman", "boodle", "oh-claire", "wanagan",
          "michigan-rum"]

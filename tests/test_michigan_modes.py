@@ -16,7 +16,7 @@ from michigan_helpers import chips_by_round, load, run, with_deal
 
 from companion.cards import CARD_CODES, Card
 from companion.house import HouseRule, house_rules, house_settings
-from companion.referee.base import Replay, find_referee
+from companion.referee import Replay, find_referee
 
 MICHIGAN_EXAMPLES = ["michigan-rummy-clean.jsonl", "michigan-rummy-mistakes.jsonl",
                      "great-lakes.jsonl", "pressman-mistakes.jsonl", "boodle-mistakes.jsonl"]

@@ -17,8 +17,7 @@ import pytest
 from oracle_michigan import oracle, random_game
 
 from companion.cards import Card, full_deck
-from companion.referee import find_simulator
-from companion.referee.base import replay_dicts
+from companion.referee import find_simulator, replay_dicts
 
 GAMES = ("michigan-rummy", "great-lakes", "pressman", "boodle")
 #: simulated games per (rule set, table size, mistake rate); run far more locally, e.g.
@@ -77,7 +76,7 @@ def test_referee_agrees_with_oracle_on_simulated_games(game: str, hidden: bool, 
 @pytest.mark.parametrize("game", GAMES)
 def test_oracle_finds_every_mistake_the_bots_made(game: str) -> None:
     """A third opinion: the simulator's own list of the rules its bots broke."""
-    from companion.michigan_sim import simulate_game
+    from companion.games.michigan.sim import simulate_game
     for players in (3, 5, 8):
         for seed in range(_n_games()):
             sim = simulate_game([f"P{i}" for i in range(players)], 5, seed, 0.2, None, game)

@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from companion.events import Event, parse_lines
-from companion.michigan_sim import SimResult, simulate_game
-from companion.referee.base import Referee, find_referee, replay, replay_dicts, replay_file
+from companion.games.michigan.sim import SimResult, simulate_game
+from companion.referee import Referee, find_referee, replay, replay_dicts, replay_file
 
 GAMES = ("michigan-rummy", "great-lakes", "pressman", "boodle")
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
@@ -223,7 +223,7 @@ def test_corrupted_logs_never_crash_and_name_every_garbled_line(game: str) -> No
 @pytest.mark.parametrize("game", GAMES)
 def test_the_referee_reports_exactly_the_mistakes_the_evidence_proves(game: str) -> None:
     """Every mistake the bots made is proven by a later play or reveal in this family (see
-    `companion.michigan_sim.Mistake`): the referee must report each one, at the line where it
+    `companion.games.michigan.sim.Mistake`): the referee must report each one, at the line where it
     happened, proven no later than the bots' own first proof, and nothing else."""
     seen: Counter[str] = Counter()
     for n, seed in cases(game, 3):

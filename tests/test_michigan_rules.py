@@ -11,7 +11,7 @@ from typing import Any
 
 from michigan_helpers import Table, run
 
-from companion.referee.base import Replay
+from companion.referee import Replay
 
 
 def found(result: Replay) -> Counter[tuple[str, str]]:
@@ -535,8 +535,8 @@ def test_common_card_codes_accept_ten_symbols_and_lower_case() -> None:
 def test_the_referee_says_which_card_event_it_waits_for() -> None:
     """`expects()`: plays while a round is played, reveals once someone is out, nothing
     between rounds (the camera pipeline offers an unplaceable reading as that kind)."""
-    from companion.michigan_sim import simulate
-    from companion.referee.base import replay_dicts
+    from companion.games.michigan.sim import simulate
+    from companion.referee import replay_dicts
 
     events = simulate(["Ann", "Bob", "Cy", "Dee"], rounds=1, seed=11, hidden=True)
     first_reveal = next(i for i, e in enumerate(events) if e["event"] == "reveal")

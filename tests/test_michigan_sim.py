@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from companion.cards import Card, cards, full_deck, hand_sizes
-from companion.michigan_sim import SimResult, simulate, simulate_game
-from companion.referee.base import find_simulator
+from companion.games.michigan.sim import SimResult, simulate, simulate_game
+from companion.referee import find_simulator
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("michigan-rummy", "great-lakes", "pressman", "boodle")

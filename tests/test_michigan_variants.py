@@ -10,7 +10,7 @@ from collections import Counter
 
 from michigan_helpers import Table, run
 
-from companion.referee.base import Replay
+from companion.referee import Replay
 
 # Pressman without the Poker Pool and without MR-13, so that only the ruling under test moves
 # chips: 7 cups + the Jackpot, ante 1 per area (8), the dealer 2 per area (16).

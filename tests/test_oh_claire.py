@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from companion.cards import cards
-from companion.oh_claire import HouseRules, OhClaireReferee, house_rules, trick_winner
-from companion.referee.base import Replay, replay_dicts, replay_file
+from companion.games.oh_claire.referee import HouseRules, OhClaireReferee, house_rules, trick_winner
+from companion.referee import Replay, replay_dicts, replay_file
 
 EXAMPLES = Path(__file__).resolve().parent / "golden"
 if not EXAMPLES.exists():  # the examples also travel with the repository's tests, if copied

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from companion.cards import Card
 from companion.cli import main
 from companion.events import Event
-from companion.oh_claire import OhClaireReferee, house_rules, trick_winner
-from companion.oh_claire_sim import Bot, simulate
-from companion.referee.base import replay_dicts
+from companion.games.oh_claire.referee import OhClaireReferee, house_rules, trick_winner
+from companion.games.oh_claire.sim import Bot, simulate
+from companion.referee import replay_dicts
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 FAST = settings(max_examples=20, deadline=None,

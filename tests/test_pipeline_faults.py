@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from companion.referee.base import EventError
+from companion.referee import EventError
 from vision.detections import Detections
 from vision.pipeline import TablePipeline
 from vision.table_render import TableVideo, simulated_round

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from companion.events import Event, describe_event
-from companion.referee.base import replay
+from companion.referee import replay
 from vision.prompt import PromptError, enter_typed, next_dealer, parse_typed
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.cards import CARD_CODES, Card, cards
-from companion.rum import (
+from companion.games.rum.referee import (
     Meld,
     MeldError,
     RumRules,

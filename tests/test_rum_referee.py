@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from companion.cards import Card
-from companion.referee.base import Replay, replay_dicts
-from companion.rum import RumReferee, RumState
+from companion.games.rum.referee import RumReferee, RumState
+from companion.referee import Replay, replay_dicts
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 

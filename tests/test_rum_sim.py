@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from companion.cards import Card, full_deck
 from companion.cli import main
-from companion.referee.base import find_simulator, replay_dicts
-from companion.rum_sim import RoundRecord, SimGame, play_game
+from companion.games.rum.sim import RoundRecord, SimGame, play_game
+from companion.referee import find_simulator, replay_dicts
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 

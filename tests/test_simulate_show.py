@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.referee.base import GAME_MODULES
+from companion.referee import GAME_MODULES
 
 LINE = re.compile(r"\bline\s+(\d+)")
 

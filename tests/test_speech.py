@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from companion.referee.base import GAME_MODULES, find_simulator, replay_dicts
+from companion.referee import GAME_MODULES, find_simulator, replay_dicts
 from ui.speech import Speaker, speech_text
 
 SUITS = re.compile(r"[♣♦♥♠]")

@@ -11,7 +11,7 @@ from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
 import ui.store
-from companion.referee.base import find_simulator
+from companion.referee import find_simulator
 from ui.store import GameStore
 from ui.window import MainWindow, OpenGameDialog
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from companion.referee.base import replay_dicts
+from companion.referee import replay_dicts
 from ui.demo import DemoTable
 from ui.store import DATA_ENV, GameSession, GameStore, data_dir
 

@@ -16,7 +16,7 @@ from PySide6.QtCore import QPoint, Qt, QTimer
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from companion.referee.base import replay_dicts
+from companion.referee import replay_dicts
 from ui.camera import Camera
 from ui.demo import DemoTable
 from ui.dialogs import DummyDialog, EventDialog, PlayDialog

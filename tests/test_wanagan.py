@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from companion.cli import main
-from companion.referee.base import replay_dicts, replay_file
-from companion.wanagan import WanaganReferee, load_rules
+from companion.games.wanagan.referee import WanaganReferee, load_rules
+from companion.referee import replay_dicts, replay_file
 
 EXAMPLES = Path(__file__).resolve().parent / "golden"
 ROOT = Path(__file__).resolve().parents[1]
@@ -470,7 +470,7 @@ def test_cli_simulate_and_referee(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 
 def test_referee_class_is_registered() -> None:
-    from companion.referee.base import find_referee
+    from companion.referee import find_referee
     assert find_referee("wanagan") is WanaganReferee
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from companion.cards import cards
-from companion.wanagan_hands import KINDS, judge, strengths, wanagan_of, winners
+from companion.games.wanagan.hands import KINDS, judge, strengths, wanagan_of, winners
 
 WILDS = cards("KH TD 7S 4C")  # WA-5
 

@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.cards import cards, full_deck
-from companion.referee.base import replay_dicts
-from companion.wanagan_hands import KINDS, judge
-from companion.wanagan_sim import choose_discards, choose_hand, choose_pass, simulate
+from companion.games.wanagan.hands import KINDS, judge
+from companion.games.wanagan.sim import choose_discards, choose_hand, choose_pass, simulate
+from companion.referee import replay_dicts
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
 SETTINGS = settings(max_examples=20, deadline=None,

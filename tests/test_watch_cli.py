@@ -18,7 +18,7 @@ from companion.cards import CARD_CODES
 from companion.cli import main
 from companion.commands import player_names, split_names
 from companion.events import read_log
-from companion.referee.base import GAME_MODULES
+from companion.referee import GAME_MODULES
 from vision import pipeline_cli
 from vision.detections import Detections
 from vision.pipeline_cli import register_render_table, register_watch

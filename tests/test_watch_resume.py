@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from companion.events import Event, read_log
-from companion.referee.base import replay
+from companion.referee import replay
 from vision.pipeline_cli import EVIDENCE, resume_frame, unlogged_script
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from companion import diagnostics
-from companion.referee.base import GAME_MODULES
+from companion.referee import GAME_MODULES
 
 if TYPE_CHECKING:
     from ui.camera import Camera

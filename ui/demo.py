@@ -17,7 +17,7 @@ import numpy as np
 from calibration.layout import CARD_H, CARD_W, default_zones, table_extent
 from calibration.profile import TableProfile
 from companion.cards import Card
-from companion.referee.base import find_simulator
+from companion.referee import find_simulator
 
 DEMO_PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 FRAME_SIZE = (960, 640)

@@ -49,7 +49,7 @@ from calibration.profile import TableProfile
 from companion.cards import Card, CardError, pretty_name
 from companion.diagnostics import log_failure
 from companion.house import HouseRule, house_rules
-from companion.referee.base import GAME_MODULES
+from companion.referee import GAME_MODULES
 from ui.camera import Camera
 from ui.demo import (
     DEMO_PLAYERS,

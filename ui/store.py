@@ -23,7 +23,7 @@ import numpy as np
 
 from companion.diagnostics import log_failure
 from companion.events import Event, EventLog, apply_corrections, read_log
-from companion.referee.base import Referee, Replay, replay
+from companion.referee import Referee, Replay, replay
 
 #: Environment variable that moves the data folder (tests, portable installs).
 DATA_ENV = "COMPANION_DATA_DIR"

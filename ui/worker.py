@@ -119,7 +119,7 @@ class PipelineFeed:
         if self.pipeline is None:
             return
         from companion.events import read_log
-        from companion.referee.base import replay
+        from companion.referee import replay
 
         self.pipeline.referee = replay(read_log(self.pipeline.log.path)).referee
 

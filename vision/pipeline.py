@@ -23,7 +23,7 @@ from calibration.profile import TableProfile
 from companion.cards import CARD_CODES, Card
 from companion.diagnostics import log_failure
 from companion.events import Event, EventLog, read_log
-from companion.referee.base import EventError, Referee, replay
+from companion.referee import EventError, Referee, replay
 from vision.detections import Detections
 from vision.sources import FrameSource, LatestFrame
 from vision.tracker import Observation, Tracker, TrackerConfig

@@ -30,7 +30,7 @@ from companion.events import (
     describe_event,
     read_log,
 )
-from companion.referee.base import GAME_MODULES
+from companion.referee import GAME_MODULES
 from vision.pipeline import FrameResult, TablePipeline, TableReader
 from vision.prompt import enter_typed
 from vision.sources import FrameSource

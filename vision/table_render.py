@@ -134,7 +134,7 @@ def split_log(events: Sequence[Mapping[str, Any]]) -> tuple[list[dict[str, Any]]
 
 def _pots_after(events: Sequence[Mapping[str, Any]]) -> list[dict[str, int]]:
     """Board chips after each event (cups only), from the referee's ledger."""
-    from companion.referee.base import replay_dicts
+    from companion.referee import replay_dicts
 
     out: list[dict[str, int]] = []
     for i in range(len(events)):
@@ -751,7 +751,7 @@ def simulated_round(game: str = "michigan-rummy", players: Sequence[str] = ("Ann
                                                                              "Dee"),
                     seed: int = 0, max_rounds: int = 1) -> list[dict[str, Any]]:
     """A simulated game log cut after ``max_rounds`` rounds (hands), hidden mode."""
-    from companion.referee.base import find_simulator
+    from companion.referee import find_simulator
 
     sim = find_simulator(game)
     events = sim(players=list(players), rounds=max_rounds, seed=seed, hidden=True, mistakes=0.0,

@@ -17,9 +17,9 @@ from typing import Any
 from companion import house
 from companion.cards import Card, CardError
 from companion.events import Event
+from companion.games.wanagan.hands import KINDS, CupHand, draw_winners, judge, winners
 from companion.ledger import Ledger
-from companion.referee.base import EventError, GameState, Referee, register_referee
-from companion.wanagan_hands import KINDS, CupHand, draw_winners, judge, winners
+from companion.referee import EventError, GameState, Referee, register_referee
 
 #: The hands of a round, in order (WA-5, WA-6).
 HAND_KINDS: tuple[str, ...] = ("main", "overtime-1", "overtime-2", "overtime-3", "draw")
@@ -29,7 +29,7 @@ OVERTIMES: tuple[str, ...] = ("overtime-1", "overtime-2", "overtime-3")
 @dataclass(frozen=True)
 class Cup:
     """A money cup of the disk: its name, the chips each player antes (WA-2), the hands it
-    collects (one of `companion.wanagan_hands.KINDS`)."""
+    collects (one of `companion.games.wanagan.hands.KINDS`)."""
 
     name: str
     ante: int

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Literal
 from companion.cards import RANK_NAMES, Card, format_cards
 from companion.events import Event, LogProblem
 from companion.house import house_settings
-from companion.referee.base import EventError, GameState, Referee, register_referee
+from companion.referee import EventError, GameState, Referee, register_referee
 
 GAME = "michigan-rum"
 MIN_PLAYERS, MAX_PLAYERS = 2, 6

@@ -15,7 +15,7 @@ from companion import house
 from companion.cards import SUIT_NAMES, Card
 from companion.events import Event
 from companion.ledger import Ledger
-from companion.referee.base import EventError, GameState, Referee, register_referee
+from companion.referee import EventError, GameState, Referee, register_referee
 
 GAME = "oh-claire"
 JACKPOT = "Jackpot"

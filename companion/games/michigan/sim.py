@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.referee.base import register_simulator
+from companion.referee import register_simulator
 
 # Cards are ints here for speed: suit * 13 + rank index (0 = "2" .. 12 = "A"), suits C D H S.
 _RANKS = "23456789TJQKA"

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.cards import Card, full_deck
-from companion.referee.base import register_simulator
-from companion.rum import (
+from companion.games.rum.referee import (
     GAME,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -28,6 +27,7 @@ from companion.rum import (
     meld_points,
     shape_meld,
 )
+from companion.referee import register_simulator
 
 #: A round in which nobody goes out is stopped after this many turns (only with stock reuse).
 MAX_TURNS = 400

@@ -15,10 +15,10 @@ from typing import Any
 
 from companion.cards import Card, full_deck, hand_sizes
 from companion.events import Event
+from companion.games.wanagan.hands import WANAGANS, strengths
+from companion.games.wanagan.referee import WanaganReferee, load_rules
 from companion.poker import Category, evaluate
-from companion.referee.base import EventError, register_simulator
-from companion.wanagan import WanaganReferee, load_rules
-from companion.wanagan_hands import WANAGANS, strengths
+from companion.referee import EventError, register_simulator
 
 #: How likely a hand of a kind is to win its cup, before its height is counted (bot heuristic).
 _BASE = {"pair": 0.15, "two-pair": 0.3, "three": 0.45, "straight": 0.55, "flush": 0.55,

@@ -18,23 +18,23 @@ from companion.ledger import Ledger
 
 #: Which module implements each game (imported on first use).
 GAME_MODULES: dict[str, str] = {
-    "michigan-rummy": "companion.michigan",
-    "great-lakes": "companion.michigan",
-    "pressman": "companion.michigan",
-    "boodle": "companion.michigan",
-    "oh-claire": "companion.oh_claire",
-    "wanagan": "companion.wanagan",
-    "michigan-rum": "companion.rum",
+    "michigan-rummy": "companion.games.michigan.referee",
+    "great-lakes": "companion.games.michigan.referee",
+    "pressman": "companion.games.michigan.referee",
+    "boodle": "companion.games.michigan.referee",
+    "oh-claire": "companion.games.oh_claire.referee",
+    "wanagan": "companion.games.wanagan.referee",
+    "michigan-rum": "companion.games.rum.referee",
 }
 #: Which module holds each game's simulator and bots.
 SIMULATOR_MODULES: dict[str, str] = {
-    "michigan-rummy": "companion.michigan_sim",
-    "great-lakes": "companion.michigan_sim",
-    "pressman": "companion.michigan_sim",
-    "boodle": "companion.michigan_sim",
-    "oh-claire": "companion.oh_claire_sim",
-    "wanagan": "companion.wanagan_sim",
-    "michigan-rum": "companion.rum_sim",
+    "michigan-rummy": "companion.games.michigan.sim",
+    "great-lakes": "companion.games.michigan.sim",
+    "pressman": "companion.games.michigan.sim",
+    "boodle": "companion.games.michigan.sim",
+    "oh-claire": "companion.games.oh_claire.sim",
+    "wanagan": "companion.games.wanagan.sim",
+    "michigan-rum": "companion.games.rum.sim",
 }
 
 _REFEREES: dict[str, type[Referee]] = {}

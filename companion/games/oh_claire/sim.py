@@ -12,8 +12,8 @@ from typing import Any
 
 from companion.cards import Card, full_deck
 from companion.events import Event
-from companion.oh_claire import GAME, OhClaireReferee, trick_winner
-from companion.referee.base import register_simulator
+from companion.games.oh_claire.referee import GAME, OhClaireReferee, trick_winner
+from companion.referee import register_simulator
 
 #: Expected tricks from a trump card by rank (a low trump still wins a ruff now and then).
 TRUMP_VALUE = {14: 1.0, 13: 0.85, 12: 0.7, 11: 0.55, 10: 0.45}

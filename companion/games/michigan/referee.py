@@ -17,7 +17,7 @@ from companion.events import Event
 from companion.house import house_settings
 from companion.ledger import Ledger
 from companion.poker import HandRank, best_hand, worst_hand
-from companion.referee.base import EventError, GameState, Referee, register_referee
+from companion.referee import EventError, GameState, Referee, register_referee
 
 JACKPOT = "Jackpot"
 RED, BLACK = frozenset("DH"), frozenset("CS")
