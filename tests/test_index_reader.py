@@ -220,7 +220,7 @@ class _InkHeads:
     """Heads that read every patch as K♥, the surer the more ink (dark pixels) it holds, and
     call it an index when at least a quarter of it is ink."""
 
-    def read(self, patches: np.ndarray) -> dict[str, np.ndarray]:
+    def read(self, patches: np.ndarray, tta: object = None) -> dict[str, np.ndarray]:
         ink = 1 - patches.reshape(len(patches), -1).mean(axis=1) / 255
         n = len(patches)
         rank, suit = np.full((n, 13), 0.01), np.full((n, 4), 0.01)
@@ -240,6 +240,84 @@ def test_corner_vote_reads_the_corner_that_holds_an_index() -> None:
     vote = corner_vote(heads, frame, [100, 80, 200, 220])
     assert vote is not None and CARD_CODES[int(vote.argmax())] == "KH"
     assert vote.shape == (52,) and abs(float(vote.sum()) - 1) < 1e-6
+
+
+def test_only_unsure_patches_are_read_in_all_four_turns() -> None:
+    from vision.index_reader import IndexHeads
+
+    batches: list[int] = []
+
+    def logits(patches: np.ndarray) -> dict[str, np.ndarray]:
+        # A bright patch is read surely as 7♠, a dark one as anything.
+        batches.append(len(patches))
+        bright = patches.reshape(len(patches), -1).mean(axis=1) > 128
+        rank, suit = np.zeros((len(patches), 13)), np.zeros((len(patches), 4))
+        rank[bright, RANKS.index("7")] = suit[bright, SUITS.index("S")] = 20.0
+        return {"rank": rank, "suit": suit, "orient": np.zeros((len(patches), 4)),
+                "is_index": np.zeros(len(patches))}
+
+    heads = IndexHeads.__new__(IndexHeads)
+    heads.tta, heads.layers = "unsure", None
+    heads.logits = logits  # type: ignore[method-assign]
+    patches = np.zeros((5, PATCH, PATCH), np.uint8)
+    patches[:3] = 200
+    out = heads.read(patches)
+    assert batches == [5, 4 * 2]  # all once, then the two unsure ones in four turns
+    assert (out["rank"][:3].argmax(1) == RANKS.index("7")).all()
+    assert np.allclose(out["rank"][3:], 1 / 13)
+    batches.clear()
+    heads.read(patches, tta=True)
+    assert batches == [4 * 5]
+
+
+class _CountingOCR:
+    """A rank OCR that reads every index as a 2 and remembers how many it read."""
+
+    def __init__(self) -> None:
+        self.read = 0
+
+    def rank_probs(self, cuts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        self.read += len(cuts)
+        p = np.full((len(cuts), 13), 1e-4)
+        p[:, RANKS.index("2")] = 1
+        return p / p.sum(1, keepdims=True), np.zeros(len(cuts))
+
+
+def test_the_hybrid_asks_the_ocr_only_about_cards_the_classifier_is_unsure_of() -> None:
+    from vision.index_reader import IndexReader
+
+    class Classifier:
+        def crops(self, frame: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+            return np.zeros((len(boxes), 8, 8, 3), np.uint8)
+
+        def classify_patches(self, crops: np.ndarray) -> tuple[Any, Any, np.ndarray]:
+            p = np.full((len(crops), 52), 0.01 / 51)
+            p[0] = 0.2 / 51
+            p[0, CARD_CODES.index("9H")] = 0.8  # the first box: 80% sure
+            p[1, CARD_CODES.index("4C")] = 0.99  # the second: sure
+            return None, None, p
+
+    class Detector:
+        classifier = Classifier()
+        agnostic_iou, card_conf, class_smoothing = 0.7, 0.3, 0.0
+
+        def _candidates(self, frame: np.ndarray, conf: float) -> tuple[Any, Any, Any]:
+            boxes = np.array([[0, 0, 100, 140], [200, 0, 300, 140]], np.float32)
+            return boxes, np.full((2, 52), 0.9 / 52), None
+
+    reader = IndexReader.__new__(IndexReader)
+    reader.card_detector, reader.ocr = Detector(), _CountingOCR()  # type: ignore[assignment]
+    reader.ocr_mode, reader.ocr_below, reader.decks = True, 0.9, 1
+    reader.index_weight, reader.corner_gate, reader.corner_weight = 1.0, 0.9, 0.3
+    unsure_rank = np.full(13, 0.3 / 12)
+    unsure_rank[RANKS.index("9")] = 0.7
+    hearts, clubs = np.array([0.01, 0.01, 0.97, 0.01]), np.array([0.97, 0.01, 0.01, 0.01])
+    readings = [IndexReading((5, 5, 25, 45), 0.9, unsure_rank, hearts, 0, 1.0),
+                IndexReading((205, 5, 225, 45), 0.9, unsure_rank, clubs, 0, 1.0)]
+    frame = np.full((200, 320, 3), 255, np.uint8)
+    got = reader._with_whole_cards(frame, readings, 0.3)
+    assert reader.ocr.read == 1  # only the index of the box the classifier is unsure of
+    assert set(got.labels) == {"9H", "4C"}  # one OCR'd 2 does not outvote two 9s
 
 
 def test_detect_takes_folders(tmp_path) -> None:  # noqa: ANN001

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,9 @@ PATCH = 48
 PATCH_MARGIN = 0.15
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
+#: A patch read once with rank x suit at least this sure is not read in its other three quarter
+#: turns (`IndexHeads.read` with ``tta="unsure"``).
+SURE = 0.9
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 
@@ -118,7 +121,8 @@ class IndexHeads:
     """The rank / suit / orientation / is-index heads (onnxruntime)."""
 
     def __init__(self, model_path: str | Path | None = None, threads: int = 1,
-                 tta: bool = True, deck: str | Path | dict[str, Any] | None = None) -> None:
+                 tta: bool | str = True, deck: str | Path | dict[str, Any] | None = None
+                 ) -> None:
         """``deck``: a deck profile from ``companion teach-deck`` (its path or its contents),
         whose rank and suit layers replace the shipped ones."""
         import onnxruntime as ort
@@ -153,23 +157,38 @@ class IndexHeads:
             out["suit"] = f @ self.layers["suit_w"].T + self.layers["suit_b"]
         return out
 
-    def read(self, patches: np.ndarray) -> dict[str, np.ndarray]:
+    def read(self, patches: np.ndarray, tta: bool | str | None = None
+             ) -> dict[str, np.ndarray]:
         """Probabilities for (N, P, P) patches: ``rank`` (N, 13), ``suit`` (N, 4), ``orient``
-        (N, 4) and ``is_index`` (N,). With ``tta`` the four quarter turns of each patch are read
-        and averaged (the orientation turned back), which is steadier on tilted indices."""
+        (N, 4) and ``is_index`` (N,). With ``tta`` (default: the heads' own setting) the four
+        quarter turns of each patch are read and averaged (the orientation turned back), which
+        is steadier on tilted indices; ``"unsure"`` reads each patch once and only the patches
+        not read surely (rank x suit below ``SURE``) in all four turns."""
+        tta = self.tta if tta is None else tta
         n = len(patches)
         if n == 0:
             return {"rank": np.zeros((0, 13)), "suit": np.zeros((0, 4)),
                     "orient": np.zeros((0, 4)), "is_index": np.zeros(0)}
-        turns = range(4) if self.tta else range(1)
-        batch = np.concatenate([np.rot90(patches, k, axes=(1, 2)) for k in turns])
+        if tta == "unsure":
+            once = self._read_turns(patches, 1)
+            unsure = np.flatnonzero(once["rank"].max(1) * once["suit"].max(1) < SURE)
+            if len(unsure):
+                again = self._read_turns(patches[unsure], 4)
+                for k in once:
+                    once[k][unsure] = again[k]
+            return once
+        return self._read_turns(patches, 4 if tta else 1)
+
+    def _read_turns(self, patches: np.ndarray, turns: int) -> dict[str, np.ndarray]:
+        n = len(patches)
+        batch = np.concatenate([np.rot90(patches, k, axes=(1, 2)) for k in range(turns)])
         out = self.logits(np.ascontiguousarray(batch))
-        rank = softmax(out["rank"]).reshape(len(turns), n, -1).mean(axis=0)
-        suit = softmax(out["suit"]).reshape(len(turns), n, -1).mean(axis=0)
-        ori = softmax(out["orient"]).reshape(len(turns), n, 4)
+        rank = softmax(out["rank"]).reshape(turns, n, -1).mean(axis=0)
+        suit = softmax(out["suit"]).reshape(turns, n, -1).mean(axis=0)
+        ori = softmax(out["orient"]).reshape(turns, n, 4)
         # A patch turned k quarter turns anticlockwise has its top k steps further anticlockwise.
-        orient = np.mean([np.roll(ori[k], k, axis=1) for k in range(len(turns))], axis=0)
-        isx = (1 / (1 + np.exp(-out["is_index"].reshape(len(turns), n)))).mean(axis=0)
+        orient = np.mean([np.roll(ori[k], k, axis=1) for k in range(turns)], axis=0)
+        isx = (1 / (1 + np.exp(-out["is_index"].reshape(turns, n)))).mean(axis=0)
         return {"rank": rank, "suit": suit, "orient": orient, "is_index": isx}
 
 
@@ -187,19 +206,24 @@ def corner_vote(heads: IndexHeads, frame: np.ndarray, box: Sequence[float] | np.
     (is-index x the best rank x suit) votes, weighted by its is-index score; ``None`` when no
     corner holds an index."""
     props = corner_proposals(box)
-    p = heads.read(np.stack([index_patch(frame, b) for b in props]))
+    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    patches = np.stack([index_patch(grey, b) for b in props])
+    # Every proposal read once; the best of each corner read again as the heads read indices.
+    p = heads.read(patches, tta=False)
     joint = (p["suit"][:, :, None] * p["rank"][:, None, :]).reshape(len(props), 52)
-    sure = joint.max(axis=1) * p["is_index"]
+    best = best_in_each_corner(joint.max(axis=1) * p["is_index"])
+    q = heads.read(patches[best])
+    joint = (q["suit"][:, :, None] * q["rank"][:, None, :]).reshape(len(best), 52)
     logp = np.zeros(52)
     voted = False
-    for best in best_in_each_corner(sure):
-        if p["is_index"][best] >= min_index:
-            logp += p["is_index"][best] * np.log(joint[best] + 1e-6)
+    for j in range(len(best)):
+        if q["is_index"][j] >= min_index:
+            logp += q["is_index"][j] * np.log(joint[j] + 1e-6)
             voted = True
     if not voted:
         return None
-    q = np.exp(logp - logp.max())
-    return np.asarray(q / q.sum())
+    out = np.exp(logp - logp.max())
+    return np.asarray(out / out.sum())
 
 
 DECK_KIND = "index-heads deck profile"
@@ -334,7 +358,7 @@ class IndexReader:
     def __init__(self, localiser: str | Path | None = None, heads: str | Path | None = None,
                  conf: float = 0.5, index_conf: float = 0.25, threads: int = 2,
                  card_boxes: bool = True, ocr: bool | str = True, ocr_below: float = 0.9,
-                 decks: int = 1, tta: bool = True,
+                 decks: int = 1, tta: bool | str = "unsure",
                  deck: str | Path | dict[str, Any] | None = None,
                  whole_cards: bool = False, index_weight: float = 1.0,
                  corner_gate: float = 0.9, corner_weight: float = 0.3) -> None:
@@ -405,27 +429,39 @@ class IndexReader:
         return boxes.astype(np.float32), scores.astype(np.float32)
 
     # -- stage 2: what each index says
-    def read_indices(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray
-                     ) -> list[IndexReading]:
+    def read_indices(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+                     ocr: bool = True) -> list[IndexReading]:
+        """What the heads read in each index box; with ``ocr`` the rank OCR is fused where the
+        rank head is unsure (`fuse_ocr`)."""
         if not len(boxes):
             return []
-        patches = np.stack([index_patch(frame, b) for b in boxes])
-        probs = self.heads.read(patches)
-        rank = probs["rank"]
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
+        probs = self.heads.read(np.stack([index_patch(grey, b) for b in boxes]))
         orient = probs["orient"].argmax(axis=1)
-        if self.ocr is not None:
-            unsure = (np.ones(len(boxes), bool) if self.ocr_mode == "always"
-                      else rank.max(axis=1) < self.ocr_below)
-            if unsure.any():
-                idx = np.flatnonzero(unsure)
-                cuts = [upright_cut(frame, boxes[i], int(orient[i])) for i in idx]
-                p_ocr, _ = self.ocr.rank_probs(cuts)
-                fused = rank[idx] * np.sqrt(p_ocr + 1e-3)
-                rank = rank.copy()
-                rank[idx] = fused / fused.sum(axis=1, keepdims=True)
-        return [IndexReading(tuple(float(v) for v in boxes[i]), float(scores[i]),  # type: ignore[arg-type]
-                             rank[i], probs["suit"][i], int(orient[i]),
-                             float(probs["is_index"][i])) for i in range(len(boxes))]
+        readings = [IndexReading(tuple(float(v) for v in boxes[i]),  # type: ignore[arg-type]
+                                 float(scores[i]), probs["rank"][i], probs["suit"][i],
+                                 int(orient[i]), float(probs["is_index"][i]))
+                    for i in range(len(boxes))]
+        return self.fuse_ocr(frame, readings) if ocr else readings
+
+    def fuse_ocr(self, frame: np.ndarray, readings: Sequence[IndexReading]
+                 ) -> list[IndexReading]:
+        """The readings with the rank OCR's likelihoods fused into the rank of those whose rank
+        head is below ``ocr_below`` (every one with ``ocr="always"``); the OCR reads the index
+        cut from ``frame`` and turned upright by the heads' orientation."""
+        out = list(readings)
+        if self.ocr is None:
+            return out
+        idx = [i for i, r in enumerate(out)
+               if self.ocr_mode == "always" or r.rank.max() < self.ocr_below]
+        if not idx:
+            return out
+        p_ocr, _ = self.ocr.rank_probs([upright_cut(frame, out[i].box, out[i].orient)
+                                        for i in idx])
+        for j, i in enumerate(idx):
+            fused = out[i].rank * np.sqrt(p_ocr[j] + 1e-3)
+            out[i] = replace(out[i], rank=fused / fused.sum())
+        return out
 
     # -- the detector interface
     def detect(self, frame_bgr: np.ndarray, conf: float | None = None) -> Detections:
@@ -441,11 +477,13 @@ class IndexReader:
         for frame in frames_bgr:
             frame = _bgr(frame)
             boxes, scores = self.index_boxes(frame, card_conf)
-            readings = self.read_indices(frame, boxes, scores)
             min_conf = self.conf if conf is None else float(conf)
             if self.card_detector is not None and self.card_detector.classifier is not None:
+                # The OCR waits: it reads only indices whose card the classifier is unsure of.
+                readings = self.read_indices(frame, boxes, scores, ocr=False)
                 out.append(self._with_whole_cards(frame, readings, min_conf))
                 continue
+            readings = self.read_indices(frame, boxes, scores)
             cards = None
             if self.card_detector is not None and readings:
                 cards = self.card_detector.card_boxes(frame)
@@ -484,6 +522,15 @@ class IndexReader:
                 inside.setdefault(int(hit[int(areas.argmin())]), []).append(r)
             else:
                 loose.append(r)
+        # The rank OCR for the indices outside every card box and in boxes the classifier is
+        # unsure of (where a sure classifier decides, the OCR would change nothing).
+        unsure = [i for i in inside if probs[i].max() < self.corner_gate * probs[i].sum()]
+        fused = self.fuse_ocr(frame, loose + [r for i in unsure for r in inside[i]])
+        loose = fused[:len(loose)]
+        at = len(loose)
+        for i in unsure:
+            inside[i], at = fused[at:at + len(inside[i])], at + len(inside[i])
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         names, scores = [], []
         for i in range(len(boxes)):
             p = probs[i]
@@ -491,7 +538,7 @@ class IndexReader:
                 p = p * np.outer(r.suit, r.rank).reshape(-1) ** (self.index_weight * r.is_index)
             if i not in inside and p.max() < self.corner_gate * p.sum():
                 # No index found in an unsure box: read its corners where indices lie.
-                vote = corner_vote(self.heads, frame, boxes[i])
+                vote = corner_vote(self.heads, grey, boxes[i])
                 if vote is not None:
                     p = p * vote ** self.corner_weight
             p = p / max(float(p.sum()), 1e-12)

@@ -64,18 +64,21 @@ def load(path: Path) -> dict[str, np.ndarray]:
         return {k: z[k] for k in z.files}
 
 
-def augment(rng: np.random.Generator, x: np.ndarray, orient: np.ndarray
-            ) -> tuple[np.ndarray, np.ndarray]:
-    """Quarter turns (orientation follows), inversion, contrast, blur, noise, small tilts."""
+def augment(rng: np.random.Generator, x: np.ndarray, orient: np.ndarray,
+            wide_tilt: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """Quarter turns (orientation follows), inversion, contrast, blur, noise, tilts: small
+    ones, and for a ``wide_tilt`` share of the patches any tilt up to 40 degrees (an index of a
+    card lying askew, which the quarter turns alone never bring upright)."""
     import cv2
 
     out = np.empty_like(x)
     ori = orient.copy()
     for i in range(len(x)):
         p = x[i]
-        if rng.random() < 0.5:  # a small tilt and zoom about the centre
-            m = cv2.getRotationMatrix2D((PATCH / 2, PATCH / 2), rng.normal(0, 10),
-                                        rng.uniform(0.9, 1.1))
+        u = rng.random()
+        if u < 0.5:  # a tilt and zoom about the centre
+            angle = rng.uniform(-40, 40) if u < wide_tilt else rng.normal(0, 10)
+            m = cv2.getRotationMatrix2D((PATCH / 2, PATCH / 2), angle, rng.uniform(0.9, 1.1))
             p = cv2.warpAffine(p, m, (PATCH, PATCH), borderMode=cv2.BORDER_REPLICATE)
         if rng.random() < 0.2:
             p = cv2.GaussianBlur(p, (0, 0), rng.uniform(0.5, 1.3))
@@ -116,7 +119,7 @@ def evaluate(predict: Any, data: dict[str, np.ndarray]) -> dict[str, float]:
 
 
 def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
-          real_share: float = 0.0) -> Any:
+          real_share: float = 0.0, wide_tilt: float = 0.0) -> Any:
     import torch
     import torch.nn.functional as F
 
@@ -157,7 +160,7 @@ def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
                                   other[rng.integers(0, len(other), batch - k)]])
         else:
             idx = rng.integers(0, n, batch)
-        xb, ob = augment(rng, data["x"][idx], data["orient"][idx].astype(np.int64))
+        xb, ob = augment(rng, data["x"][idx], data["orient"][idx].astype(np.int64), wide_tilt)
         x = torch.from_numpy(normalise(xb))
         r = torch.from_numpy(data["rank"][idx].astype(np.int64))
         s = torch.from_numpy(data["suit"][idx].astype(np.int64))
@@ -249,6 +252,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="continue from runs/index/heads.pt, else models/checkpoints/")
     ap.add_argument("--real-share", type=float, default=0.0,
                     help="share of each batch drawn from the real index patches")
+    ap.add_argument("--wide-tilt", type=float, default=0.0,
+                    help="share of patches tilted by up to 40 degrees (else up to ~20)")
     ap.add_argument("--eval-only", action="store_true", help="measure models/index_heads.onnx")
     ap.add_argument("--export-only", action="store_true",
                     help="export the best state (runs/index/heads-best.pt) and measure it")
@@ -258,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
 
         if not args.export_only:
             train(args.minutes, args.lr, args.threads, args.seed, args.resume,
-                  args.real_share)
+                  args.real_share, args.wide_tilt)
         model = build_model()
         model.load_state_dict(torch.load(STATE.with_name("heads-best.pt"),
                                          weights_only=False)["model"])

@@ -1,0 +1,114 @@
+"""Benchmark: where the index reader loses cards, stage by stage, on deck designs it never saw.
+
+For rendered scenes of the held-out designs in each table condition (the scenes of
+`bench_reader_conditions.py`, same seed), with every readable corner index known from the
+render, prints per condition:
+
+- ``cards w/ index``: share of the face-up cards that show at least one readable index (what
+  an index-first reader can hope to read);
+- ``localiser R / P``: share of the true indices that a localiser box finds (its centre inside
+  the box and IoU >= 0.3), and share of the boxes that find one, at the reader's
+  ``index_conf`` and at a lower threshold;
+- ``heads``: rank, suit and both right on the true index boxes (the localiser taken out: the
+  heads' own share of the loss), with the rank OCR fused as the reader does.
+
+    python benchmarks/bench_index_stages.py [--scenes 8] [--low 0.1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.bench_reader_conditions import CONDITIONS, render  # noqa: E402
+from vision import decks  # noqa: E402
+from vision.index_reader import RANKS, SUITS, IndexReader, available  # noqa: E402
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of boxes ``a`` (N, 4) against ``b`` (M, 4)."""
+    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    area = lambda z: (z[:, 2] - z[:, 0]) * (z[:, 3] - z[:, 1])  # noqa: E731
+    return inter / np.maximum(area(a)[:, None] + area(b)[None, :] - inter, 1e-6)
+
+
+def found(truth: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """(N, M) whether box m finds true index n: its centre inside and IoU >= 0.3."""
+    if not len(truth) or not len(boxes):
+        return np.zeros((len(truth), len(boxes)), bool)
+    cx, cy = (truth[:, 0] + truth[:, 2]) / 2, (truth[:, 1] + truth[:, 3]) / 2
+    inside = ((boxes[None, :, 0] <= cx[:, None]) & (cx[:, None] <= boxes[None, :, 2])
+              & (boxes[None, :, 1] <= cy[:, None]) & (cy[:, None] <= boxes[None, :, 3]))
+    return inside & (_iou(truth, boxes) >= 0.3)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--scenes", type=int, default=8, help="scenes per condition")
+    ap.add_argument("--low", type=float, default=0.1, help="the lower localiser threshold")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--localiser", default=None, help="another localiser ONNX to measure")
+    args = ap.parse_args()
+    names = [d for d in decks.HELDOUT_DECKS if d in decks.available_decks()]
+    if not names or not available():
+        print("needs the held-out deck designs and the index models")
+        return 2
+    reader = IndexReader(localiser=args.localiser, card_boxes=False)
+    print(f"localiser {reader.localiser_path}; index_conf {reader.index_conf} (and {args.low}); "
+          f"{args.scenes} scenes per condition of {', '.join(names)}")
+    print(f"{'condition':<14} {'cards w/ index':>14} {'loc R / P':>13} {'loc R / P low':>14} "
+          f"{'heads rank':>10} {'suit':>6} {'both':>6}  true indices")
+    rng = np.random.default_rng(args.seed)
+    for cond in CONDITIONS:
+        n_cards = n_indexed = 0
+        n_true = hit = hit_low = 0
+        n_boxes = good = n_boxes_low = good_low = 0
+        rank_ok = suit_ok = both_ok = 0
+        for _ in range(args.scenes):
+            scene = render(rng, cond, names)
+            frame = scene.image
+            n_cards += len(scene.cards)
+            n_indexed += len({code for code, _ in scene.indices})
+            truth = np.array([[q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()]
+                              for _, q in scene.indices], np.float32).reshape(-1, 4)
+            boxes, scores = reader.index_boxes(frame, args.low)
+            hi = boxes[scores >= reader.index_conf]
+            m_hi, m_low = found(truth, hi), found(truth, boxes)
+            n_true += len(truth)
+            hit += int(m_hi.any(axis=1).sum())
+            hit_low += int(m_low.any(axis=1).sum())
+            n_boxes += len(hi)
+            good += int(m_hi.any(axis=0).sum())
+            n_boxes_low += len(boxes)
+            good_low += int(m_low.any(axis=0).sum())
+            if len(truth):
+                readings = reader.read_indices(frame, truth, np.ones(len(truth), np.float32))
+                for (code, _), r in zip(scene.indices, readings, strict=True):
+                    rk = RANKS[int(r.rank.argmax())] == code[0]
+                    st = SUITS[int(r.suit.argmax())] == code[1]
+                    rank_ok += rk
+                    suit_ok += st
+                    both_ok += rk and st
+
+        def share(a: int, b: int) -> str:
+            return f"{a / b:.3f}" if b else "  -  "
+
+        print(f"{cond:<14} {share(n_indexed, n_cards):>14} "
+              f"{share(hit, n_true):>6} / {share(good, n_boxes):<5} "
+              f"{share(hit_low, n_true):>6} / {share(good_low, n_boxes_low):<5} "
+              f"{share(rank_ok, n_true):>10} {share(suit_ok, n_true):>6} "
+              f"{share(both_ok, n_true):>6}  {n_true}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
