@@ -25,8 +25,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.bench_reader_conditions import CONDITIONS, render  # noqa: E402
-from vision import decks  # noqa: E402
+from benchmarks.bench_reader_conditions import CONDITIONS, design_names, scenes  # noqa: E402
 from vision.index_reader import RANKS, SUITS, IndexReader, available  # noqa: E402
 
 
@@ -57,8 +56,9 @@ def main() -> int:
     ap.add_argument("--low", type=float, default=0.1, help="the lower localiser threshold")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--localiser", default=None, help="another localiser ONNX to measure")
+    ap.add_argument("--designs", choices=["heldout", "train"], default="heldout")
     args = ap.parse_args()
-    names = [d for d in decks.HELDOUT_DECKS if d in decks.available_decks()]
+    names = design_names(args.designs)
     if not names or not available():
         print("needs the held-out deck designs and the index models")
         return 2
@@ -67,14 +67,12 @@ def main() -> int:
           f"{args.scenes} scenes per condition of {', '.join(names)}")
     print(f"{'condition':<14} {'cards w/ index':>14} {'loc R / P':>13} {'loc R / P low':>14} "
           f"{'heads rank':>10} {'suit':>6} {'both':>6}  true indices")
-    rng = np.random.default_rng(args.seed)
     for cond in CONDITIONS:
         n_cards = n_indexed = 0
         n_true = hit = hit_low = 0
         n_boxes = good = n_boxes_low = good_low = 0
         rank_ok = suit_ok = both_ok = 0
-        for _ in range(args.scenes):
-            scene = render(rng, cond, names)
+        for scene in scenes(cond, args.scenes, names, args.seed):
             frame = scene.image
             n_cards += len(scene.cards)
             n_indexed += len({code for code, _ in scene.indices})

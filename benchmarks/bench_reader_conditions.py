@@ -42,6 +42,21 @@ def render(rng: np.random.Generator, condition: str, names: list[str]) -> datage
     return datagen.render_scene(rng, names, size=640, style=(paper, ink))
 
 
+def design_names(which: str = "heldout") -> list[str]:
+    """The installed held-out designs, or the installed training designs."""
+    held = [d for d in decks.HELDOUT_DECKS if d in decks.available_decks()]
+    if which == "heldout":
+        return held
+    return [d for d in decks.available_decks() if d not in decks.HELDOUT_DECKS]
+
+
+def scenes(condition: str, count: int, names: list[str], seed: int = 2026
+           ) -> list[datagen.Scene]:
+    """The benchmark's scenes of one condition (each condition its own seeded stream)."""
+    rng = np.random.default_rng([seed, CONDITIONS.index(condition)])
+    return [render(rng, condition, names) for _ in range(count)]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scenes", type=int, default=30, help="scenes per condition")
@@ -49,21 +64,25 @@ def main() -> int:
     ap.add_argument("--reader", choices=["auto", "index", "hybrid", "card"], default="auto")
     ap.add_argument("--conf", type=float, default=None)
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--designs", choices=["heldout", "train"], default="heldout",
+                    help="train: the training designs, for choosing settings (use another "
+                         "--seed than the reported runs')")
+    ap.add_argument("--index-conf", type=float, default=None,
+                    help="index readers: the localiser's threshold")
     args = ap.parse_args()
-    names = [d for d in decks.HELDOUT_DECKS if d in decks.available_decks()]
+    names = design_names(args.designs)
     if not names:
         print("the held-out deck designs are not installed (Debian kdegames-card-data-kf5)")
         return 2
-    reader = load_reader(args.reader, conf=args.conf)
-    print(f"reader: {type(reader).__name__}; held-out designs: {', '.join(names)}; "
+    kw = {} if args.index_conf is None else {"index_conf": args.index_conf}
+    reader = load_reader(args.reader, conf=args.conf, **kw)
+    print(f"reader: {type(reader).__name__}; {args.designs} designs: {', '.join(names)}; "
           f"{args.scenes} scenes per condition")
     total_tp = total_pred = total_gt = 0
     t0 = time.time()
     for condition in CONDITIONS:
-        rng = np.random.default_rng([args.seed, CONDITIONS.index(condition)])
         tp = npred = ngt = 0
-        for _ in range(args.scenes):
-            s = render(rng, condition, names)
+        for s in scenes(condition, args.scenes, names, args.seed):
             gb = np.array([b for _, b in s.cards], np.float64).reshape(-1, 4)
             gc = np.array([CARD_CODES.index(c) for c, _ in s.cards], np.int64)
             d = reader.detect(s.image)
