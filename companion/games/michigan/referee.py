@@ -1,265 +1,45 @@
 """The referee of the Michigan family: Michigan Rummy, Great Lakes, Pressman and boodle.
 
 One engine folds the event log in either mode: hidden (cards seen only when played or revealed,
-violations proven when later evidence arrives) or full information (a ``deal`` event).
+violations proven when later evidence arrives) or full information (a ``deal`` event). The board
+and house rules are in `board`, what later cards prove in `proof`, the chips in `settlement`.
 """
 
 from __future__ import annotations
 
-import re
-from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar
 
-from companion.cards import SUIT_NAMES, Card, card, full_deck, hand_sizes
+from companion.cards import Card, full_deck, hand_sizes
 from companion.events import Event
+from companion.games.michigan.board import (
+    ALL_SUITS,
+    JACKPOT,
+    Rules,
+    is_full_house,
+    is_straight,
+)
+from companion.games.michigan.proof import RULE_WORDS, evidence, leads_out_of_turn
+from companion.games.michigan.settlement import (
+    divide_board,
+    list_names,
+    n_chips,
+    pay_moves,
+    round_moves,
+    showdown_facts,
+)
+from companion.games.michigan.state import (
+    Fact,
+    Lead,
+    MichiganState,
+    Offence,
+    Seq,
+    Stop,
+    left_of,
+)
 from companion.house import house_settings
 from companion.ledger import Ledger
-from companion.poker import HandRank, best_hand, worst_hand
-from companion.referee import EventError, GameState, Referee, register_referee
-
-JACKPOT = "Jackpot"
-RED, BLACK = frozenset("DH"), frozenset("CS")
-ALL_SUITS = frozenset("CDHS")
-_RANK_WORDS = {"T": 10, "10": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
-_SUIT_WORDS = {"clubs": "C", "diamonds": "D", "hearts": "H", "spades": "S"}
-#: Violations of a lead: a money card led this way was not played legally (MR-8, GL-5).
-_LEAD_RULES = frozenset({"illegal-lead", "wrong-colour-lead", "out-of-turn", "out-of-sequence"})
-_SPECIAL_CUPS = {
-    "poker kitty": "kitty", "poker pool": "pool", "loser's kitty": "losers", "ace-2": "ace2",
-    "full house dump": "dump", "5-card straight": "straight", "6 lead": "six",
-}
-
-
-# --- the board disk (MR-14, GL-1, PR-1, BO-1) ---------------------------------------------------
-
-@dataclass(frozen=True)
-class Cup:
-    """One cup of the disk: a single money card, a combination, or a special cup."""
-
-    name: str
-    kind: str                      # single | run | kitty | pool | losers | ace2 | dump | ...
-    card: Card | None = None       # single
-    ranks: tuple[int, ...] = ()    # run: the ranks in order
-    suit: str | None = None        # run: its one suit, or None for "any one suit"
-
-    @property
-    def label(self) -> str:
-        return self.card.pretty() if self.card else self.name
-
-    def money_cards(self) -> frozenset[Card]:
-        """Cards that make a hand ineligible for the dummy (MR-3): single cards and the cards
-        of a one-suit combination ("Q-K hearts"); "any one suit" combinations are not counted."""
-        if self.card is not None:
-            return frozenset({self.card})
-        if self.kind == "run" and self.suit:
-            return frozenset(Card(r, self.suit) for r in self.ranks)
-        return frozenset()
-
-
-def parse_cup(name: str) -> Cup:
-    """Read a cup name of the disk: ``"KD"``, ``"8-9-10 any one suit"``, ``"Q-K hearts"``,
-    or one of the special cups (``"Poker Kitty"``, ``"6 Lead"`` ...)."""
-    if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"not a cup name: {name!r}")
-    text = name.strip()
-    special = _SPECIAL_CUPS.get(text.lower())
-    if special:
-        return Cup(text, special)
-    m = re.fullmatch(r"((?:10|[2-9TJQKA])(?:-(?:10|[2-9TJQKA]))+) (any one suit|clubs|diamonds|"
-                     r"hearts|spades)", text, flags=re.IGNORECASE)
-    if m:
-        ranks = tuple(_RANK_WORDS.get(r.upper(), 0) or int(r) for r in m.group(1).split("-"))
-        if any(b != a + 1 for a, b in zip(ranks, ranks[1:], strict=False)):
-            raise ValueError(f"cup {name!r}: a combination must be consecutive ranks")
-        where = m.group(2).lower()
-        return Cup(text, "run", ranks=ranks, suit=_SUIT_WORDS.get(where))
-    try:
-        return Cup(card(text).code, "single", card=card(text))
-    except ValueError:
-        raise ValueError(f"unknown cup {name!r} on the disk") from None
-
-
-# --- the immutable records the state is made of -------------------------------------------------
-
-class Seq(NamedTuple):
-    """The sequence being played: its suit, the last card's rank and player, the led rank."""
-
-    suit: str
-    rank: int
-    player: str
-    line: int
-    start: int
-
-
-class Lead(NamedTuple):
-    """A lead whose legality later evidence may disprove (MR-4, MR-6, BO-4)."""
-
-    line: int
-    player: str
-    card: Card
-    leader: str                  # who had the first right to lead
-    allowed: frozenset[str]      # suits the lead should be in
-    between: tuple[str, ...]     # players ahead of `player` in the turn (lead in allowed suit)
-    lower: bool = False          # illegal-lead proven
-    colour: bool = False         # wrong-colour-lead proven
-    turn: bool = False           # out-of-turn proven
-    other_line: int = 0          # first line another player showed an allowed suit
-
-
-class Stop(NamedTuple):
-    """A sequence stopped at ``after`` by the lead at ``line``; ``card`` was next (PR-6)."""
-
-    line: int
-    card: Card
-    after: Card
-
-
-class Offence(NamedTuple):
-    line: int
-    player: str
-    rule: str
-    proof_line: int
-    card: Card | None = None
-
-
-class Fact(NamedTuple):
-    """Something that moves chips in a round, in the order it happened at the table."""
-
-    line: int
-    order: int
-    kind: str
-    player: str = ""
-    cup: str = ""
-    data: tuple[Any, ...] = ()
-
-
-class Move(NamedTuple):
-    """A transfer the round's settlement made (``note``: what to announce, if anything)."""
-
-    source: str
-    target: str
-    amount: int
-    reason: str
-    line: int
-    note: str
-
-
-@dataclass
-class MichiganState(GameState):
-    """Everything that changes during a Michigan game; values are immutable, containers are
-    copied shallowly on checkpoint (see ``__deepcopy__``)."""
-
-    phase: str = "setup"            # setup | deal | play | reveal | between | over
-    dealer: str = ""
-    round_line: int = 0
-    counts: dict[str, int] = field(default_factory=dict)
-    dummy_count: int = 0
-    dummy_done: bool = False
-    dummy_taker: str = ""
-    hands: dict[str, frozenset[Card]] | None = None     # full information only
-    deal_line: int = 0
-    played: dict[Card, tuple[str, int]] = field(default_factory=dict)
-    shown: dict[str, tuple[Card, ...]] = field(default_factory=dict)   # played this round
-    revealed: dict[str, tuple[Card, ...]] = field(default_factory=dict)
-    seq: Seq | None = None
-    lead_by: str = ""               # after a dump: the dumper leads any suit (GL-3)
-    ace: tuple[str, int] | None = None   # an Ace just played as a follow (GL-2)
-    leads: list[Lead] = field(default_factory=list)
-    stops: list[Stop] = field(default_factory=list)
-    offences: list[Offence] = field(default_factory=list)
-    barred: frozenset[str] = frozenset()
-    winner: str = ""
-    facts: list[Fact] = field(default_factory=list)
-    moves: list[Move] = field(default_factory=list)
-    start: dict[str, int] = field(default_factory=dict)
-    settled: tuple[int, int] = (-1, -1)     # (facts, offences) when last settled
-    #: Full information: findings only the deal proves (MR-3, a dummy taken with a money
-    #: card), held until the round is complete so that they never reveal a hand in play.
-    held: list[tuple[Offence, str]] = field(default_factory=list)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> MichiganState:
-        new = object.__new__(type(self))
-        d = new.__dict__
-        for k, v in self.__dict__.items():
-            if type(v) is dict:
-                v = dict(v)
-            elif type(v) is list:
-                v = list(v)
-            d[k] = v
-        return new
-
-
-@dataclass(frozen=True)
-class Rules:
-    """The house settings of one game, read (``from_settings``) from its TOML file."""
-
-    rounds: int
-    cups: tuple[Cup, ...]
-    jackpot: bool
-    ante: int
-    dealer_ante: int
-    dealer_jackpot_extra: int
-    dummy_dealt: str
-    dummy_needs_no_money_card: bool
-    new_suit: str
-    ace_high_only: bool
-    out_payment: int
-    lowest_total_wins: bool
-    penalize_illegal_lead: bool
-    penalize_wrong_colour: bool
-    penalize_withheld: bool
-    lead_fine: int
-
-    @classmethod
-    def from_settings(cls, s: Mapping[str, Any]) -> Rules:
-        cups = tuple(parse_cup(c) for c in s["disk"])
-        names = [c.name for c in cups]
-        if len(set(names)) != len(names) or JACKPOT in names:
-            raise ValueError(f"the disk names a cup twice: {names}")
-        if s["dummy_dealt"] not in ("last", "first"):
-            raise ValueError("house rule dummy_dealt must be \"last\" or \"first\"")
-        if s["new_suit"] not in ("opposite-colour", "other-suit"):
-            raise ValueError("house rule new_suit must be \"opposite-colour\" or \"other-suit\"")
-        for key in ("rounds", "ante", "dealer_ante", "dealer_jackpot_extra", "out_payment",
-                    "lead_fine"):
-            if s[key] < (1 if key == "rounds" else 0):
-                raise ValueError(f"house rule {key} cannot be {s[key]}")
-        return cls(s["rounds"], cups, s["jackpot"], s["ante"], s["dealer_ante"],
-                   s["dealer_jackpot_extra"], s["dummy_dealt"], s["dummy_needs_no_money_card"],
-                   s["new_suit"], s["ace_high_only"], s["out_payment"], s["lowest_total_wins"],
-                   s["penalize_illegal_lead"], s["penalize_wrong_colour"],
-                   s["penalize_withheld"], s["lead_fine"])
-
-    def cup(self, kind: str) -> Cup | None:
-        return next((c for c in self.cups if c.kind == kind), None)
-
-    @property
-    def penalised(self) -> frozenset[str]:
-        """Rules whose proof forfeits money cups (PR-5, PR-6, PR-7, BO-5)."""
-        out = set()
-        if self.penalize_illegal_lead:
-            out.add("illegal-lead")
-        if self.penalize_wrong_colour:
-            out.add("wrong-colour-lead")
-        if self.penalize_withheld:
-            out.add("withheld")
-        return frozenset(out)
-
-
-def card_points(c: Card) -> int:
-    """MR-13: 2-10 face value, J Q K = 10, A = 11."""
-    return 11 if c.rank == 14 else min(c.rank, 10)
-
-
-def _names(players: Sequence[str]) -> str:
-    ps = list(players)
-    return ps[0] if len(ps) == 1 else ", ".join(ps[:-1]) + " and " + ps[-1]
-
-
-def _chips(n: int) -> str:
-    return f"{n} chip" if n == 1 else f"{n} chips"
+from companion.referee import EventError, Referee, register_referee
 
 
 def _as_list(value: Any) -> list[Any]:
@@ -268,20 +48,6 @@ def _as_list(value: Any) -> list[Any]:
     if not isinstance(value, list):
         raise EventError(f"expected a list of card codes, got {value!r}")
     return value
-
-
-def _is_full_house(ranks: Sequence[int]) -> bool:
-    return sorted(Counter(ranks).values()) == [2, 3]
-
-
-def _is_straight(ranks: Sequence[int], ace_low: bool = False) -> bool:
-    """Five distinct consecutive ranks; the ace is high only unless ``ace_low`` (MR-11)."""
-    if len(set(ranks)) != 5:
-        return False
-    if max(ranks) - min(ranks) == 4:
-        return True
-    low = [1 if r == 14 else r for r in ranks]
-    return ace_low and max(low) - min(low) == 4
 
 
 class MichiganReferee(Referee):
@@ -340,7 +106,7 @@ class MichiganReferee(Referee):
         if isinstance(chips, Mapping):
             missing = [p for p in players if p not in chips]
             if missing:
-                raise ValueError(f"chips not given for {_names(missing)}")
+                raise ValueError(f"chips not given for {list_names(missing)}")
             start = {p: chips[p] for p in players}
         else:
             start = {p: chips for p in players}
@@ -408,8 +174,8 @@ class MichiganReferee(Referee):
         stopped = Card(seq.rank, seq.suit).pretty()
         if player != leader:
             return f"after {stopped} it is {leader}'s lead"
-        if c.suit not in self._allowed_after(seq.suit):
-            return f"after {stopped} the lead is in {self._lead_words(seq.suit)}"
+        if c.suit not in self.rules.allowed_after(seq.suit):
+            return f"after {stopped} the lead is in {self.rules.lead_words(seq.suit)}"
         return None
 
     def turn(self) -> str | None:
@@ -435,9 +201,7 @@ class MichiganReferee(Referee):
 
     def _left_of(self, player: str) -> list[str]:
         """The other players in turn order, starting at ``player``'s left."""
-        i = self.players.index(player)
-        n = len(self.players)
-        return [self.players[(i + k) % n] for k in range(1, n)]
+        return left_of(self.players, player)
 
     def _opening_leader(self) -> str:
         return self._left_of(self.state.dealer)[0]
@@ -455,16 +219,6 @@ class MichiganReferee(Referee):
             return None
         nxt = Card(seq.rank + 1, seq.suit)
         return None if nxt in self.state.played else nxt
-
-    def _allowed_after(self, suit: str) -> frozenset[str]:
-        if self.rules.new_suit == "other-suit":            # BO-4
-            return ALL_SUITS - {suit}
-        return BLACK if suit in RED else RED                # MR-6
-
-    def _lead_words(self, suit: str) -> str:
-        if self.rules.new_suit == "other-suit":
-            return f"a suit other than {SUIT_NAMES[suit]}"
-        return "a black suit" if suit in RED else "a red suit"
 
     def _cards_of(self, event: Event) -> list[Card]:
         if "cards" in event:
@@ -487,7 +241,7 @@ class MichiganReferee(Referee):
             # A reveal the camera missed must not stop the game: the round is settled with the
             # hands that were shown (a hand never shown wins no poker cup and no MR-13 Jackpot).
             missing = [p for p in self.players if st.counts[p] > 0 and p not in st.revealed]
-            notes = [f"Round {st.round} closed without the hand of {_names(missing)}."]
+            notes = [f"Round {st.round} closed without the hand of {list_names(missing)}."]
             self._complete(event.line, notes)
             self._settle(event.line, notes)
             st = self.state
@@ -503,7 +257,7 @@ class MichiganReferee(Referee):
         st.start = self.ledger.balances()
         st.facts = [Fact(event.line, 0, "ante", dealer)]
         self._settle(event.line)
-        pot = f", Jackpot {_chips(self.ledger[JACKPOT])}" if self.rules.jackpot else ""
+        pot = f", Jackpot {n_chips(self.ledger[JACKPOT])}" if self.rules.jackpot else ""
         self.announce(event.line, f"Round {st.round} of {self.rules.rounds}: {dealer} deals"
                                   f"{pot}. {self._opening_leader()} leads.")
 
@@ -563,7 +317,7 @@ class MichiganReferee(Referee):
                 raise EventError(f"the price must be a whole number of chips, got {price!r}")
             # Common convention: a buyer who bid more than they have pays what they have.
             st.facts.append(Fact(event.line, 0, "sale", taker, "", (dealer, price)))
-            text = f"{taker} buys the dummy for {_chips(price)}."
+            text = f"{taker} buys the dummy for {n_chips(price)}."
         else:
             raise EventError(f"dummy action must be keep, exchange or sell, got {action!r}")
         st.dummy_done = True
@@ -638,8 +392,8 @@ class MichiganReferee(Referee):
         if nxt is None or cs[0] != nxt:
             return False
         ranks = [seq.rank] + [c.rank for c in cs]
-        kind = ("dump" if _is_full_house(ranks) else
-                "straight" if _is_straight(ranks, not self.rules.ace_high_only) else "")
+        kind = ("dump" if is_full_house(ranks) else
+                "straight" if is_straight(ranks, not self.rules.ace_high_only) else "")
         cup = self.rules.cup(kind) if kind else None
         if cup is None:
             return False
@@ -711,7 +465,7 @@ class MichiganReferee(Referee):
         last = Card(seq.rank, seq.suit).pretty()
         leader = self._leader_after(seq.player)
         notes.append(f"Nothing follows {last}. {leader} leads "
-                     f"{self._lead_words(seq.suit)}.")
+                     f"{self.rules.lead_words(seq.suit)}.")
 
     def _lead(self, player: str, c: Card, line: int, ace2: bool, record_stop: bool,
               notes: list[str]) -> None:
@@ -732,7 +486,7 @@ class MichiganReferee(Referee):
                 st.stops.append(Stop(line, nxt, Card(seq.rank, seq.suit)))
             else:
                 stopped = ""
-            allowed = ALL_SUITS if ace2 else self._allowed_after(seq.suit)   # GL-2
+            allowed = ALL_SUITS if ace2 else self.rules.allowed_after(seq.suit)   # GL-2
         if player != leader and (st.lead_by or seq is None):
             self._prove(Offence(line, player, "out-of-turn", line),
                         f"{player} led {c.pretty()} but it was {leader}'s lead")
@@ -763,64 +517,10 @@ class MichiganReferee(Referee):
             notes.append(f"Sequence stopped at {stopped}.")
         self._say_next(notes)
 
-    # --- evidence: what a shown card proves about earlier leads and stops ---------------------
+    # --- evidence: what a shown card proves (see proof.py), said and charged here ---------------
     def _evidence(self, player: str, shown: Iterable[Card], line: int) -> None:
-        st = self.state
-        shown = list(shown)
-        keep: list[Stop] = []
-        for s in st.stops:
-            if s.card not in shown:
-                keep.append(s)
-                continue
-            self._prove(Offence(s.line, player, "withheld", line, s.card),
-                        f"{player} withheld {s.card.pretty()} when the sequence stopped "
-                        f"at {s.after.pretty()}")
-        st.stops = keep
-        for i, rec in enumerate(st.leads):
-            new = rec
-            for c in shown:
-                new = self._judge(new, player, c, line)
-            if new != rec:
-                st.leads[i] = new
-
-    def _judge(self, rec: Lead, player: str, c: Card, line: int) -> Lead:
-        lead = rec.card
-        if player == rec.player:
-            if c.suit == lead.suit and c.rank < lead.rank:
-                if not rec.lower:
-                    self._prove(Offence(rec.line, player, "illegal-lead", line),
-                                f"{player} led {lead.pretty()} while holding {c.pretty()}")
-                    rec = rec._replace(lower=True)
-            if lead.suit not in rec.allowed and c.suit in rec.allowed:
-                # PR-7 / PR-6a: a lead can be out of turn and of the wrong colour at once;
-                # each rule broken is its own finding.
-                if not rec.colour:
-                    self._prove(Offence(rec.line, player, "wrong-colour-lead", line),
-                                f"{player} led {lead.pretty()} while holding {c.pretty()} "
-                                f"of a suit that had to be led")
-                    rec = rec._replace(colour=True)
-        elif c.suit in rec.allowed:
-            if player in rec.between and not rec.turn:
-                self._prove(Offence(rec.line, rec.player, "out-of-turn", line),
-                            f"{rec.player} led {lead.pretty()} but {player} had the lead")
-                rec = rec._replace(turn=True)
-            if not rec.other_line:
-                rec = rec._replace(other_line=line)
-        return rec
-
-    def _finish_lead(self, i: int, line: int) -> None:
-        """Once every card is known: a lead in a suit not allowed by a player who held none
-        of the allowed suits was made out of turn, unless nobody held one and it was the
-        leader's (MR-6 last sentence)."""
-        rec = self.state.leads[i]
-        if rec.card.suit in rec.allowed or rec.colour or rec.turn:
-            return
-        if rec.other_line or rec.player != rec.leader:
-            proof = rec.other_line or line
-            self._prove(Offence(rec.line, rec.player, "out-of-turn", proof),
-                        f"{rec.player} led {rec.card.pretty()} but the lead belonged to "
-                        f"another player")
-            self.state.leads[i] = rec._replace(turn=True)
+        for off, text in evidence(self.state, player, shown, line):
+            self._prove(off, text)
 
     # --- violations ----------------------------------------------------------------------------
     def _prove(self, off: Offence, text: str) -> None:
@@ -834,7 +534,7 @@ class MichiganReferee(Referee):
         if penalised:
             extra = f" {off.player} wins no money cup from then on this round."
         self.announce(self._line,
-                      f"{_RULE_WORDS.get(off.rule, off.rule)}: {text} (line {off.line}).{extra}")
+                      f"{RULE_WORDS.get(off.rule, off.rule)}: {text} (line {off.line}).{extra}")
 
     # --- going out, reveals, end of round --------------------------------------------------------
     def _went_out(self, player: str, line: int, notes: list[str]) -> None:
@@ -865,7 +565,7 @@ class MichiganReferee(Referee):
         st.ace = None
         waiting = [p for p in self.players if st.counts[p] > 0]
         if waiting:
-            notes.append(f"Round over. Reveal: {_names(waiting)}.")
+            notes.append(f"Round over. Reveal: {list_names(waiting)}.")
         else:
             self._complete(line, notes)
 
@@ -909,7 +609,7 @@ class MichiganReferee(Referee):
         notes: list[str] = []
         waiting = [p for p in self.players if st.counts[p] > 0 and p not in st.revealed]
         if waiting:
-            notes.append(f"Still to reveal: {_names(waiting)}.")
+            notes.append(f"Still to reveal: {list_names(waiting)}.")
         else:
             self._complete(event.line, notes)                          # MR-10a
         self._settle(event.line, notes)
@@ -917,56 +617,12 @@ class MichiganReferee(Referee):
     def _complete(self, line: int, notes: list[str]) -> None:
         """Every hand is known: settle the round (MR-10, MR-13, PR-4, PR-6, GL-6)."""
         st = self.state
-        for i in range(len(st.leads)):
-            self._finish_lead(i, line)
-        for off, text in st.held:
+        for off, text in leads_out_of_turn(st, line) + st.held:
             self._prove(off, text)
         st.held = []
         st.leads = []
         st.stops = []
-        holders = {c: p for p, cs in st.revealed.items() for c in cs}
-        if self.rules.penalize_withheld:                                # PR-6
-            # In the order the offences happened, not the order they were proven (PR-5a).
-            for off in sorted(st.offences, key=lambda o: (o.line, self.players.index(o.player),
-                                                          o.card or Card(2, "C"))):
-                if off.rule != "withheld" or off.card is None:
-                    continue
-                for cup in self.rules.cups:
-                    if cup.card is not None and cup.card.suit == off.card.suit:
-                        h = holders.get(cup.card)
-                        if h and h != off.player:
-                            st.facts.append(Fact(line, len(st.facts), "whpay", off.player,
-                                                 cup.name, (h,)))
-        ace_low = not self.rules.ace_high_only
-        for cup in self.rules.cups:
-            hands: dict[str, HandRank] = {}
-            if cup.kind in ("kitty", "losers"):                           # MR-10, GL-6
-                for p in self.players:
-                    cs = st.shown.get(p, ()) + st.revealed.get(p, ())
-                    if cs:
-                        hands[p] = (best_hand(cs, ace_low=ace_low) if cup.kind == "kitty"
-                                    else worst_hand(cs, ace_low=ace_low))
-            elif cup.kind == "pool":                                      # PR-4
-                for p, cs in st.revealed.items():
-                    if cs:
-                        hands[p] = best_hand(cs, ace_low=ace_low)
-            else:
-                continue
-            if not hands:
-                continue
-            target = (max if cup.kind != "losers" else min)(hands.values())
-            winners = tuple(p for p in self.players if p in hands and hands[p] == target)
-            st.facts.append(Fact(line, len(st.facts), "pot", "", cup.name,
-                                 (winners, target.describe())))
-        if not st.winner and self.rules.jackpot and self.rules.lowest_total_wins:   # MR-13
-            totals = {p: sum(card_points(c) for c in st.revealed.get(p, ()))
-                      for p in self.players
-                      if p not in st.barred and (p in st.revealed or st.counts[p] == 0)}
-            if totals:
-                low = min(totals.values())
-                winners = tuple(p for p in self.players if totals.get(p) == low)
-                st.facts.append(Fact(line, len(st.facts), "pot", "", JACKPOT,
-                                     (winners, f"lowest total, {low}")))
+        showdown_facts(st, self.rules, self.players, line)
         st.phase = "complete"
 
     def _after_round(self, line: int, notes: list[str]) -> None:
@@ -978,27 +634,15 @@ class MichiganReferee(Referee):
         st.moves = []
         if st.round < self.rules.rounds:
             return
-        board = [a for a in self.areas if self.ledger[a] > 0]
-        total = sum(self.ledger[a] for a in board)
-        share = total // len(self.players)
-        if share:
-            for p in self.players:
-                need = share
-                for a in board:
-                    take = min(need, self.ledger[a])
-                    if take:
-                        self.ledger.transfer(a, p, take, "end of game: board divided (MR-12)",
-                                             line)
-                        need -= take
+        share, left = divide_board(self.ledger, self.areas, self.players, line)
         st.phase = "over"
         st.finished = True
-        left = total - share * len(self.players)
         standings = sorted(self.players, key=lambda p: (-self.ledger[p], self.players.index(p)))
         text = "Game over. " + ", ".join(f"{p} {self.ledger[p]}" for p in standings) + "."
         if share:
-            text = f"Board divided: {_chips(share)} each. " + text
+            text = f"Board divided: {n_chips(share)} each. " + text
         if left:
-            text += f" {_chips(left)} {'stays' if left == 1 else 'stay'} on the board."
+            text += f" {n_chips(left)} {'stays' if left == 1 else 'stay'} on the board."
         notes.append(text)
 
     # --- chips: the round's settlement, recomputed when a proof changes the past (PR-5a) -----
@@ -1012,129 +656,14 @@ class MichiganReferee(Referee):
                 self.announce(line, " ".join(said))
             return
         st.settled = version
-        new = self._simulate()
-        old = st.moves
-        if new[:len(old)] == old:
-            for m in new[len(old):]:
-                self.ledger.transfer(m.source, m.target, m.amount, m.reason, m.line)
-                if m.note:
-                    notes.append(m.note)
-        else:
-            delta: Counter[str] = Counter()
-            for m in new:
-                delta[m.target] += m.amount
-                delta[m.source] -= m.amount
-            for m in old:
-                delta[m.target] -= m.amount
-                delta[m.source] += m.amount
-            payers = [(a, -d) for a, d in delta.items() if d < 0]
-            payees = {a: d for a, d in delta.items() if d > 0}
-            for a, owe in payers:
-                for b in payees:
-                    give = min(owe, payees[b])
-                    if give:
-                        self.ledger.transfer(a, b, give, f"settled again after the proof at "
-                                                         f"line {line} (PR-5a)", line)
-                        payees[b] -= give
-                        owe -= give
-            gone = Counter(m.note for m in old if m.note) - Counter(m.note for m in new if m.note)
-            came = Counter(m.note for m in new if m.note) - Counter(m.note for m in old if m.note)
-            for note in gone.elements():
-                notes.append(f"Taken back: {note.rstrip('.')}.")
-            notes.extend(came.elements())
+        new = round_moves(st, self.rules, self.areas, self.players)
+        notes += pay_moves(self.ledger, st.moves, new, line)
         st.moves = new
         notes += said
         if st.phase == "complete":
             self._after_round(line, notes)
         if notes:
             self.announce(line, " ".join(notes))
-
-    def _simulate(self) -> list[Move]:
-        """The round's transfers from its start, as if every proven offence had been known
-        when it happened (PR-5a): forfeited cups stay in play for the others."""
-        st = self.state
-        r = self.rules
-        bal = dict(st.start)
-        moves: list[Move] = []
-        forfeit: dict[str, int] = {}
-        bad_leads: set[tuple[str, int]] = set()
-        for off in st.offences:
-            if off.rule in r.penalised:
-                forfeit[off.player] = min(forfeit.get(off.player, off.line), off.line)
-            if off.rule in _LEAD_RULES:
-                bad_leads.add((off.player, off.line))
-
-        def pay(src: str, dst: str, amount: int, reason: str, line: int, note: str = "",
-                exact: bool = False) -> int:
-            amount = min(amount, bal[src])
-            if amount <= 0 or src == dst:
-                return 0
-            bal[src] -= amount
-            bal[dst] += amount
-            moves.append(Move(src, dst, amount, reason, line, note))
-            return amount
-
-        for f in sorted(st.facts):
-            if f.kind == "ante":                                        # MR-2, PR-2, BO-2
-                for p in self._left_of(f.player) + [f.player]:
-                    each = r.dealer_ante if p == f.player else r.ante
-                    for a in self.areas:
-                        pay(p, a, each, "ante", f.line)
-                    if p == f.player and r.jackpot:
-                        pay(p, JACKPOT, r.dealer_jackpot_extra, "ante", f.line)
-            elif f.kind == "sale":                                      # MR-3
-                dealer, price = f.data
-                pay(f.player, dealer, price, "dummy bought", f.line)
-            elif f.kind == "cup":                                       # MR-8, GL-2..5
-                lead_line = f.data[0]
-                if f.line >= forfeit.get(f.player, 1 << 60):
-                    continue
-                if lead_line and (f.player, lead_line) in bad_leads:
-                    continue
-                cup = next(c for c in r.cups if c.name == f.cup)
-                amount = bal[f.cup]
-                if amount:
-                    pay(f.cup, f.player, amount, f"{cup.label} cup", f.line,
-                        f"{f.player} wins {cup.label}: {_chips(amount)}.")
-            elif f.kind == "jackpot":                                   # MR-7
-                amount = bal[JACKPOT]
-                pay(JACKPOT, f.player, amount, "Jackpot: out first", f.line,
-                    f"{f.player} is out and takes the Jackpot: {_chips(amount)}.")
-            elif f.kind == "outpay":                                    # PR-3, BO-6
-                got, k = 0, len(moves)
-                for p, n in f.data:
-                    got += pay(p, f.player, n * r.out_payment, "cards left when out", f.line)
-                if len(moves) > k:
-                    out = "" if r.jackpot else " is out and"
-                    moves[-1] = moves[-1]._replace(
-                        note=f"{f.player}{out} collects {_chips(got)} for the cards left.")
-            elif f.kind == "fine":                                      # PR-5, PR-7
-                for p in self._left_of(f.player):
-                    pay(f.player, p, r.lead_fine, "penalty for a lead", f.line)
-            elif f.kind == "whpay":                                     # PR-6
-                (holder,) = f.data
-                cup = next(c for c in r.cups if c.name == f.cup)
-                amount = bal[f.cup]
-                if amount:
-                    pay(f.player, holder, amount, f"withheld card, {cup.label} unclaimed", f.line,
-                        f"{f.player} pays {holder} {_chips(amount)} for {cup.label}.")
-            elif f.kind == "pot":                                       # MR-10, PR-4, GL-6
-                winners, what = f.data
-                share = bal[f.cup] // len(winners)
-                if share and winners:
-                    for w in winners:
-                        pay(f.cup, w, share, f.cup, f.line)
-                    sfx = " each" if len(winners) > 1 else ""
-                    moves[-1] = moves[-1]._replace(
-                        note=f"{f.cup}: {_names(winners)}, {what}, {_chips(share)}{sfx}.")
-        return moves
-
-
-_RULE_WORDS = {
-    "illegal-lead": "Illegal lead", "wrong-colour-lead": "Wrong-colour lead",
-    "out-of-turn": "Lead out of turn", "out-of-sequence": "Cards out of sequence",
-    "withheld": "Withheld card", "ineligible-dummy": "Dummy taken with a money card",
-}
 
 
 @register_referee("michigan-rummy")
