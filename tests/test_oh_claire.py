@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from companion.cards import cards
-from companion.games.oh_claire.referee import HouseRules, OhClaireReferee, house_rules, trick_winner
+from companion.games.oh_claire.referee import OhClaireReferee
+from companion.games.oh_claire.rules import HouseRules, house_rules, trick_winner
 from companion.referee import Replay, replay_dicts, replay_file
 
 EXAMPLES = Path(__file__).resolve().parent / "golden"

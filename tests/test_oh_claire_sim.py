@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from companion.cards import Card
 from companion.cli import main
 from companion.events import Event
-from companion.games.oh_claire.referee import OhClaireReferee, house_rules, trick_winner
+from companion.games.oh_claire.referee import OhClaireReferee
+from companion.games.oh_claire.rules import house_rules, trick_winner
 from companion.games.oh_claire.sim import Bot, simulate
 from companion.referee import replay_dicts
 

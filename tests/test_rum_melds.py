@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.cards import CARD_CODES, Card, cards
-from companion.games.rum.referee import (
+from companion.games.rum.melds import (
     Meld,
     MeldError,
     RumRules,

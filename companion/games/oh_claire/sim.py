@@ -12,7 +12,8 @@ from typing import Any
 
 from companion.cards import Card, full_deck
 from companion.events import Event
-from companion.games.oh_claire.referee import GAME, OhClaireReferee, trick_winner
+from companion.games.oh_claire.referee import OhClaireReferee
+from companion.games.oh_claire.rules import GAME, trick_winner
 from companion.referee import register_simulator
 
 #: Expected tricks from a trump card by rank (a low trump still wins a ruff now and then).

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.cards import Card, full_deck
-from companion.games.rum.referee import (
+from companion.games.rum.melds import (
     GAME,
     MAX_PLAYERS,
     MIN_PLAYERS,
