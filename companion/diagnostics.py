@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import faulthandler
 import logging
-import logging.handlers
 import os
 import sys
 import threading
@@ -34,6 +33,46 @@ _lock = threading.Lock()
 _repeats: dict[tuple[str, str, str], int] = {}
 #: What `setup` replaced, for `shutdown` to put back.
 _restore: dict[str, Any] = {}
+
+
+class RotatingLog(logging.FileHandler):
+    """A log file that starts afresh before it would pass ``maxBytes``: the full one becomes
+    ``NAME.1`` (``NAME.1`` becomes ``NAME.2``, ... up to ``backupCount``; the oldest goes).
+    The rotation of ``logging.handlers.RotatingFileHandler``, without importing that module
+    (sockets, pickle, queues), which every command would pay for at start."""
+
+    def __init__(self, filename: str | os.PathLike[str], maxBytes: int, backupCount: int,
+                 encoding: str = "utf-8") -> None:
+        super().__init__(filename, mode="a", encoding=encoding)
+        self.maxBytes = maxBytes
+        self.backupCount = backupCount
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            if self._full(record):
+                self._rotate()
+        except Exception:  # noqa: BLE001 - logging must never raise (as logging's handlers)
+            self.handleError(record)
+            return
+        super().emit(record)
+
+    def _full(self, record: logging.LogRecord) -> bool:
+        if self.stream is None:
+            self.stream = self._open()
+        if self.maxBytes <= 0 or self.backupCount <= 0 or not os.path.isfile(self.baseFilename):
+            return False  # as the standard handler: no limit, or no backup, no rotation
+        pos = self.stream.tell()
+        return bool(pos) and pos + len(f"{self.format(record)}\n") >= self.maxBytes
+
+    def _rotate(self) -> None:
+        if self.stream is not None:
+            self.stream.close()
+        base = self.baseFilename
+        for i in range(self.backupCount - 1, 0, -1):
+            if os.path.exists(f"{base}.{i}"):
+                os.replace(f"{base}.{i}", f"{base}.{i + 1}")
+        os.replace(base, f"{base}.1")
+        self.stream = self._open()
 
 
 def data_dir() -> Path:
@@ -76,8 +115,7 @@ def setup(folder: str | os.PathLike[str] | None = None, level: int = logging.INF
         handler: logging.Handler
         try:
             where.mkdir(parents=True, exist_ok=True)
-            handler = logging.handlers.RotatingFileHandler(
-                where / LOG_NAME, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8")
+            handler = RotatingLog(where / LOG_NAME, maxBytes=MAX_BYTES, backupCount=BACKUPS)
             _fault_file = open(where / FAULT_NAME, "a", encoding="utf-8")  # noqa: SIM115
             _restore["faulthandler"] = faulthandler.is_enabled()
             faulthandler.enable(_fault_file, all_threads=True)

@@ -14,7 +14,6 @@ import logging
 import math
 import os
 import re
-import socket
 import stat
 import sys
 import threading
@@ -359,6 +358,14 @@ def _read_lock(lock: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+def _host() -> str:
+    """This machine's name, as a lock records its holder (socket is imported here, not at
+    start-up: a log that is only read takes no lock)."""
+    import socket
+
+    return socket.gethostname()
+
+
 def _stale(lock: Path, holder: dict[str, Any] | None) -> bool:
     """May a lock be taken over: its writer died (on this machine), or it never got its
     holder written and is older than a few seconds?"""
@@ -368,7 +375,7 @@ def _stale(lock: Path, holder: dict[str, Any] | None) -> bool:
         except OSError:
             return True  # gone meanwhile
     pid = holder.get("pid")
-    if holder.get("host") != socket.gethostname() or not isinstance(pid, int):
+    if holder.get("host") != _host() or not isinstance(pid, int):
         return False  # another machine's writer (a shared folder): it cannot be checked
     if pid == os.getpid():
         with _HELD_GUARD:
@@ -382,7 +389,7 @@ def acquire_lock(path: str | os.PathLike[str]) -> tuple[Path, str]:
     the diagnostic log). Returns the lock's path and the token written in it."""
     lock = lock_path(os.path.abspath(path))
     token = f"{os.getpid()}-{time.time_ns()}-{threading.get_ident()}"
-    me = {"pid": os.getpid(), "host": socket.gethostname(), "token": token,
+    me = {"pid": os.getpid(), "host": _host(), "token": token,
           "since": time.strftime("%Y-%m-%d %H:%M:%S"),
           "program": " ".join(Path(a).name if i == 0 else a
                               for i, a in enumerate(sys.argv[:6]))[:160]}

@@ -7,12 +7,15 @@ A house rule is ``[house.NAME]`` with ``default``, ``ruling`` (the RULINGS.md id
 from __future__ import annotations
 
 import copy
+import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any
+
+#: The folder of the games' TOML files, beside this module in an installed or checked-out copy.
+DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 
 @dataclass(frozen=True)
@@ -29,12 +32,26 @@ class HouseRule:
 def _load(game: str) -> dict[str, Any]:
     if not game or "/" in game or "\\" in game or game.startswith("."):
         raise ValueError(f"not a game name: {game!r}")
-    path = resources.files("companion").joinpath("data", f"{game}.toml")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read_data(f"{game}.toml")
     except (FileNotFoundError, OSError):
         raise ValueError(f"no data file for game {game!r} (companion/data/{game}.toml)") from None
     return tomllib.loads(text)
+
+
+def _read_data(name: str) -> str:
+    """A data file's text: read from the folder beside this module, or, where the package is
+    not a folder on disk (a zip), through its loader (importlib.resources, slow to import: the
+    command line's start-up does without it)."""
+    try:
+        with open(os.path.join(DATA_DIR, name), encoding="utf-8") as f:
+            return f.read()
+    except OSError:
+        if os.path.isdir(DATA_DIR):
+            raise
+    from importlib import resources
+
+    return resources.files("companion").joinpath("data", name).read_text(encoding="utf-8")
 
 
 def game_data(game: str) -> dict[str, Any]:

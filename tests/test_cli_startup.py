@@ -42,6 +42,24 @@ def test_the_referee_loads_no_pixel_or_window_module(tmp_path: Path) -> None:
                      "calibration"} == set()
 
 
+def test_the_referee_does_without_the_heavier_standard_library(tmp_path: Path) -> None:
+    # The diagnostic log rotates without logging.handlers (sockets, pickle, queues), the house
+    # rules are read beside the package without importlib.resources (zipfile, tempfile), and
+    # a log that is only read takes no lock (socket).
+    log = tmp_path / "game.jsonl"
+    assert main(["simulate", "--players", "3", "--out", str(log)]) == 0
+    heavy = ["logging.handlers", "importlib.resources", "zipfile", "tempfile", "socket",
+             "pickle", "queue"]
+    probe = ("import sys; from companion.cli import main; main(['referee', sys.argv[1], '-q']);"
+             f"print([m for m in {heavy!r} if m in sys.modules])")
+    done = subprocess.run([sys.executable, "-c", probe, str(log)], capture_output=True,
+                          text=True, check=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT),
+                               "COMPANION_DATA_DIR": str(tmp_path / "data")})
+    assert done.stdout.splitlines()[-1] == "[]"
+    assert (tmp_path / "data" / "logs" / "companion.log").is_file()
+
+
 def test_help_still_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["--help"])

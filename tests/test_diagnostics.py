@@ -34,7 +34,7 @@ def test_the_log_is_a_rotated_file_in_the_data_folder(fresh: Path) -> None:
     assert path == fresh / "logs" / "companion.log" == diagnostics.log_path()
     assert diagnostics.setup() == path                          # once only
     handler = diagnostics._handler
-    assert isinstance(handler, logging.handlers.RotatingFileHandler)
+    assert isinstance(handler, diagnostics.RotatingLog)
     assert handler.maxBytes == diagnostics.MAX_BYTES and handler.backupCount >= 1
     assert faulthandler.is_enabled()
     try:
@@ -46,6 +46,32 @@ def test_the_log_is_a_rotated_file_in_the_data_folder(fresh: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert "the card detector could not be loaded: ValueError: bad weights" in text
     assert "Traceback" in text and 'raise ValueError("bad weights")' in text
+
+
+@pytest.mark.parametrize("backups", [0, 1, 3])
+def test_the_log_rotates_as_the_standard_rotating_handler_does(tmp_path: Path,
+                                                                 backups: int) -> None:
+    def write(handler: logging.Handler, folder: Path) -> dict[str, str]:
+        log = logging.getLogger(f"test-rotation-{folder.name}")
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        log.addHandler(handler)
+        try:
+            for n in range(40):
+                log.warning("line %02d %s", n, "." * (n % 7 * 9))
+        finally:
+            log.removeHandler(handler)
+            handler.close()
+        return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.iterdir())}
+
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    ours.mkdir()
+    theirs.mkdir()
+    got = write(diagnostics.RotatingLog(ours / "x.log", maxBytes=120, backupCount=backups),
+                ours)
+    want = write(logging.handlers.RotatingFileHandler(theirs / "x.log", maxBytes=120,
+                                                      backupCount=backups, encoding="utf-8"),
+                 theirs)
+    assert got == want and len(got) == backups + 1
 
 
 def test_a_data_folder_that_cannot_be_written_fails_nothing(
