@@ -50,8 +50,11 @@ def test_the_referee_does_without_the_heavier_standard_library(tmp_path: Path) -
     assert main(["simulate", "--players", "3", "--out", str(log)]) == 0
     heavy = ["logging.handlers", "importlib.resources", "zipfile", "tempfile", "socket",
              "pickle", "queue"]
-    probe = ("import sys; from companion.cli import main; main(['referee', sys.argv[1], '-q']);"
-             f"print([m for m in {heavy!r} if m in sys.modules])")
+    # Only what the companion adds counts: an interpreter's own start-up files (a .pth in
+    # site-packages, e.g. one that patches certificates) may load some of these before us.
+    probe = ("import sys; before = set(sys.modules); from companion.cli import main;"
+             "main(['referee', sys.argv[1], '-q']);"
+             f"print([m for m in {heavy!r} if m in sys.modules and m not in before])")
     done = subprocess.run([sys.executable, "-c", probe, str(log)], capture_output=True,
                           text=True, check=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(ROOT),
