@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from companion import __version__, commands, diagnostics
 from companion.events import LogFileError
@@ -32,24 +32,32 @@ def command_named(argv: Sequence[str]) -> str | None:
     return next((a for a in argv if not a.startswith("-")), None)
 
 
-def plugins_needed(argv: Sequence[str]) -> bool | str:
-    """Which plugin subcommands must be imported to parse ``argv``: none for a core command or
-    no command at all (the window), only the one named, or all of them (``--help``, an unknown
-    name), so that `companion referee` never loads OpenCV or numpy."""
+def _asks_for_help(arg: str) -> bool:
+    """``-h``, ``--help`` or an abbreviation argparse accepts for it (``--he``)."""
+    return arg == "-h" or (len(arg) > 2 and "--help".startswith(arg))
+
+
+def commands_needed(argv: Sequence[str]) -> list[str] | None:
+    """The subcommands whose parsers must be built to parse ``argv``: only the one it names
+    (none for the window or ``--version``), or None for all of them (``--help`` lists every
+    one, and so does the error for an unknown name). Building one parser instead of all keeps
+    `companion referee` from importing the plugins (OpenCV, numpy, Qt) and from building
+    parsers it never uses."""
     name = command_named(argv)
-    if name in CORE_COMMANDS:
-        return False
     if name is None:
-        return any(a in ("-h", "--help") for a in argv)
+        return None if any(_asks_for_help(a) for a in argv) else []
+    if name in CORE_COMMANDS:
+        return [name]
     from importlib.metadata import entry_points  # slow to import: only when plugins matter
 
     if name in {ep.name for ep in entry_points(group="companion.commands")}:
-        return name
-    return True
+        return [name]
+    return None
 
 
-def build_parser(plugins: bool | str = True) -> argparse.ArgumentParser:
-    """The command line: the core subcommands and the plugins' (all, none, or the one named)."""
+def build_parser(commands: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The command line with the sub-parsers of ``commands`` (default: every core and plugin
+    subcommand, in the order the help lists them)."""
     parser = argparse.ArgumentParser(
         prog="companion",
         description=(
@@ -62,13 +70,14 @@ def build_parser(plugins: bool | str = True) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in sorted(CORE_COMMANDS):
-        CORE_COMMANDS[name](sub)
-    if plugins is False:
+        if commands is None or name in commands:
+            CORE_COMMANDS[name](sub)
+    if commands is not None and all(name in CORE_COMMANDS for name in commands):
         return parser
     from importlib.metadata import entry_points
 
     for ep in sorted(entry_points(group="companion.commands"), key=lambda e: e.name):
-        if ep.name in CORE_COMMANDS or (isinstance(plugins, str) and ep.name != plugins):
+        if ep.name in CORE_COMMANDS or (commands is not None and ep.name not in commands):
             continue
         try:
             register = ep.load()
@@ -110,7 +119,7 @@ def _run_window() -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     diagnostics.setup()
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(plugins_needed(argv))
+    parser = build_parser(commands_needed(argv))
     args = parser.parse_args(argv)
     if args.command is None:
         return _run_window()

@@ -2,17 +2,23 @@
 
 A house rule is ``[house.NAME]`` with ``default``, ``ruling`` (the RULINGS.md id) and ``text``
 (or ``description``); the log's game event may override any of them by name (``"house": {...}``).
+
+Importing `tomllib` costs a command more than reading the rules does, so what a file parses to
+is kept as JSON in the app's data folder (``cache/house/GAME.json``) with the text it was parsed
+from, and used only while the file still holds exactly that text.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+from companion.diagnostics import data_dir
 
 #: The folder of the games' TOML files, beside this module in an installed or checked-out copy.
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
@@ -36,7 +42,50 @@ def _load(game: str) -> dict[str, Any]:
         text = _read_data(f"{game}.toml")
     except (FileNotFoundError, OSError):
         raise ValueError(f"no data file for game {game!r} (companion/data/{game}.toml)") from None
-    return tomllib.loads(text)
+    return _parse_toml(text, game)
+
+
+def _parse_toml(text: str, game: str) -> dict[str, Any]:
+    """What ``text`` (the data file of ``game``) parses to: from the cache when it was parsed
+    from this very text, else parsed with `tomllib` and cached for the next command."""
+    try:
+        cache = os.path.join(data_dir(), "cache", "house", f"{game}.json")
+    except RuntimeError:   # no home folder to put a data folder in
+        cache = ""
+    try:
+        with open(cache, encoding="utf-8") as f:
+            cached = json.load(f)
+        if cached["toml"] == text and isinstance(cached["data"], dict):
+            return cached["data"]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass  # no cache yet, or a damaged one, or one of another text: parse the file
+    import tomllib
+
+    data = tomllib.loads(text)
+    if cache:
+        _write_cache(cache, {"toml": text, "data": data})
+    return data
+
+
+def _write_cache(path: str, entry: dict[str, Any]) -> None:
+    """Write ``entry`` to ``path`` whole or not at all (a command may be reading it); where
+    the folder cannot be written, or the data has no JSON form (TOML's dates and times), the
+    file is simply parsed again next time."""
+    try:
+        text = json.dumps(entry, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return
+    partial = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(partial, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(partial, path)
+    except OSError:
+        try:
+            os.remove(partial)
+        except OSError:
+            pass
 
 
 def _read_data(name: str) -> str:
