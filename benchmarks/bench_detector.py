@@ -20,9 +20,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision import decks  # noqa: E402
-from vision.datagen import render_scene  # noqa: E402
-from vision.index_reader import load_reader  # noqa: E402
+from vision.readers.index_reader import load_reader  # noqa: E402
+from vision.render import decks  # noqa: E402
+from vision.training.scenes import render_scene  # noqa: E402
 
 
 def main() -> int:

@@ -36,15 +36,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.events import Event, apply_corrections, read_log  # noqa: E402
-from vision.fallible import FallibleReader  # noqa: E402
-from vision.pipeline import Pending, TablePipeline  # noqa: E402
-from vision.table_render import (  # noqa: E402
+from vision.pipeline.table import Pending, TablePipeline  # noqa: E402
+from vision.render.table import (  # noqa: E402
     VISUAL_EVENTS,
     RenderConfig,
     RenderedSource,
     TableVideo,
     simulated_round,
 )
+from vision.render.truth import FallibleReader  # noqa: E402
 
 GAMES = ("michigan-rummy", "great-lakes", "pressman", "boodle", "oh-claire")
 #: Fields only the vision adds (or the renderer's truth has).

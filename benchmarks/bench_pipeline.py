@@ -27,14 +27,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.detections import Detections  # noqa: E402
-from vision.pipeline import FrameResult, TablePipeline  # noqa: E402
-from vision.sources import Frame, FrameSource  # noqa: E402
-from vision.table_render import (  # noqa: E402
-    RenderConfig,
-    TableVideo,
-    TruthDetector,
-    simulated_round,
-)
+from vision.pipeline.table import FrameResult, TablePipeline  # noqa: E402
+from vision.render.table import RenderConfig, TableVideo, TruthDetector, simulated_round
+from vision.sources.camera import Frame, FrameSource  # noqa: E402
 
 
 class PacedFrames(FrameSource):
@@ -85,7 +80,7 @@ class CostedTruth:
     def __init__(self, inner: IndexedTruth, onnx_path: str, imgsz: int) -> None:
         import onnxruntime as ort
 
-        from vision.detector import letterbox
+        from vision.readers.detector import letterbox
 
         self.inner = inner
         self.imgsz = imgsz
@@ -133,7 +128,7 @@ def main() -> int:
         if args.cost_model:
             detector = CostedTruth(detector, args.cost_model, args.imgsz or 320)
     else:
-        from vision.index_reader import load_reader
+        from vision.readers.index_reader import load_reader
         from vision.zones import ZoneReader
 
         kw: dict[str, Any] = {"imgsz": args.imgsz} if args.imgsz else {}

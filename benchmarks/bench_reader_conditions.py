@@ -23,9 +23,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.cards import CARD_CODES  # noqa: E402
-from vision import datagen, decks  # noqa: E402
-from vision.detector_eval import _match  # noqa: E402
-from vision.index_reader import load_reader  # noqa: E402
+from vision.readers.index_reader import load_reader  # noqa: E402
+from vision.render import decks  # noqa: E402
+from vision.training import scenes as datagen  # noqa: E402
+from vision.training.detector_eval import _match  # noqa: E402
 
 CONDITIONS = ("scatter", "pile", "fan", "row", "board", "webcam", "dark-recolour")
 

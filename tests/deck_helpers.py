@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from vision import decks
+from vision.render import decks
 
 
 def svg_renderer_missing() -> str | None:

@@ -64,7 +64,7 @@ def test_a_picture_that_claims_too_many_pixels_is_refused_before_decoding(
 
 def test_detect_names_the_bad_picture_and_goes_on_with_the_batch(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from vision.detector import default_model_path
+    from vision.readers.detector import default_model_path
 
     if not default_model_path().is_file():
         pytest.skip("no shipped detector weights")
@@ -180,7 +180,7 @@ def test_watch_with_a_profile_without_zones_says_so(
 
 
 def test_frame_sources_skip_or_refuse_a_picture_too_large(tmp_path: Path) -> None:
-    from vision.sources import ImageFolderSource, parse_source
+    from vision.sources.camera import ImageFolderSource, parse_source
 
     bomb = bomb_png(tmp_path / "a-bomb.png")
     cv2.imwrite(str(tmp_path / "b-good.png"), np.zeros((24, 32, 3), np.uint8))

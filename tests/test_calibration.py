@@ -14,10 +14,10 @@ import pytest
 
 from calibration.board import detect_board
 from calibration.calibrate import CalibrationError, calibrate, draw_profile
-from calibration.cli import register_calibrate, seats_from
 from calibration.layout import BOARD_HALF, DISKS, Zone, board_cups, default_zones
 from calibration.profile import TableProfile, apply_homography, points_in_polygon
-from vision.table_render import RenderConfig, TableVideo
+from vision.calibrate_cli import register_calibrate, seats_from
+from vision.render.table import RenderConfig, TableVideo
 
 SETUP = [{"event": "game", "game": "michigan-rummy", "players": ["Ann", "Bob", "Cy", "Dee"]},
          {"event": "round", "dealer": "Ann"}]

@@ -12,10 +12,10 @@ import cv2
 import numpy as np
 import pytest
 
-import vision.sources
+import vision.sources.camera
 from companion.cli import build_parser
 from ui.camera import Camera, find_cameras, linux_cameras
-from vision.sources import (
+from vision.sources.camera import (
     CameraError,
     CameraMode,
     CaptureSource,
@@ -173,7 +173,7 @@ def test_why_a_camera_cannot_be_opened_says_what_to_do(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     assert "is the camera plugged in" in camera_problem(0, "linux", tmp_path)
     (tmp_path / "video0").touch()
-    monkeypatch.setattr(vision.sources.os, "access", lambda path, mode: False)
+    monkeypatch.setattr(vision.sources.camera.os, "access", lambda path, mode: False)
     denied = camera_problem(0, "linux", tmp_path)
     assert "permission denied" in denied and "'video' group" in denied
     assert "Privacy & Security → Camera" in camera_problem(0, "darwin")
@@ -185,7 +185,7 @@ def test_why_a_camera_cannot_be_opened_says_what_to_do(tmp_path: Path,
 def test_watch_says_a_camera_cannot_be_opened_and_why(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(vision.sources, "open_camera", lambda index: None)
+    monkeypatch.setattr(vision.sources.camera, "open_camera", lambda index: None)
     parser: argparse.ArgumentParser = build_parser()
     args = parser.parse_args(["watch", "0", "--game", "michigan-rummy", "--players", "Ann",
                               "Bob", "Cy", "--log", str(tmp_path / "game.jsonl")])

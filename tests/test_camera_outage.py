@@ -19,12 +19,12 @@ import numpy as np
 import pytest
 
 import vision.pipeline_cli as pipeline_cli
-import vision.sources as sources
+import vision.sources.camera as sources
 from companion import cli
 from companion.events import read_log
 from vision.detections import Detections
-from vision.sources import CaptureSource, VideoFileSource
-from vision.table_render import TableVideo, simulated_round
+from vision.render.table import TableVideo, simulated_round
+from vision.sources.camera import CaptureSource, VideoFileSource
 
 PICTURE = np.zeros((48, 64, 3), np.uint8)
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from calibration.layout import board_cups
 from vision.chips import ChipCounter, compare, ledger_cups
-from vision.table_render import RenderConfig, TableVideo, draw_board, draw_chips
+from vision.render.table import RenderConfig, TableVideo, draw_board, draw_chips
 
 SETUP = [{"event": "game", "game": "michigan-rummy", "players": ["Ann", "Bob", "Cy", "Dee"]},
          {"event": "round", "dealer": "Ann"}]

@@ -20,13 +20,13 @@ pytest.importorskip("onnxruntime")
 from deck_helpers import needs_decks  # noqa: E402
 
 from companion.cards import CARD_CODES  # noqa: E402
-from vision import decks  # noqa: E402
-from vision.classifier import (  # noqa: E402
+from vision.readers.classifier import (  # noqa: E402
     CardClassifier,
     ClassifierNamesError,
     crop_patch,
     default_model_path,
 )
+from vision.render import decks  # noqa: E402
 
 MODEL = default_model_path()
 needs_model = pytest.mark.skipif(not MODEL.exists(), reason="models/card_classifier.onnx absent")
@@ -110,7 +110,7 @@ def test_crop_patch_outside_the_frame_keeps_its_size() -> None:
 
 
 def test_runtime_does_not_import_torch() -> None:
-    code = ("import sys, vision.classifier, vision.eval_classifier; "
+    code = ("import sys, vision.readers.classifier, vision.training.eval_classifier; "
             "bad = {'torch', 'ultralytics', 'PySide6'} & set(sys.modules); "
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True,
@@ -120,7 +120,7 @@ def test_runtime_does_not_import_torch() -> None:
 def test_scene_crops_cut_every_labelled_box(tmp_path: Path) -> None:
     """`train_classifier --scenes`: each labelled box of a YOLO-format scene becomes one crop
     with its class (the zone views of `vision.table_dataset`)."""
-    from vision.train_classifier import build_yolo_crops
+    from vision.training.train_classifier import build_yolo_crops
 
     (tmp_path / "v" / "images").mkdir(parents=True)
     (tmp_path / "v" / "labels").mkdir()

@@ -10,7 +10,7 @@ pytest.importorskip("cv2")
 from deck_helpers import needs_decks  # noqa: E402
 
 from companion.cards import CARD_CODES  # noqa: E402
-from vision import datagen  # noqa: E402
+from vision.training import scenes as datagen  # noqa: E402
 
 
 @needs_decks

@@ -10,7 +10,7 @@ pytest.importorskip("cv2")
 from deck_helpers import svg_renderer_missing  # noqa: E402
 
 from companion.cards import CARD_CODES  # noqa: E402
-from vision import decks  # noqa: E402
+from vision.render import decks  # noqa: E402
 
 
 def test_split_is_disjoint_and_known() -> None:

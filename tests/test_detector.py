@@ -20,7 +20,7 @@ from deck_helpers import needs_decks  # noqa: E402
 
 from companion.cards import CARD_CODES  # noqa: E402
 from vision.detections import Detections  # noqa: E402
-from vision.detector import (  # noqa: E402
+from vision.readers.detector import (  # noqa: E402
     CardDetector,
     ModelNamesError,
     default_model_path,
@@ -71,7 +71,7 @@ def test_wrong_names_are_refused(tmp_path: Path) -> None:
 
 @needs_model
 def test_empty_table_gives_no_cards(detector: CardDetector) -> None:
-    from vision.datagen import table_surface
+    from vision.training.scenes import table_surface
 
     for seed in range(3):
         img = table_surface(np.random.default_rng(seed), 480, 640)
@@ -80,8 +80,8 @@ def test_empty_table_gives_no_cards(detector: CardDetector) -> None:
 
 def _read_back(detector: CardDetector, kind: str, codes: list[str], seed: int,
                deck: str) -> tuple[set[str], set[str], list[float]]:
-    from vision.datagen import render_scene
-    from vision.detector_eval import iou_matrix
+    from vision.training.detector_eval import iou_matrix
+    from vision.training.scenes import render_scene
 
     rng = np.random.default_rng(seed)
     scene = render_scene(rng, [deck], size=640, kind=kind, clean=True, codes=codes,
@@ -135,7 +135,7 @@ def test_detect_command_prints_json(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 
 def test_teach_profile_remaps_a_confused_card() -> None:
-    from vision.teach import DeckProfile, learn
+    from vision.readers.teach import DeckProfile, learn
 
     readings = [("QH", [("QD", 0.7)]), ("QD", [("QD", 0.9)]), ("5C", [("5C", 0.25)])]
     prof = learn(readings)

@@ -138,7 +138,7 @@ def test_a_detector_that_cannot_load_is_said_on_screen_and_logged(
     cv2 = pytest.importorskip("cv2")
     import numpy as np
 
-    import vision.detector
+    import vision.readers.detector
     from ui.camera import make_camera_feed
     from ui.worker import FeedThread
 
@@ -147,7 +147,7 @@ def test_a_detector_that_cannot_load_is_said_on_screen_and_logged(
             raise OSError("onnxruntime.dll: the specified module could not be found")
 
     diagnostics.setup()                     # as the window does when it starts
-    monkeypatch.setattr(vision.detector, "CardDetector", Broken)
+    monkeypatch.setattr(vision.readers.detector, "CardDetector", Broken)
     monkeypatch.delenv("COMPANION_NO_DETECTOR", raising=False)
     frames = tmp_path / "frames"
     frames.mkdir()
@@ -242,7 +242,7 @@ def test_uncaught_exceptions_of_any_thread_are_logged(
 def test_a_camera_driver_error_is_logged_not_swallowed(
         caplog: pytest.LogCaptureFixture) -> None:
     pytest.importorskip("cv2")
-    from vision.sources import CaptureSource
+    from vision.sources.camera import CaptureSource
 
     def opener(spec: int | str) -> object:
         raise RuntimeError("DirectShow: device is busy")

@@ -12,7 +12,7 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 
 from companion.cards import CARD_CODES  # noqa: E402
-from vision.index_reader import (  # noqa: E402
+from vision.readers.index_reader import (  # noqa: E402
     PATCH,
     RANKS,
     SUITS,
@@ -101,7 +101,7 @@ def test_unsure_and_not_an_index_are_dropped() -> None:
 
 
 def test_ctc_likelihood_prefers_the_written_rank() -> None:
-    from vision.rank_ocr import _ctc_log_likelihood
+    from vision.readers.rank_ocr import _ctc_log_likelihood
 
     # Frames: blank, '1', '1', blank, '0' (classes: 0 blank, 1 '1', 2 '0', 3 'J').
     probs = np.full((5, 4), 0.02)
@@ -115,15 +115,15 @@ def test_ctc_likelihood_prefers_the_written_rank() -> None:
 
 
 def test_ctc_repeated_letters_need_a_blank_between() -> None:
-    from vision.rank_ocr import _ctc_log_likelihood
+    from vision.readers.rank_ocr import _ctc_log_likelihood
 
     logp = np.log(np.full((1, 3), 1 / 3))
     assert _ctc_log_likelihood(logp, [1, 1]) == -math.inf  # "11" cannot fit in one frame
 
 
 def test_rendered_scenes_label_each_readable_index() -> None:
-    datagen = pytest.importorskip("vision.datagen")
-    decks = pytest.importorskip("vision.decks")
+    datagen = pytest.importorskip("vision.training.scenes")
+    decks = pytest.importorskip("vision.render.decks")
     pytest.importorskip("cairosvg")
     if "standard" not in decks.available_decks():
         pytest.skip("the Debian deck designs are not installed")
@@ -146,7 +146,7 @@ def test_rendered_scenes_label_each_readable_index() -> None:
 
 
 def test_restyle_turns_every_suit_one_ink() -> None:
-    from vision.datagen import restyle
+    from vision.training.scenes import restyle
 
     card = np.zeros((20, 20, 4), np.uint8)
     card[..., 3] = 255
@@ -161,7 +161,7 @@ def test_restyle_turns_every_suit_one_ink() -> None:
 
 
 def test_refit_learns_a_deck_and_stays_near_the_shipped_layers() -> None:
-    from vision.teach_index import refit
+    from vision.readers.teach_index import refit
 
     rng = np.random.default_rng(0)
     base = {"rank_w": np.zeros((13, 8), np.float32), "rank_b": np.zeros(13, np.float32),
@@ -182,7 +182,7 @@ def test_refit_learns_a_deck_and_stays_near_the_shipped_layers() -> None:
 
 
 def test_deck_profile_is_checked(tmp_path) -> None:  # noqa: ANN001
-    from vision.index_reader import DECK_KIND, load_deck_layers
+    from vision.readers.index_reader import DECK_KIND, load_deck_layers
 
     bad = tmp_path / "deck.json"
     bad.write_text('{"kind": "thresholds"}')
@@ -197,7 +197,7 @@ def test_deck_profile_is_checked(tmp_path) -> None:  # noqa: ANN001
 
 
 def test_real_index_photos_split_by_time() -> None:
-    from vision.index_data import split_real
+    from vision.training.index_data import split_real
 
     recs = [{"image": f"ammi_{i:03d}.jpg"} for i in range(20)] + [
         {"image": f"bidly_{i}.jpg"} for i in range(7)]
@@ -208,7 +208,7 @@ def test_real_index_photos_split_by_time() -> None:
 
 
 def test_corner_proposals_sit_in_the_card_corners() -> None:
-    from vision.index_reader import corner_proposals
+    from vision.readers.index_reader import corner_proposals
 
     props = corner_proposals([100, 100, 200, 240])
     assert props.shape == (24, 4)
@@ -231,7 +231,7 @@ class _InkHeads:
 
 
 def test_corner_vote_reads_the_corner_that_holds_an_index() -> None:
-    from vision.index_reader import corner_vote
+    from vision.readers.index_reader import corner_vote
 
     frame = np.full((300, 300, 3), 255, np.uint8)
     heads: Any = _InkHeads()
@@ -243,7 +243,7 @@ def test_corner_vote_reads_the_corner_that_holds_an_index() -> None:
 
 
 def test_only_unsure_patches_are_read_in_all_four_turns() -> None:
-    from vision.index_reader import IndexHeads
+    from vision.readers.index_reader import IndexHeads
 
     batches: list[int] = []
 
@@ -284,7 +284,7 @@ class _CountingOCR:
 
 
 def test_the_hybrid_asks_the_ocr_only_about_cards_the_classifier_is_unsure_of() -> None:
-    from vision.index_reader import IndexReader
+    from vision.readers.index_reader import IndexReader
 
     class Classifier:
         def crops(self, frame: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -331,16 +331,16 @@ def test_detect_takes_folders(tmp_path) -> None:  # noqa: ANN001
 
 
 def test_the_shipped_index_reader_reads_a_rendered_table() -> None:
-    from vision import index_reader
+    from vision.readers import index_reader
 
     pytest.importorskip("onnxruntime")
     if not index_reader.available():
         pytest.skip("the index models are not installed")
-    decks = pytest.importorskip("vision.decks")
+    decks = pytest.importorskip("vision.render.decks")
     pytest.importorskip("cairosvg")
     if "standard" not in decks.available_decks():
         pytest.skip("the Debian deck designs are not installed")
-    from vision.datagen import render_scene
+    from vision.training.scenes import render_scene
 
     reader = index_reader.IndexReader(threads=1, ocr=False)
     rng = np.random.default_rng(11)
@@ -354,8 +354,8 @@ def test_the_shipped_index_reader_reads_a_rendered_table() -> None:
 
 
 def test_auto_reads_photos_with_the_hybrid_and_the_table_with_the_card_reader() -> None:
-    from vision import index_reader
-    from vision.detector import CardDetector
+    from vision.readers import index_reader
+    from vision.readers.detector import CardDetector
 
     pytest.importorskip("onnxruntime")
     if not index_reader.available():

@@ -60,7 +60,8 @@ def test_the_licence_is_declared_once_and_shipped_with_its_notices() -> None:
 
 def test_every_shipped_model_asset_and_weight_has_a_notice() -> None:
     notices = (ROOT / "THIRD_PARTY_NOTICES.md").read_text(encoding="utf-8")
-    shipped = [p for folder in ("models", "vision/assets") for p in (ROOT / folder).rglob("*")
+    shipped = [p for folder in ("models", "vision/render/assets")
+               for p in (ROOT / folder).rglob("*")
                if p.is_file() and p.suffix in {".onnx", ".npz", ".pt", ".png"}]
     assert len(shipped) >= 7
     unnamed = [str(p.relative_to(ROOT)) for p in shipped

@@ -11,8 +11,8 @@ import pytest
 
 from companion.referee import EventError
 from vision.detections import Detections
-from vision.pipeline import TablePipeline
-from vision.table_render import TableVideo, simulated_round
+from vision.pipeline.table import TablePipeline
+from vision.render.table import TableVideo, simulated_round
 
 PLAY = {"event": "play", "player": "Bob", "card": "2H"}
 

@@ -11,8 +11,8 @@ from log_helpers import normalise
 
 from calibration.calibrate import calibrate
 from companion.events import read_log
-from vision.pipeline import TablePipeline
-from vision.table_render import (
+from vision.pipeline.table import TablePipeline
+from vision.render.table import (
     RenderConfig,
     RenderedSource,
     TableVideo,

@@ -23,9 +23,9 @@ import pytest
 from log_helpers import normalise as normalise_rows
 
 from companion.events import read_log
-from vision.detector import default_model_path
 from vision.pipeline_cli import register_watch
-from vision.table_render import RenderConfig, render_video, simulated_round
+from vision.readers.detector import default_model_path
+from vision.render.table import RenderConfig, render_video, simulated_round
 
 CASES = [("michigan-rummy", 11), ("oh-claire", 12)]
 

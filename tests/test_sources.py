@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import (
+from vision.sources.camera import (
     ArraySource,
     CaptureSource,
     ImageFolderSource,
@@ -158,7 +158,7 @@ class SlowCamera:
         self.closed = False
 
     def read(self):  # type: ignore[no-untyped-def]
-        from vision.sources import Frame
+        from vision.sources.camera import Frame
 
         if self.closed:
             return None

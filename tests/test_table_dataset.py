@@ -11,14 +11,8 @@ from deck_helpers import needs_decks
 
 from calibration.profile import apply_homography
 from companion.cards import CARD_CODES
-from vision.table_dataset import label_lines, main
-from vision.table_render import (
-    FrameTruth,
-    RenderConfig,
-    TableVideo,
-    card_corners,
-    simulated_round,
-)
+from vision.render.table import FrameTruth, RenderConfig, TableVideo, card_corners, simulated_round
+from vision.training.table_dataset import label_lines, main
 from vision.zones import zone_views
 
 
@@ -109,11 +103,11 @@ def test_held_out_decks_are_refused(tmp_path: Path) -> None:
 
 def test_decks_not_installed_are_refused_by_name(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    import vision.decks
+    import vision.render.decks
 
-    monkeypatch.setattr(vision.decks, "available_decks", lambda: ["standard"])
+    monkeypatch.setattr(vision.render.decks, "available_decks", lambda: ["standard"])
     with pytest.raises(SystemExit, match="not installed: \\['oxygen'\\]"):
         main(["--videos", "1", "--decks", "standard,oxygen", "--out", str(tmp_path / "x")])
-    monkeypatch.setattr(vision.decks, "available_decks", lambda: [])
+    monkeypatch.setattr(vision.render.decks, "available_decks", lambda: [])
     with pytest.raises(SystemExit, match="installed: none"):
         main(["--videos", "1", "--out", str(tmp_path / "y")])

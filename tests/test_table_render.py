@@ -10,8 +10,7 @@ import pytest
 from deck_helpers import needs_decks
 
 from companion.events import read_log
-from vision.sources import VideoFileSource
-from vision.table_render import (
+from vision.render.table import (
     VISUAL_EVENTS,
     RenderConfig,
     TableVideo,
@@ -21,6 +20,7 @@ from vision.table_render import (
     simulated_round,
     split_log,
 )
+from vision.sources.camera import VideoFileSource
 
 LOG = [
     {"event": "game", "game": "michigan-rummy", "players": ["Ann", "Bob", "Cy", "Dee"]},
@@ -136,8 +136,8 @@ def test_demo_deck_atlas_matches_the_svg_rendering() -> None:
     """The shipped atlas is the demo deck itself (so the demo needs no SVG renderer)."""
     import cv2
 
-    from vision.decks import render_card
-    from vision.table_render import CANVAS_SCALE, DEMO_DECK, _card_sprite
+    from vision.render.decks import render_card
+    from vision.render.table import CANVAS_SCALE, DEMO_DECK, _card_sprite
 
     sprite = _card_sprite(DEMO_DECK, "QH")
     h, w = sprite.shape[:2]
@@ -154,7 +154,7 @@ def test_demo_table_draws_without_an_svg_renderer(monkeypatch: pytest.MonkeyPatc
     import sys
 
     from companion.cards import CARD_CODES
-    from vision.table_render import CANVAS_SCALE, DEMO_DECK, _card_sprite
+    from vision.render.table import CANVAS_SCALE, DEMO_DECK, _card_sprite
 
     monkeypatch.setitem(sys.modules, "cairosvg", None)  # `import cairosvg` now fails
     monkeypatch.setenv("MICHIGAN_CACHE", str(tmp_path))  # and no card rendered before helps

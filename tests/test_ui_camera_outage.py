@@ -10,10 +10,10 @@ import pytest
 from pytestqt.qtbot import QtBot
 from test_camera_outage import Stream
 
-import vision.sources as sources
+import vision.sources.camera as sources
 from ui.camera import CameraFeed
 from ui.window import MainWindow
-from vision.sources import CaptureSource
+from vision.sources.camera import CaptureSource
 
 
 def test_the_window_says_when_the_camera_is_lost_and_back(

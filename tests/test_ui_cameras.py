@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from pytestqt.qtbot import QtBot
 
-import vision.sources
+import vision.sources.camera
 from ui.camera import Camera
 from ui.setup import SetupDialog
 from ui.store import GameStore
 from ui.window import MainWindow
-from vision.sources import camera_problem
+from vision.sources.camera import camera_problem
 
 DENIED = ("permission denied on /dev/video0: add yourself to the 'video' group "
           "(sudo usermod -aG video $USER), log in again and retry")
@@ -35,7 +35,7 @@ def test_the_setup_lists_cameras_by_name_and_says_why_one_cannot_be_used(
 
 def test_a_picture_that_cannot_be_had_is_said_in_the_setup(
         qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(vision.sources, "open_camera", lambda index: None)
+    monkeypatch.setattr(vision.sources.camera, "open_camera", lambda index: None)
     dlg = SetupDialog(cameras=[Camera(0, "Integrated Camera")])
     qtbot.addWidget(dlg)
     dlg.source.setCurrentIndex(1)
@@ -64,7 +64,7 @@ def test_a_camera_that_cannot_be_opened_is_said_when_the_demo_plays_instead(
 
 def test_a_game_whose_camera_cannot_be_opened_says_so(
         qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(vision.sources, "open_camera", lambda index: None)
+    monkeypatch.setattr(vision.sources.camera, "open_camera", lambda index: None)
     dlg = SetupDialog(cameras=[Camera(0, "Integrated Camera")])
     qtbot.addWidget(dlg)
     dlg.set_players(["Ann", "Bob", "Cy"])

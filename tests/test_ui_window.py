@@ -555,8 +555,8 @@ def test_camera_feed_through_the_pipeline_logs_plays(qtbot: QtBot, window: MainW
     from companion.cards import CARD_CODES
     from ui.camera import CameraFeed
     from vision.detections import Detections
-    from vision.pipeline import TablePipeline
-    from vision.table_render import TableVideo
+    from vision.pipeline.table import TablePipeline
+    from vision.render.table import TableVideo
 
     events = DemoTable.simulated("michigan-rummy", seed=5, rounds=1, mistakes=0.0).events
     video = TableVideo(events)
@@ -671,7 +671,7 @@ def test_oh_claire_bid_and_end_of_round_are_typed_in(qtbot: QtBot, window: MainW
 
 
 def test_setup_finds_the_board_in_the_camera_picture(qtbot: QtBot, tmp_path: Path) -> None:
-    from vision.table_render import TableVideo
+    from vision.render.table import TableVideo
 
     events = DemoTable.simulated("michigan-rummy", seed=6, rounds=1).events
     video = TableVideo(events)
@@ -694,7 +694,7 @@ def test_setup_finds_the_board_in_the_camera_picture(qtbot: QtBot, tmp_path: Pat
 def test_the_demo_reads_cards_with_the_renderer_or_the_model(
         store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
     from ui.rendered import RenderedDemoFeed
-    from vision.detector import default_model_path
+    from vision.readers.detector import default_model_path
 
     events = DemoTable.simulated("boodle", seed=1, rounds=1).events
     monkeypatch.delenv("COMPANION_NO_DETECTOR", raising=False)

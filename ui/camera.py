@@ -104,7 +104,7 @@ def find_cameras(max_index: int = 2, budget_s: float = 1.5, *,
     if platform.startswith("linux") and not known:
         return []  # no video device at all: do not wake OpenCV
     try:
-        from vision.sources import camera_problem, open_camera
+        from vision.sources.camera import camera_problem, open_camera
     except ImportError:
         return []
 
@@ -162,7 +162,7 @@ class CameraFeed(PipelineFeed):
 
     def __init__(self, source_spec: str, profile: TableProfile | None, game: str,
                  players: Sequence[str], pipeline: Any = None, interval_ms: int = 30) -> None:
-        from vision.sources import parse_source
+        from vision.sources.camera import parse_source
 
         self.source = parse_source(source_spec)
         self.interval_ms = interval_ms
@@ -214,8 +214,8 @@ def make_camera_feed(source: str, profile: TableProfile | None, game: str,
     pipeline = None
     if log is not None and os.environ.get("COMPANION_NO_DETECTOR") != "1":
         try:
-            from vision.detector import CardDetector
-            from vision.pipeline import TablePipeline
+            from vision.pipeline.table import TablePipeline
+            from vision.readers.detector import CardDetector
             from vision.zones import ZoneReader
 
             feed = CameraFeed(source, profile, game, players)

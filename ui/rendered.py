@@ -29,10 +29,10 @@ def _detector(source: Any, which: str = "truth", fallible: float = 0.0) -> tuple
     knowledge of which cards show: every card read right, so the demo shows the referee).
     ``fallible`` > 0: the truth misreads and misses that share of the cards in each frame,
     and misreads a few cards the same way for seconds (how the app copes with a camera)."""
-    from vision.table_render import RenderedSource, TruthDetector
+    from vision.render.table import RenderedSource, TruthDetector
 
     if fallible > 0 and which == "truth":
-        from vision.fallible import FallibleReader
+        from vision.render.truth import FallibleReader
 
         return (FallibleReader(cast(RenderedSource, source), misread=fallible, drop=fallible,
                                stuck=0.03),
@@ -42,7 +42,7 @@ def _detector(source: Any, which: str = "truth", fallible: float = 0.0) -> tuple
     why = "" if which == "truth" else " (the card detector could not be loaded)"
     if which == "model" and os.environ.get("COMPANION_NO_DETECTOR") != "1":
         try:
-            from vision.detector import CardDetector, default_model_path
+            from vision.readers.detector import CardDetector, default_model_path
             from vision.zones import ZoneReader
 
             if default_model_path().is_file():
@@ -67,8 +67,8 @@ class RenderedDemoFeed(PipelineFeed):
                  interval_ms: int = 100, detector: str = "truth", fallible: float = 0.0
                  ) -> None:
         from companion.events import read_log
-        from vision.pipeline import TablePipeline
-        from vision.table_render import RenderConfig, TableVideo
+        from vision.pipeline.table import TablePipeline
+        from vision.render.table import RenderConfig, TableVideo
 
         self.interval_ms = interval_ms
         self.video = TableVideo(events, RenderConfig(seed=seed))
@@ -91,7 +91,7 @@ class RenderedDemoFeed(PipelineFeed):
         that already lie on the table (and in the log), a few still frames each, so that it
         counts them without a word and reads only what comes next (else it would find them
         all at once: 'already played' notes and questions about the pile)."""
-        from vision.pipeline import TableReader
+        from vision.pipeline.table import TableReader
 
         moves = self.video.truth.moves[:done]
         start = max((k for k, m in enumerate(moves) if m.clears_before), default=0)

@@ -381,7 +381,7 @@ def grab_frame(source: str, timeout_s: float = 2.0) -> np.ndarray:
     """One picture from a camera index / stream / file for calibration; OSError (saying why)
     when there is none."""
     try:
-        from vision.sources import parse_source
+        from vision.sources.camera import parse_source
         src = parse_source(source)
     except ImportError as exc:
         raise OSError(f"the vision package cannot be loaded ({exc})") from exc
@@ -630,7 +630,7 @@ class SetupDialog(QDialog):
             frame, prof = self._demo_cache[key]
             return frame, TableProfile.from_json(prof.to_json())
         try:
-            from vision.table_render import TableVideo
+            from vision.render.table import TableVideo
 
             names = [f"P{i}" for i in range(seats)]
             events = DemoTable.simulated(game, names, seed=3, rounds=1, mistakes=0.0).events

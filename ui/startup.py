@@ -110,8 +110,8 @@ def terminal_demo(game: str = "michigan-rummy", seed: int = 1, out: TextIO | Non
     printed as they come (what a machine with no display can show)."""
     from calibration.calibrate import calibrate
     from companion.events import describe_event
-    from vision.pipeline import FrameResult, TablePipeline
-    from vision.table_render import TruthDetector, demo_source
+    from vision.pipeline.table import FrameResult, TablePipeline
+    from vision.render.table import TruthDetector, demo_source
 
     stream = out or sys.stdout
     pace = PACE_TO_CLOCK if realtime is None else realtime

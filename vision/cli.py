@@ -1,4 +1,5 @@
-"""The `companion detect`, `companion train` and `companion teach-deck` subcommands.
+"""The `companion detect` and `companion teach-deck` subcommands (`companion train` is
+vision.training.train, `companion calibrate` vision.calibrate_cli).
 
 Registered through the ``companion.commands`` entry points; each ``register_*`` adds one
 sub-parser whose handler returns the exit status. Heavy imports happen inside the handlers.
@@ -57,7 +58,7 @@ def run_detect(args: argparse.Namespace) -> int:
 
     from vision.drawing import annotate
     from vision.images import ImageError, read_image
-    from vision.index_reader import load_reader
+    from vision.readers.index_reader import load_reader
 
     out_dir = Path(args.annotate) if args.annotate else None
     if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
@@ -77,7 +78,7 @@ def run_detect(args: argparse.Namespace) -> int:
         return 2
     profile = None
     if args.deck and hasattr(det, "heads"):  # the index reader: the profile's refitted layers
-        from vision.index_reader import load_deck_layers
+        from vision.readers.index_reader import load_deck_layers
 
         try:
             det.heads.layers = load_deck_layers(args.deck)
@@ -85,7 +86,7 @@ def run_detect(args: argparse.Namespace) -> int:
             print(f"companion detect: {args.deck}: {exc}", file=sys.stderr)
             return 2
     elif args.deck:
-        from vision.teach import MIN_CONF, DeckProfile
+        from vision.readers.teach import MIN_CONF, DeckProfile
 
         profile = DeckProfile.load(args.deck)
         det.conf = MIN_CONF  # the profile applies its own per-card thresholds
@@ -125,53 +126,6 @@ def run_detect(args: argparse.Namespace) -> int:
     return status
 
 
-def register_train(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
-        "train", help="render training data, train the card detector, export ONNX",
-        description="Render scenes from the deck designs, train YOLO from a model YAML on the "
-                    "CPU (resumes from runs/cards/NAME/weights/last.pt), export models/cards.onnx."
-                    " Needs the train extra (ultralytics with torch==2.13.0, cairosvg).")
-    p.add_argument("--scenes", type=int, default=2200, help="rendered training scenes")
-    p.add_argument("--val-scenes", type=int, default=120)
-    p.add_argument("--heldout-scenes", type=int, default=300,
-                   help="scenes of the held-out deck designs (measuring only)")
-    p.add_argument("--empty-scenes", type=int, default=150, help="scenes without card faces")
-    p.add_argument("--no-real", action="store_true", help="leave out the real training photos")
-    p.add_argument("--data-only", action="store_true", help="only build the dataset")
-    p.add_argument("--export-only", metavar="WEIGHTS", help="only export these weights to ONNX")
-    p.add_argument("--model", default="yolo26n.yaml", help="ultralytics model YAML")
-    p.add_argument("--name", default="yolo26n", help="run name under runs/cards/")
-    p.add_argument("--imgsz", type=int, default=320)
-    p.add_argument("--epochs", type=int, default=30)
-    p.add_argument("--hours", type=float, default=None, help="stop after this many hours")
-    p.add_argument("--batch", type=int, default=16)
-    p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--workers", type=int, default=2, help="processes rendering scenes")
-    p.add_argument("--fresh", action="store_true", help="do not resume from last.pt")
-    p.set_defaults(func=run_train)
-
-
-def run_train(args: argparse.Namespace) -> int:
-    from vision import train
-
-    if args.export_only:
-        out = train.export(Path(args.export_only), args.imgsz)
-        print(f"exported {out}")
-        return 0
-    train.build_dataset(args.scenes, args.val_scenes, args.heldout_scenes, args.empty_scenes,
-                        workers=args.workers)
-    if args.data_only:
-        return 0
-    t0 = time.time()
-    best = train.train(epochs=args.epochs, imgsz=args.imgsz, batch=args.batch, hours=args.hours,
-                       model_yaml=args.model, name=args.name, threads=args.threads,
-                       resume=not args.fresh, include_real=not args.no_real)
-    print(f"trained in {(time.time() - t0) / 60:.1f} min: {best}")
-    out = train.export(best, args.imgsz)
-    print(f"exported {out}")
-    return 0
-
-
 def register_teach_deck(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "teach-deck", help="learn your own deck from photos of its cards",
@@ -192,18 +146,18 @@ def register_teach_deck(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_teach_deck(args: argparse.Namespace) -> int:
-    from vision.index_reader import available
+    from vision.readers.index_reader import available
 
     index = args.reader == "index" or (args.reader == "auto" and available() and not args.model)
     try:
         if index:
-            from vision.teach_index import summary, teach
+            from vision.readers.teach_index import summary, teach
 
             deck = teach(args.source)
             Path(args.out).write_text(json.dumps(deck) + "\n")
             print(summary(deck))
             return 0
-        from vision.teach import teach_from_folder
+        from vision.readers.teach import teach_from_folder
 
         profile = teach_from_folder(args.source, model=args.model, remap=args.remap)
     except (FileNotFoundError, ValueError) as exc:

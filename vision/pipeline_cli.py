@@ -31,9 +31,9 @@ from companion.events import (
     read_log,
 )
 from companion.referee import GAME_MODULES
-from vision.pipeline import FrameResult, TablePipeline, TableReader
+from vision.pipeline.table import FrameResult, TablePipeline, TableReader
 from vision.prompt import enter_typed
-from vision.sources import FrameSource
+from vision.sources.camera import FrameSource
 from vision.tracker import TrackerConfig
 
 #: Events the camera logs (each one counts towards a script event's "at").
@@ -134,20 +134,20 @@ def _load_script(path: str | None) -> list[dict[str, Any]]:
 def build_detector(args: argparse.Namespace, source: Any) -> Any:
     noise = {k: float(getattr(args, k, 0.0) or 0.0) for k in ("misread", "drop", "stuck")}
     if any(noise.values()):
-        from vision.fallible import FallibleReader
-        from vision.table_render import RenderedSource
+        from vision.render.table import RenderedSource
+        from vision.render.truth import FallibleReader
 
         if not isinstance(source, RenderedSource):
             raise ValueError("--misread, --drop and --stuck work only with the 'demo' source")
         return FallibleReader(source, misread=noise["misread"], drop=noise["drop"],
                               stuck=noise["stuck"])
     if args.detector == "truth":
-        from vision.table_render import RenderedSource, TruthDetector
+        from vision.render.table import RenderedSource, TruthDetector
 
         if not isinstance(source, RenderedSource):
             raise ValueError("--detector truth works only with the 'demo' source")
         return TruthDetector(source)
-    from vision.index_reader import DEFAULT_READER, available, load_reader
+    from vision.readers.index_reader import DEFAULT_READER, available, load_reader
 
     kwargs: dict[str, Any] = {}
     reader = getattr(args, "reader", "auto")
@@ -279,7 +279,7 @@ def _refuse(message: str) -> int:
 
 
 def run_watch(args: argparse.Namespace) -> int:
-    from vision.sources import parse_source
+    from vision.sources.camera import parse_source
 
     script = _load_script(args.script)
     players = split_names(args.players or [])
@@ -298,7 +298,7 @@ def run_watch(args: argparse.Namespace) -> int:
                               on_status=_say)   # "Camera lost, reconnecting…", "Camera back"
     except (OSError, ValueError) as exc:
         return _refuse(str(exc))
-    from vision.table_render import RenderedSource
+    from vision.render.table import RenderedSource
 
     if not args.script and isinstance(source, RenderedSource):
         # The demo table plays its own game: its typed events (round, dummy...) are its script.
@@ -508,7 +508,7 @@ def register_render_table(sub: argparse._SubParsersAction) -> None:
 
 
 def run_render_table(args: argparse.Namespace) -> int:
-    from vision.table_render import DEMO_DECK, RenderConfig, render_video, simulated_round
+    from vision.render.table import DEMO_DECK, RenderConfig, render_video, simulated_round
 
     if args.log:
         events = _load_script(args.log)

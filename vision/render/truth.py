@@ -18,7 +18,7 @@ import numpy as np
 
 from companion.cards import CARD_CODES
 from vision.detections import Detections
-from vision.table_render import RenderedSource, TruthDetector
+from vision.render.table import RenderedSource, TruthDetector
 
 RANKS = "23456789TJQKA"
 #: Ranks a reader confuses (a small index seen at an angle).

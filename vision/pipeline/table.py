@@ -25,7 +25,7 @@ from companion.diagnostics import log_failure
 from companion.events import Event, EventLog, read_log
 from companion.referee import EventError, Referee, replay
 from vision.detections import Detections
-from vision.sources import FrameSource, LatestFrame
+from vision.sources.camera import FrameSource, LatestFrame
 from vision.tracker import Observation, Tracker, TrackerConfig
 
 #: Events that start a new deal: every card may be played again after them.

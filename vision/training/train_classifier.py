@@ -33,10 +33,11 @@ import cv2
 import numpy as np
 
 from companion.cards import CARD_CODES
-from vision import datagen, decks
-from vision.classifier import crop_patch
+from vision.readers.classifier import crop_patch
+from vision.render import decks
+from vision.training import scenes as datagen
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DATA_DIR = ROOT / "datasets" / "classifier"
 REAL_TRAIN = Path(os.environ.get("MICHIGAN_REAL_TRAIN", "/work/shared/real-cards-train"))
 SIZE = 96

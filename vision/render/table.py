@@ -29,7 +29,7 @@ from calibration.layout import (
     default_zones,
     seat_angle,
 )
-from vision.sources import Frame, FrameSource
+from vision.sources.camera import Frame, FrameSource
 
 #: Events the camera sees (cards laid face up); everything else is entered by people.
 VISUAL_EVENTS = frozenset({"play", "reveal", "trump"})
@@ -440,7 +440,7 @@ def _card_sprite(deck: str, code: str) -> np.ndarray:
     if atlas is not None and atlas.shape[0] == 4 * h and atlas.shape[1] == 13 * w:
         r, c = divmod(CARD_CODES.index(code), 13)
         return np.ascontiguousarray(atlas[r * h:(r + 1) * h, c * w:(c + 1) * w])
-    from vision.decks import render_card
+    from vision.render.decks import render_card
 
     img = np.array(render_card(deck, code, h))
     return cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)

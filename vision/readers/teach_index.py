@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from companion.cards import CARD_CODES, Card
-from vision.index_reader import (
+from vision.readers.index_reader import (
     DECK_KIND,
     RANKS,
     SUITS,
@@ -126,46 +126,3 @@ def teach(source: str | Path, reader: IndexReader | None = None) -> dict[str, An
 def summary(profile: dict[str, Any]) -> str:
     return (f"deck profile: {profile['photos']} photos of {len(profile['shown'])} cards, "
             f"an index found on {profile['cards_found']}, {profile['indices']} indices learnt")
-
-
-def measure(deck: str, scenes: int = 60, seed: int = 5) -> dict[str, float]:
-    """Teach on one rendered photo per card of ``deck``, then read other rendered scenes of that
-    deck with and without the profile: card-level precision and recall for both."""
-    import tempfile
-
-    from vision.datagen import render_scene
-    from vision.detector_eval import _match
-    from vision.teach import render_teaching_photos
-
-    rng = np.random.default_rng(seed)
-    with tempfile.TemporaryDirectory() as tmp:
-        render_teaching_photos(rng, deck, Path(tmp))
-        profile = teach(tmp)
-    base = IndexReader(ocr=False)
-    taught = IndexReader(ocr=False, deck=profile)
-    counts = {"base": [0, 0], "taught": [0, 0]}
-    n_gt = 0
-    for _ in range(scenes):
-        s = render_scene(rng, [deck], size=640)
-        gb = np.array([b for _, b in s.cards], np.float64).reshape(-1, 4)
-        gc = np.array([CARD_CODES.index(c) for c, _ in s.cards], np.int64)
-        n_gt += len(gc)
-        for key, reader in (("base", base), ("taught", taught)):
-            d = reader.detect(s.image)
-            m = _match(d.xyxy.astype(np.float64), d.class_id, d.confidence, gb, gc, 0.5,
-                       place=True)
-            counts[key][0] += int(m.sum())
-            counts[key][1] += len(m)
-    out: dict[str, float] = {"cards": float(n_gt)}
-    for key, (tp, npred) in counts.items():
-        out[f"{key}_precision"] = tp / max(npred, 1)
-        out[f"{key}_recall"] = tp / max(n_gt, 1)
-    return out
-
-
-if __name__ == "__main__":
-    import sys
-
-    for name in sys.argv[1:] or ["dondorf", "tigullio-international"]:
-        figures = measure(name)
-        print(name, json.dumps({k: round(v, 3) for k, v in figures.items()}))

@@ -38,7 +38,7 @@ def default_model_path() -> Path:
 
         return Path(models.__file__).resolve().parent / MODEL_NAME
     except ImportError:  # pragma: no cover - running from a source tree without the package
-        return Path(__file__).resolve().parent.parent / "models" / MODEL_NAME
+        return Path(__file__).resolve().parents[2] / "models" / MODEL_NAME
 
 
 def sidecar_path(model_path: str | Path) -> Path:
@@ -196,11 +196,11 @@ class CardDetector:
         self.class_smoothing = 0.3
         self.classifier: Any = None
         if classifier == "auto":
-            from vision.classifier import default_model_path as classifier_path
+            from vision.readers.classifier import default_model_path as classifier_path
 
             classifier = classifier_path().exists() and model_path is None
         if classifier:
-            from vision.classifier import CardClassifier
+            from vision.readers.classifier import CardClassifier
 
             self.classifier = CardClassifier(None if classifier is True else classifier,
                                              threads=threads)

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from companion.cards import CARD_CODES
-from vision import decks
+from vision.render import decks
 
 #: A card's index counts as readable when at least this share of its index box is visible.
 INDEX_VISIBLE = 0.75

@@ -17,7 +17,7 @@ from typing import Any
 
 from companion.cards import CARD_CODES
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 DATASET_ROOT = REPO / "datasets" / "cards"
 RUNS = REPO / "runs" / "cards"
 MODELS = REPO / "models"
@@ -109,7 +109,8 @@ def dataset_yaml(root: Path = DATASET_ROOT, out: Path | None = None,
 def build_dataset(train_count: int, val_count: int, heldout_count: int, empty_count: int,
                   seed: int = 1, workers: int = 2, root: Path = DATASET_ROOT) -> None:
     """Render the synthetic splits and link the real training photos (skips finished files)."""
-    from vision import datagen, decks
+    from vision.render import decks
+    from vision.training import scenes as datagen
 
     have = set(decks.available_decks())
     train_decks = [d for d in decks.TRAIN_DECKS if d in have]
@@ -193,20 +194,3 @@ def export(weights: Path, imgsz: int, out: Path = MODELS / "cards.onnx",
     info.update(extra or {})
     out.with_suffix(".json").write_text(json.dumps(info, indent=1) + "\n")
     return out
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m vision.train ...``: the same as ``companion train ...``."""
-    import argparse
-
-    from vision.cli import register_train
-
-    parser = argparse.ArgumentParser(prog="python -m vision.train")
-    sub = parser.add_subparsers(dest="command")
-    register_train(sub)
-    args = parser.parse_args(["train", *(argv if argv is not None else __import__("sys").argv[1:])])
-    return int(args.func(args))
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

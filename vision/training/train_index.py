@@ -19,7 +19,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from vision.train import MODELS, REPO, offline_environment, tidy_metadata
+from vision.training.yolo import MODELS, REPO, offline_environment, tidy_metadata
 
 DATA = REPO / "datasets" / "index"
 RUNS = REPO / "runs" / "index"

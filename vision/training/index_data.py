@@ -27,17 +27,18 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision import datagen, decks
-from vision.index_reader import (
+from vision.readers.index_reader import (
     PATCH,
     best_in_each_corner,
     corner_proposals,
     index_patch,
     orientation_of,
 )
+from vision.render import decks
+from vision.training import scenes as datagen
 
 REAL_TRAIN = Path(os.environ.get("MICHIGAN_REAL_TRAIN", "/work/shared/real-cards-train"))
-ROOT = Path(__file__).resolve().parent.parent / "datasets" / "index"
+ROOT = Path(__file__).resolve().parents[2] / "datasets" / "index"
 
 #: Shares of the localiser's rendered scenes given each of the spoilers that failed on real
 #: tables: recoloured decks, cheap-webcam frames, close-ups.
@@ -336,7 +337,7 @@ def mine_whole_card_indices(heads: object, recs: Sequence[dict[str, object]],
 def build_mined(out: Path, seed: int) -> None:
     """``crops-mined.npz``: real indices mined from the whole-card photos with the current
     heads (`mine_whole_card_indices`)."""
-    from vision.index_reader import IndexHeads
+    from vision.readers.index_reader import IndexHeads
 
     path = REAL_TRAIN / "labels.jsonl"
     recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]

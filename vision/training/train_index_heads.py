@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from vision.index_reader import PATCH, RANKS, SUITS, normalise, softmax
+from vision.readers.index_reader import PATCH, RANKS, SUITS, normalise, softmax
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "datasets" / "index"
 STATE = REPO / "runs" / "index" / "heads.pt"
 OUT = REPO / "models" / "index_heads.onnx"
@@ -268,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         model.load_state_dict(torch.load(STATE.with_name("heads-best.pt"),
                                          weights_only=False)["model"])
         print(f"exported {export(model)}")
-    from vision.index_reader import IndexHeads
+    from vision.readers.index_reader import IndexHeads
 
     for tta in (False, True):
         heads = IndexHeads(OUT, tta=tta)

@@ -21,7 +21,7 @@ import numpy as np
 
 from companion.cards import CARD_CODES
 
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 
 #: Defaults used when a meta file leaves them out (the training script writes them all).
 DEFAULT_SIZE = 96

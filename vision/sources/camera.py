@@ -590,7 +590,7 @@ def parse_source(spec: str | int, *, game: str | None = None,
         return CaptureSource(int(spec), on_status=on_status)
     text = str(spec).strip()
     if text == "demo" or text.startswith("demo:"):
-        from vision.table_render import demo_source
+        from vision.render.table import demo_source
 
         demo_game, numbers = game or "michigan-rummy", []
         for part in text.split(":")[1:]:

@@ -25,8 +25,9 @@ import cv2
 import numpy as np
 
 from companion.cards import CARD_CODES
-from vision import datagen, decks
-from vision.classifier import CardClassifier
+from vision.readers.classifier import CardClassifier
+from vision.render import decks
+from vision.training import scenes as datagen
 
 REAL_DEV = Path(os.environ.get("MICHIGAN_REAL_DEV", "/work/shared/real-cards-dev"))
 
@@ -66,7 +67,7 @@ def eval_dev(clf: CardClassifier, draws: int = 5, amount: float = 0.04, seed: in
 
 
 def heldout_synth(clf: CardClassifier, per_class: int, seed: int = 123) -> float:
-    from vision.train_classifier import synth_crop
+    from vision.training.train_classifier import synth_crop
 
     held = [d for d in decks.HELDOUT_DECKS if d in decks.available_decks()]
     rng = np.random.default_rng(seed)

@@ -29,7 +29,7 @@ import numpy as np
 from companion.cards import CARD_CODES
 
 if TYPE_CHECKING:
-    from vision.table_render import FrameTruth
+    from vision.render.table import FrameTruth
 
 GAMES = ("michigan-rummy", "great-lakes", "pressman", "boodle", "oh-claire")
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
@@ -75,7 +75,7 @@ def generate(out: Path, videos: int, frames: int, seed: int, decks: list[str],
     """Render ``frames`` frames from each of ``videos`` simulated games; returns images written."""
     from tqdm import tqdm
 
-    from vision.table_render import RenderConfig, TableVideo, simulated_round
+    from vision.render.table import RenderConfig, TableVideo, simulated_round
     from vision.zones import rectify, zone_views
 
     rng = random.Random(seed)
@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--decks", default="train", help="'train' (all training decks) or a list")
     ap.add_argument("--views", action="store_true", help="zone views instead of whole frames")
     args = ap.parse_args(argv)
-    from vision.decks import HELDOUT_DECKS, TRAIN_DECKS, available_decks
+    from vision.render.decks import HELDOUT_DECKS, TRAIN_DECKS, available_decks
 
     have = available_decks()
     decks = ([d for d in TRAIN_DECKS if d in have] if args.decks == "train"

@@ -12,7 +12,7 @@ import argparse
 from pathlib import Path
 
 from companion.cards import CARD_CODES
-from vision.train import DATASET_ROOT, RUNS, export, offline_environment
+from vision.training.yolo import DATASET_ROOT, RUNS, export, offline_environment
 
 REAL_TRAIN = DATASET_ROOT / "real-train"
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from companion.cards import CARD_CODES, Card
 from vision.detections import Detections
-from vision.detector import CardDetector
+from vision.readers.detector import CardDetector
 
 #: Threshold used for cards the profile has no evidence about.
 DEFAULT_CONF = 0.5
@@ -152,60 +152,3 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
     inter = max(0.0, float(iw)) * max(0.0, float(ih))
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / max(float(union), 1e-9)
-
-
-def render_teaching_photos(rng: np.random.Generator, deck: str, folder: Path) -> None:
-    """One rendered photo of each card of ``deck`` (``QH.jpg`` ...), as a user shows them."""
-    from vision.datagen import render_scene
-
-    for code in CARD_CODES:
-        s = render_scene(rng, [deck], size=640, kind="scatter", codes=[code],
-                         card_height=float(rng.uniform(150, 260)))
-        cv2.imwrite(str(folder / f"{code}.jpg"), s.image)
-
-
-def measure(deck: str, scenes: int = 60, seed: int = 5, model: str | None = None,
-            remap: bool = False) -> dict[str, float]:
-    """Teach on one photo per card of a rendered ``deck``, then compare precision and recall
-    (IoU >= 0.5, right card) on other rendered scenes of that deck with and without the
-    profile. Returns the four figures and the profile size."""
-    import tempfile
-
-    from vision.datagen import render_scene
-    from vision.detector_eval import _match
-
-    rng = np.random.default_rng(seed)
-    with tempfile.TemporaryDirectory() as tmp:
-        render_teaching_photos(rng, deck, Path(tmp))
-        profile = teach_from_folder(tmp, model=model, remap=remap)
-    det = CardDetector(model, conf=MIN_CONF)
-    counts = {"base": [0, 0], "taught": [0, 0]}
-    n_gt = 0
-    for _ in range(scenes):
-        s = render_scene(rng, [deck], size=640)
-        gb = np.array([b for _, b in s.cards], np.float64).reshape(-1, 4)
-        gc = np.array([CARD_CODES.index(c) for c, _ in s.cards], np.int64)
-        n_gt += len(gc)
-        raw = det.detect(s.image)
-        base = raw[raw.confidence >= DEFAULT_CONF]
-        for key, d in (("base", base), ("taught", profile.apply(raw))):
-            m = _match(d.xyxy.astype(np.float64), d.class_id, d.confidence, gb, gc, 0.5)
-            counts[key][0] += int(m.sum())
-            counts[key][1] += len(m)
-    out: dict[str, float] = {"cards": float(n_gt), "remapped": float(len(profile.remap)),
-                             "lowered": float(sum(v < DEFAULT_CONF
-                                                  for v in profile.thresholds.values()))}
-    for key, (tp, npred) in counts.items():
-        out[f"{key}_precision"] = tp / max(npred, 1)
-        out[f"{key}_recall"] = tp / max(n_gt, 1)
-    return out
-
-
-if __name__ == "__main__":
-    import sys
-
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    with_remap = "--remap" in sys.argv
-    for name in args or ["dondorf", "tigullio-international"]:
-        figures = measure(name, remap=with_remap)
-        print(name, json.dumps({k: round(v, 3) for k, v in figures.items()}))

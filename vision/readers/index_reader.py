@@ -42,7 +42,7 @@ SUITS = "CDHS"
 #: turns (`IndexHeads.read` with ``tta="unsure"``).
 SURE = 0.9
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
+MODELS = Path(__file__).resolve().parents[2] / "models"
 
 
 def index_patch(frame: np.ndarray, box: Sequence[float] | np.ndarray) -> np.ndarray:
@@ -386,7 +386,7 @@ class IndexReader:
         self.decks = int(decks)
         self.card_detector = None
         if card_boxes:
-            from vision.detector import CardDetector, default_model_path
+            from vision.readers.detector import CardDetector, default_model_path
 
             if default_model_path().exists():
                 self.card_detector = CardDetector(threads=threads, classifier=whole_cards)
@@ -394,7 +394,7 @@ class IndexReader:
         self.ocr_mode = ocr
         self.ocr_below = float(ocr_below)
         if ocr:
-            from vision.rank_ocr import RankOCR, recogniser_path
+            from vision.readers.rank_ocr import RankOCR, recogniser_path
 
             if recogniser_path() is not None:
                 self.ocr = RankOCR(threads=threads)
@@ -403,7 +403,7 @@ class IndexReader:
     def index_boxes(self, frame: np.ndarray, index_conf: float | None = None
                     ) -> tuple[np.ndarray, np.ndarray]:
         """Index boxes (N, 4) in frame pixels and their localiser scores (N,)."""
-        from vision.detector import letterbox, nms
+        from vision.readers.detector import letterbox, nms
 
         thr = self.index_conf if index_conf is None else float(index_conf)
         img, r, (px, py) = letterbox(frame, self.imgsz)
@@ -471,7 +471,7 @@ class IndexReader:
                     card_conf: float | None = None) -> list[Detections]:
         """The cards of each frame, one row per physical card. ``card_conf`` is accepted for
         the zone reader's interface; here it is the minimum localiser score of an index."""
-        from vision.detector import _bgr
+        from vision.readers.detector import _bgr
 
         out = []
         for frame in frames_bgr:
@@ -498,7 +498,7 @@ class IndexReader:
         assert det is not None
         boxes, rows, _ = det._candidates(frame, 0.05)
         if len(boxes):
-            from vision.detector import nms
+            from vision.readers.detector import nms
 
             k = nms(boxes, rows.max(1), det.agnostic_iou)
             boxes, rows = boxes[k], rows[k]
@@ -546,7 +546,7 @@ class IndexReader:
             names.append(c)
             scores.append(float(np.sqrt(cardness[i] * p[c])))
         merged = Detections(boxes, np.asarray(scores, np.float32), np.asarray(names, np.int64))
-        from vision.detector import merge_physical_cards
+        from vision.readers.detector import merge_physical_cards
 
         merged = merge_physical_cards(merged[merged.confidence >= min_conf])
         extra = fuse_cards(loose, None, decks=self.decks, min_conf=max(min_conf, 0.6))
@@ -598,6 +598,6 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
         return IndexReader(threads=threads, card_boxes=not table, **kwargs)
     if reader == "hybrid":
         return IndexReader(threads=threads, card_boxes=True, whole_cards=True, **kwargs)
-    from vision.detector import CardDetector
+    from vision.readers.detector import CardDetector
 
     return CardDetector(model, threads=threads, **kwargs)

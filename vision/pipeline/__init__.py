@@ -1,0 +1,2 @@
+"""The live pipeline: frames in, a clean stream of game events out (DESIGN.md's flow).
+"""
