@@ -36,14 +36,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from companion.events import Event, apply_corrections, read_log  # noqa: E402
-from vision.pipeline.table import Pending, TablePipeline  # noqa: E402
-from vision.render.table import (  # noqa: E402
-    VISUAL_EVENTS,
-    RenderConfig,
-    RenderedSource,
-    TableVideo,
-    simulated_round,
-)
+from vision.pipeline.results import Pending  # noqa: E402
+from vision.pipeline.table import TablePipeline  # noqa: E402
+from vision.render.demo import RenderedSource, simulated_round  # noqa: E402
+from vision.render.plan import VISUAL_EVENTS, RenderConfig  # noqa: E402
+from vision.render.table import TableVideo  # noqa: E402
 from vision.render.truth import FallibleReader  # noqa: E402
 
 GAMES = ("michigan-rummy", "great-lakes", "pressman", "boodle", "oh-claire")

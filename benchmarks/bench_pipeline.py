@@ -27,9 +27,13 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.detections import Detections  # noqa: E402
-from vision.pipeline.table import FrameResult, TablePipeline  # noqa: E402
-from vision.render.table import RenderConfig, TableVideo, TruthDetector, simulated_round
-from vision.sources.camera import Frame, FrameSource  # noqa: E402
+from vision.pipeline.results import FrameResult  # noqa: E402
+from vision.pipeline.table import TablePipeline  # noqa: E402
+from vision.render.demo import simulated_round
+from vision.render.plan import RenderConfig
+from vision.render.table import TableVideo
+from vision.render.truth import TruthDetector
+from vision.sources.frames import Frame, FrameSource  # noqa: E402
 
 
 class PacedFrames(FrameSource):

@@ -25,22 +25,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from companion.cards import CARD_CODES  # noqa: E402
 from vision.readers.index_reader import load_reader  # noqa: E402
 from vision.render import decks  # noqa: E402
-from vision.training import scenes as datagen  # noqa: E402
 from vision.training.detector_eval import _match  # noqa: E402
+from vision.training.scenes import KINDS, Scene, render_scene  # noqa: E402
 
 CONDITIONS = ("scatter", "pile", "fan", "row", "board", "webcam", "dark-recolour")
 
 
-def render(rng: np.random.Generator, condition: str, names: list[str]) -> datagen.Scene:
-    if condition in datagen.KINDS:
-        return datagen.render_scene(rng, names, size=640, kind=condition)
+def render(rng: np.random.Generator, condition: str, names: list[str]) -> Scene:
+    if condition in KINDS:
+        return render_scene(rng, names, size=640, kind=condition)
     if condition == "webcam":
-        return datagen.render_scene(rng, names, size=640, webcam_p=1.0)
+        return render_scene(rng, names, size=640, webcam_p=1.0)
     # dark-recolour: every face of the scene's deck black with gold or silver ink.
     paper = np.array(rng.uniform(0, 50, 3), np.float32)
     ink = np.array([rng.uniform(30, 90), rng.uniform(150, 215), rng.uniform(190, 250)]
                    if rng.random() < 0.6 else [rng.uniform(170, 235)] * 3, np.float32)
-    return datagen.render_scene(rng, names, size=640, style=(paper, ink))
+    return render_scene(rng, names, size=640, style=(paper, ink))
 
 
 def design_names(which: str = "heldout") -> list[str]:
@@ -52,7 +52,7 @@ def design_names(which: str = "heldout") -> list[str]:
 
 
 def scenes(condition: str, count: int, names: list[str], seed: int = 2026
-           ) -> list[datagen.Scene]:
+           ) -> list[Scene]:
     """The benchmark's scenes of one condition (each condition its own seeded stream)."""
     rng = np.random.default_rng([seed, CONDITIONS.index(condition)])
     return [render(rng, condition, names) for _ in range(count)]
@@ -98,7 +98,7 @@ def main() -> int:
     rng = np.random.default_rng([args.seed, 99])
     found = 0
     for _ in range(args.empty):
-        s = datagen.render_scene(rng, names, size=640, empty=True)
+        s = render_scene(rng, names, size=640, empty=True)
         found += len(reader.detect(s.image))
     print(f"  empty scenes: {found / max(args.empty, 1):.3f} phantom cards per frame "
           f"({args.empty} frames); {time.time() - t0:.0f} s in all")

@@ -180,7 +180,8 @@ def test_watch_with_a_profile_without_zones_says_so(
 
 
 def test_frame_sources_skip_or_refuse_a_picture_too_large(tmp_path: Path) -> None:
-    from vision.sources.camera import ImageFolderSource, parse_source
+    from vision.sources.files import ImageFolderSource
+    from vision.sources.parse import parse_source
 
     bomb = bomb_png(tmp_path / "a-bomb.png")
     cv2.imwrite(str(tmp_path / "b-good.png"), np.zeros((24, 32, 3), np.uint8))

@@ -17,7 +17,8 @@ from calibration.calibrate import CalibrationError, calibrate, draw_profile
 from calibration.layout import BOARD_HALF, DISKS, Zone, board_cups, default_zones
 from calibration.profile import TableProfile, apply_homography, points_in_polygon
 from vision.calibrate_cli import register_calibrate, seats_from
-from vision.render.table import RenderConfig, TableVideo
+from vision.render.plan import RenderConfig
+from vision.render.table import TableVideo
 
 SETUP = [{"event": "game", "game": "michigan-rummy", "players": ["Ann", "Bob", "Cy", "Dee"]},
          {"event": "round", "dealer": "Ann"}]

@@ -14,17 +14,17 @@ import pytest
 
 import vision.sources.camera
 from companion.cli import build_parser
-from ui.camera import Camera, find_cameras, linux_cameras
+from ui.camera import Camera, find_cameras
 from vision.sources.camera import (
     CameraError,
     CameraMode,
     CaptureSource,
     ask_best_mode,
     camera_backends,
-    camera_name,
     camera_problem,
     open_camera,
 )
+from vision.sources.camera_names import camera_name, linux_cameras
 
 
 class FakeWebcam:

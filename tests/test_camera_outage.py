@@ -19,12 +19,14 @@ import numpy as np
 import pytest
 
 import vision.pipeline_cli as pipeline_cli
-import vision.sources.camera as sources
+import vision.sources.parse as sources
 from companion import cli
 from companion.events import read_log
 from vision.detections import Detections
-from vision.render.table import TableVideo, simulated_round
-from vision.sources.camera import CaptureSource, VideoFileSource
+from vision.render.demo import simulated_round
+from vision.render.table import TableVideo
+from vision.sources.camera import CaptureSource
+from vision.sources.files import VideoFileSource
 
 PICTURE = np.zeros((48, 64, 3), np.uint8)
 

@@ -8,7 +8,9 @@ import numpy as np
 
 from calibration.layout import board_cups
 from vision.chips import ChipCounter, compare, ledger_cups
-from vision.render.table import RenderConfig, TableVideo, draw_board, draw_chips
+from vision.render.paint import draw_board, draw_chips
+from vision.render.plan import RenderConfig
+from vision.render.table import TableVideo
 
 SETUP = [{"event": "game", "game": "michigan-rummy", "players": ["Ann", "Bob", "Cy", "Dee"]},
          {"event": "round", "dealer": "Ann"}]

@@ -10,15 +10,15 @@ pytest.importorskip("cv2")
 from deck_helpers import needs_decks  # noqa: E402
 
 from companion.cards import CARD_CODES  # noqa: E402
-from vision.training import scenes as datagen  # noqa: E402
+from vision.training import scenes  # noqa: E402
 
 
 @needs_decks
 def test_scattered_scene_labels_every_dealt_card() -> None:
     rng = np.random.default_rng(2)
     codes = ["QH", "7C", "AS", "TD"]
-    scene = datagen.render_scene(rng, ["standard"], size=640, kind="scatter", clean=True,
-                                 codes=codes, card_height=170)
+    scene = scenes.render_scene(rng, ["standard"], size=640, kind="scatter", clean=True,
+                                codes=codes, card_height=170)
     h, w = scene.image.shape[:2]
     assert max(h, w) == 640 and scene.image.dtype == np.uint8
     assert {c for c, _ in scene.cards} <= set(codes)
@@ -32,13 +32,13 @@ def test_scattered_scene_labels_every_dealt_card() -> None:
 
 @needs_decks
 def test_empty_scene_has_no_labels() -> None:
-    scene = datagen.render_scene(np.random.default_rng(0), ["standard"], empty=True)
+    scene = scenes.render_scene(np.random.default_rng(0), ["standard"], empty=True)
     assert scene.cards == [] and scene.kind == "empty"
 
 
 @needs_decks
 def test_pile_labels_cards_whose_corner_shows() -> None:
     codes = ["5H", "9S", "KD", "3C"]
-    scene = datagen.render_scene(np.random.default_rng(1), ["standard"], size=640, kind="pile",
-                                 clean=True, codes=codes, card_height=200)
+    scene = scenes.render_scene(np.random.default_rng(1), ["standard"], size=640, kind="pile",
+                                clean=True, codes=codes, card_height=200)
     assert {c for c, _ in scene.cards} == set(codes)

@@ -122,15 +122,15 @@ def test_ctc_repeated_letters_need_a_blank_between() -> None:
 
 
 def test_rendered_scenes_label_each_readable_index() -> None:
-    datagen = pytest.importorskip("vision.training.scenes")
+    scenes = pytest.importorskip("vision.training.scenes")
     decks = pytest.importorskip("vision.render.decks")
     pytest.importorskip("cairosvg")
     if "standard" not in decks.available_decks():
         pytest.skip("the Debian deck designs are not installed")
     rng = np.random.default_rng(3)
     codes = ["2C", "7D", "QH", "AS"]
-    scene = datagen.render_scene(rng, ["standard"], kind="scatter", clean=True, codes=codes,
-                                 card_height=160)
+    scene = scenes.render_scene(rng, ["standard"], kind="scatter", clean=True, codes=codes,
+                                card_height=160)
     assert {c for c, _ in scene.indices} <= set(codes)
     assert len(scene.indices) >= 4  # clean scatter: most cards show both corners
     h, w = scene.image.shape[:2]

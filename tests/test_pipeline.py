@@ -21,7 +21,8 @@ from companion.events import read_log
 from vision.detections import Detections
 from vision.pipeline.table import TablePipeline
 from vision.pipeline_cli import register_watch
-from vision.render.table import TruthDetector, demo_source
+from vision.render.demo import demo_source
+from vision.render.truth import TruthDetector
 from vision.tracker import TrackerConfig
 
 
@@ -230,7 +231,7 @@ def test_detections_outside_zones_are_not_reported(tmp_path: Path) -> None:
 def test_live_run_drops_stale_frames_rather_than_lagging(tmp_path: Path) -> None:
     import time as _time
 
-    from vision.sources.camera import ArraySource
+    from vision.sources.frames import ArraySource
 
     class Slow(ScriptedDetector):
         def detect(self, frame: np.ndarray) -> Detections:
@@ -262,7 +263,7 @@ class Nudged:
     def read(self) -> Any:
         import cv2
 
-        from vision.sources.camera import Frame
+        from vision.sources.frames import Frame
 
         f = self.source.read()
         if f is None:
@@ -346,7 +347,9 @@ def test_a_reveal_read_short_of_the_hand_is_held_with_the_referees_reason(
     """A card of a revealed hand that is never read (covered, misread) must not turn the
     reveal into a wrong one: the reading is held, saying in the referee's words what is
     wrong, so that a person enters the rest."""
-    from vision.render.table import RenderConfig, RenderedSource, TableVideo, simulated_round
+    from vision.render.demo import RenderedSource, simulated_round
+    from vision.render.plan import RenderConfig
+    from vision.render.table import TableVideo
 
     events = simulated_round("michigan-rummy", seed=11)
     bob = next(e for e in events if e["event"] == "reveal" and e["player"] == "Bob")

@@ -12,7 +12,8 @@ import pytest
 from companion.referee import EventError
 from vision.detections import Detections
 from vision.pipeline.table import TablePipeline
-from vision.render.table import TableVideo, simulated_round
+from vision.render.demo import simulated_round
+from vision.render.table import TableVideo
 
 PLAY = {"event": "play", "player": "Bob", "card": "2H"}
 

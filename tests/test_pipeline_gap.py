@@ -14,7 +14,7 @@ from test_pipeline_questions import at, join, plays
 from companion.events import read_log
 from vision.detections import Detections
 from vision.pipeline.table import OUTAGE_GAP, TablePipeline
-from vision.sources.camera import Frame, FrameSource
+from vision.sources.frames import Frame, FrameSource
 
 FRAME = np.zeros((4, 4, 3), np.uint8)
 

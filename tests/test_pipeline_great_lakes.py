@@ -12,13 +12,10 @@ from log_helpers import normalise
 from calibration.calibrate import calibrate
 from companion.events import read_log
 from vision.pipeline.table import TablePipeline
-from vision.render.table import (
-    RenderConfig,
-    RenderedSource,
-    TableVideo,
-    TruthDetector,
-    simulated_round,
-)
+from vision.render.demo import RenderedSource, simulated_round
+from vision.render.plan import RenderConfig
+from vision.render.table import TableVideo
+from vision.render.truth import TruthDetector
 
 PLAYERS = ("Ann", "Bob", "Cy", "Dee", "Eve")
 

@@ -25,7 +25,9 @@ from log_helpers import normalise as normalise_rows
 from companion.events import read_log
 from vision.pipeline_cli import register_watch
 from vision.readers.detector import default_model_path
-from vision.render.table import RenderConfig, render_video, simulated_round
+from vision.render.demo import simulated_round
+from vision.render.plan import RenderConfig
+from vision.render.table import render_video
 
 CASES = [("michigan-rummy", 11), ("oh-claire", 12)]
 

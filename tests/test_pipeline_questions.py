@@ -15,7 +15,8 @@ from calibration.layout import default_zones
 from companion.cards import CARD_CODES, Card
 from companion.events import read_log
 from vision.detections import Detections
-from vision.pipeline.table import TablePipeline, lookalikes
+from vision.lookalikes import lookalikes
+from vision.pipeline.table import TablePipeline
 from vision.tracker import Tracker
 
 
@@ -379,7 +380,9 @@ def test_a_held_hand_read_again_right_settles_itself(tmp_path: Path) -> None:
     played. The table refuses that hand (the card was played), so it is held, put when the
     hand has had its time to gather (not when it settled); then the camera reads K♥ there
     again and again, and the hand is logged as it lies, without an answer."""
-    from vision.render.table import RenderConfig, RenderedSource, TableVideo, simulated_round
+    from vision.render.demo import RenderedSource, simulated_round
+    from vision.render.plan import RenderConfig
+    from vision.render.table import TableVideo
     from vision.render.truth import FallibleReader
 
     video = TableVideo(simulated_round("michigan-rummy", seed=11),
@@ -413,13 +416,10 @@ def test_a_hand_shown_while_the_log_says_the_round_goes_on_asks_who_ran_out(
     """A rendered round whose last card (Bob's Q♣, next after Cy's J♣) the camera never
     reads: Ann then shows her hand, which the log refuses (Bob still holds a card). Bob
     ran out: "Q♣ was not seen: who played it?", and one click logs his Q♣ and Ann's hand."""
-    from vision.render.table import (
-        RenderConfig,
-        RenderedSource,
-        TableVideo,
-        TruthDetector,
-        simulated_round,
-    )
+    from vision.render.demo import RenderedSource, simulated_round
+    from vision.render.plan import RenderConfig
+    from vision.render.table import TableVideo
+    from vision.render.truth import TruthDetector
 
     video = TableVideo(simulated_round("michigan-rummy", seed=14),
                        RenderConfig(width=160, height=120, seed=14, noise=0.0))
@@ -456,7 +456,9 @@ def test_a_hand_clashing_with_an_earlier_hand_offers_that_card_misread(
     accepts it); Dee's hand then holds the real Q♣, which the table refuses. The held hand
     offers "Ann's Q♣ was K♣", and one click corrects Ann's hand and logs Dee's."""
     from companion.events import apply_corrections
-    from vision.render.table import RenderConfig, RenderedSource, TableVideo, simulated_round
+    from vision.render.demo import RenderedSource, simulated_round
+    from vision.render.plan import RenderConfig
+    from vision.render.table import TableVideo
     from vision.render.truth import FallibleReader
 
     video = TableVideo(simulated_round("michigan-rummy", seed=11),
@@ -495,7 +497,7 @@ def test_watch_makes_the_demo_reader_fallible() -> None:
     import pytest
 
     from vision.pipeline_cli import build_detector, register_watch
-    from vision.render.table import demo_source
+    from vision.render.demo import demo_source
     from vision.render.truth import FallibleReader
 
     parser = argparse.ArgumentParser()
@@ -513,7 +515,8 @@ def test_watch_makes_the_demo_reader_fallible() -> None:
 def test_the_fallible_reader_misreads_a_stuck_card_the_same_way_for_seconds() -> None:
     """A stuck card is read as one lookalike, always the same, for 2-5 s, and right before
     and after; the other cards are read right (no independent noise asked for here)."""
-    from vision.render.table import RenderConfig, demo_source
+    from vision.render.demo import demo_source
+    from vision.render.plan import RenderConfig
     from vision.render.truth import FallibleReader
 
     source, _ = demo_source(3, config=RenderConfig(width=160, height=120, seed=3, noise=0.0))

@@ -11,14 +11,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources.camera import (
-    ArraySource,
-    CaptureSource,
-    ImageFolderSource,
-    LatestFrame,
-    VideoFileSource,
-    parse_source,
-)
+from vision.sources.camera import CaptureSource
+from vision.sources.files import ImageFolderSource, VideoFileSource
+from vision.sources.frames import ArraySource, LatestFrame
+from vision.sources.parse import parse_source
 
 
 def images(n: int, h: int = 48, w: int = 64) -> list[np.ndarray]:
@@ -158,7 +154,7 @@ class SlowCamera:
         self.closed = False
 
     def read(self):  # type: ignore[no-untyped-def]
-        from vision.sources.camera import Frame
+        from vision.sources.frames import Frame
 
         if self.closed:
             return None

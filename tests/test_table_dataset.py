@@ -11,7 +11,10 @@ from deck_helpers import needs_decks
 
 from calibration.profile import apply_homography
 from companion.cards import CARD_CODES
-from vision.render.table import FrameTruth, RenderConfig, TableVideo, card_corners, simulated_round
+from vision.render.demo import simulated_round
+from vision.render.paint import card_corners
+from vision.render.plan import RenderConfig
+from vision.render.table import FrameTruth, TableVideo
 from vision.training.table_dataset import label_lines, main
 from vision.zones import zone_views
 

@@ -10,17 +10,10 @@ import pytest
 from deck_helpers import needs_decks
 
 from companion.events import read_log
-from vision.render.table import (
-    VISUAL_EVENTS,
-    RenderConfig,
-    TableVideo,
-    demo_source,
-    plan_game,
-    render_video,
-    simulated_round,
-    split_log,
-)
-from vision.sources.camera import VideoFileSource
+from vision.render.demo import demo_source, simulated_round
+from vision.render.plan import VISUAL_EVENTS, RenderConfig, plan_game, split_log
+from vision.render.table import TableVideo, render_video
+from vision.sources.files import VideoFileSource
 
 LOG = [
     {"event": "game", "game": "michigan-rummy", "players": ["Ann", "Bob", "Cy", "Dee"]},
@@ -137,15 +130,16 @@ def test_demo_deck_atlas_matches_the_svg_rendering() -> None:
     import cv2
 
     from vision.render.decks import render_card
-    from vision.render.table import CANVAS_SCALE, DEMO_DECK, _card_sprite
+    from vision.render.paint import CANVAS_SCALE, card_sprite
+    from vision.render.plan import DEMO_DECK
 
-    sprite = _card_sprite(DEMO_DECK, "QH")
+    sprite = card_sprite(DEMO_DECK, "QH")
     h, w = sprite.shape[:2]
     assert h == round(34 * CANVAS_SCALE)
     ref = cv2.resize(np.array(render_card(DEMO_DECK, "QH", h)), (w, h),
                      interpolation=cv2.INTER_AREA)
     assert np.abs(sprite.astype(int) - ref.astype(int)).mean() < 2
-    assert not np.array_equal(_card_sprite(DEMO_DECK, "QS"), sprite)
+    assert not np.array_equal(card_sprite(DEMO_DECK, "QS"), sprite)
 
 
 def test_demo_table_draws_without_an_svg_renderer(monkeypatch: pytest.MonkeyPatch,
@@ -154,15 +148,16 @@ def test_demo_table_draws_without_an_svg_renderer(monkeypatch: pytest.MonkeyPatc
     import sys
 
     from companion.cards import CARD_CODES
-    from vision.render.table import CANVAS_SCALE, DEMO_DECK, _card_sprite
+    from vision.render.paint import CANVAS_SCALE, card_sprite
+    from vision.render.plan import DEMO_DECK
 
     monkeypatch.setitem(sys.modules, "cairosvg", None)  # `import cairosvg` now fails
     monkeypatch.setenv("MICHIGAN_CACHE", str(tmp_path))  # and no card rendered before helps
-    _card_sprite.cache_clear()
+    card_sprite.cache_clear()
     try:
-        sprites = [_card_sprite(DEMO_DECK, code) for code in CARD_CODES]
+        sprites = [card_sprite(DEMO_DECK, code) for code in CARD_CODES]
         end = TableVideo(LOG, RenderConfig(seed=2, deck=DEMO_DECK)).render(10_000.0)
     finally:
-        _card_sprite.cache_clear()
+        card_sprite.cache_clear()
     assert {s.shape[0] for s in sprites} == {round(34 * CANVAS_SCALE)}
     assert [c for c, _, _ in end.cards] == ["2S", "3S", "4H"]

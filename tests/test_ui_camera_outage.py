@@ -10,7 +10,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 from test_camera_outage import Stream
 
-import vision.sources.camera as sources
+import vision.sources.parse as sources
 from ui.camera import CameraFeed
 from ui.window import MainWindow
 from vision.sources.camera import CaptureSource

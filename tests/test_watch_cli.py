@@ -22,7 +22,7 @@ from companion.referee import GAME_MODULES
 from vision import pipeline_cli
 from vision.detections import Detections
 from vision.pipeline_cli import register_render_table, register_watch
-from vision.render.table import demo_source
+from vision.render.demo import demo_source
 
 GAMES = ", ".join(sorted(GAME_MODULES))
 

@@ -106,7 +106,9 @@ def test_reader_maps_boxes_back_and_keeps_each_card_in_its_own_zone() -> None:
 
 @pytest.mark.skipif(not default_model_path().exists(), reason="models/cards.onnx missing")
 def test_detect_many_equals_detect_one_by_one() -> None:
-    from vision.render.table import RenderConfig, TableVideo, simulated_round
+    from vision.render.demo import simulated_round
+    from vision.render.plan import RenderConfig
+    from vision.render.table import TableVideo
 
     video = TableVideo(simulated_round("michigan-rummy", seed=3), RenderConfig(seed=3))
     frames = [video.render(t, int(t * 10)).image for t in (8.0, 16.0)]

@@ -23,6 +23,7 @@ from calibration.profile import TableProfile
 from companion.diagnostics import log_failure
 from ui.demo import CardMark, camera_profile
 from ui.worker import FramePacket, PipelineFeed, SeenEvent, Tick, pending_of
+from vision.sources.camera_names import SYSFS_VIDEO, linux_cameras
 
 
 @dataclass(frozen=True)
@@ -44,27 +45,6 @@ class Camera:
         return f"{self.name} (cannot be opened)" if self.problem else self.name
 
 
-def linux_cameras(sysfs: Path) -> dict[int, str]:
-    """The capture devices video4linux lists, by index, with their names. A webcam often has
-    a second node for metadata (its ``index`` attribute is not 0), which is left out."""
-    found: dict[int, str] = {}
-    for node in sysfs.glob("video*"):
-        number = node.name.removeprefix("video")
-        if not number.isdigit():
-            continue
-        try:
-            if (node / "index").read_text(encoding="utf-8").strip() not in ("", "0"):
-                continue
-        except OSError:
-            pass  # no index attribute: an older kernel, every node is a capture device
-        try:
-            name = (node / "name").read_text(encoding="utf-8").strip()
-        except (OSError, UnicodeDecodeError):
-            name = ""
-        found[int(number)] = name or f"Camera {number}"
-    return dict(sorted(found.items()))
-
-
 def qt_cameras() -> list[str]:
     """The descriptions Qt Multimedia gives the cameras, in its order ([] without it)."""
     try:
@@ -74,8 +54,7 @@ def qt_cameras() -> list[str]:
     return [device.description() for device in QMediaDevices.videoInputs()]
 
 
-def system_cameras(platform: str = sys.platform,
-                   sysfs: Path = Path("/sys/class/video4linux")) -> dict[int, str]:
+def system_cameras(platform: str = sys.platform, sysfs: Path = SYSFS_VIDEO) -> dict[int, str]:
     """The webcams the system knows, by index, with their names: video4linux's on Linux, Qt
     Multimedia's elsewhere (in its order, which is the capture backend's)."""
     if platform.startswith("linux"):
@@ -162,7 +141,7 @@ class CameraFeed(PipelineFeed):
 
     def __init__(self, source_spec: str, profile: TableProfile | None, game: str,
                  players: Sequence[str], pipeline: Any = None, interval_ms: int = 30) -> None:
-        from vision.sources.camera import parse_source
+        from vision.sources.parse import parse_source
 
         self.source = parse_source(source_spec)
         self.interval_ms = interval_ms

@@ -29,7 +29,8 @@ def _detector(source: Any, which: str = "truth", fallible: float = 0.0) -> tuple
     knowledge of which cards show: every card read right, so the demo shows the referee).
     ``fallible`` > 0: the truth misreads and misses that share of the cards in each frame,
     and misreads a few cards the same way for seconds (how the app copes with a camera)."""
-    from vision.render.table import RenderedSource, TruthDetector
+    from vision.render.demo import RenderedSource
+    from vision.render.truth import TruthDetector
 
     if fallible > 0 and which == "truth":
         from vision.render.truth import FallibleReader
@@ -68,7 +69,8 @@ class RenderedDemoFeed(PipelineFeed):
                  ) -> None:
         from companion.events import read_log
         from vision.pipeline.table import TablePipeline
-        from vision.render.table import RenderConfig, TableVideo
+        from vision.render.plan import RenderConfig
+        from vision.render.table import TableVideo
 
         self.interval_ms = interval_ms
         self.video = TableVideo(events, RenderConfig(seed=seed))
@@ -91,7 +93,7 @@ class RenderedDemoFeed(PipelineFeed):
         that already lie on the table (and in the log), a few still frames each, so that it
         counts them without a word and reads only what comes next (else it would find them
         all at once: 'already played' notes and questions about the pile)."""
-        from vision.pipeline.table import TableReader
+        from vision.pipeline.results import TableReader
 
         moves = self.video.truth.moves[:done]
         start = max((k for k, m in enumerate(moves) if m.clears_before), default=0)

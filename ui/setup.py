@@ -381,7 +381,7 @@ def grab_frame(source: str, timeout_s: float = 2.0) -> np.ndarray:
     """One picture from a camera index / stream / file for calibration; OSError (saying why)
     when there is none."""
     try:
-        from vision.sources.camera import parse_source
+        from vision.sources.parse import parse_source
         src = parse_source(source)
     except ImportError as exc:
         raise OSError(f"the vision package cannot be loaded ({exc})") from exc

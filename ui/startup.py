@@ -110,8 +110,10 @@ def terminal_demo(game: str = "michigan-rummy", seed: int = 1, out: TextIO | Non
     printed as they come (what a machine with no display can show)."""
     from calibration.calibrate import calibrate
     from companion.events import describe_event
-    from vision.pipeline.table import FrameResult, TablePipeline
-    from vision.render.table import TruthDetector, demo_source
+    from vision.pipeline.results import FrameResult
+    from vision.pipeline.table import TablePipeline
+    from vision.render.demo import demo_source
+    from vision.render.truth import TruthDetector
 
     stream = out or sys.stdout
     pace = PACE_TO_CLOCK if realtime is None else realtime

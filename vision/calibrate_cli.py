@@ -53,7 +53,7 @@ def read_pictures(source: str, limit: int) -> list[np.ndarray] | None:
     size-checked from its header before it is decoded; a picture that cannot be used is
     named on standard error and skipped."""
     from vision.images import ImageError, read_image
-    from vision.sources.camera import IMAGE_SUFFIXES
+    from vision.sources.files import IMAGE_SUFFIXES
 
     path = Path(source)
     if path.is_dir():
@@ -74,7 +74,7 @@ def read_pictures(source: str, limit: int) -> list[np.ndarray] | None:
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    from vision.sources.camera import parse_source
+    from vision.sources.parse import parse_source
 
     names = seats_from(args.players)
     pictures = read_pictures(args.source, args.frames)

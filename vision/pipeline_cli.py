@@ -31,9 +31,10 @@ from companion.events import (
     read_log,
 )
 from companion.referee import GAME_MODULES
-from vision.pipeline.table import FrameResult, TablePipeline, TableReader
+from vision.pipeline.results import FrameResult, TableReader
+from vision.pipeline.table import TablePipeline
 from vision.prompt import enter_typed
-from vision.sources.camera import FrameSource
+from vision.sources.frames import FrameSource
 from vision.tracker import TrackerConfig
 
 #: Events the camera logs (each one counts towards a script event's "at").
@@ -134,7 +135,7 @@ def _load_script(path: str | None) -> list[dict[str, Any]]:
 def build_detector(args: argparse.Namespace, source: Any) -> Any:
     noise = {k: float(getattr(args, k, 0.0) or 0.0) for k in ("misread", "drop", "stuck")}
     if any(noise.values()):
-        from vision.render.table import RenderedSource
+        from vision.render.demo import RenderedSource
         from vision.render.truth import FallibleReader
 
         if not isinstance(source, RenderedSource):
@@ -142,7 +143,8 @@ def build_detector(args: argparse.Namespace, source: Any) -> Any:
         return FallibleReader(source, misread=noise["misread"], drop=noise["drop"],
                               stuck=noise["stuck"])
     if args.detector == "truth":
-        from vision.render.table import RenderedSource, TruthDetector
+        from vision.render.demo import RenderedSource
+        from vision.render.truth import TruthDetector
 
         if not isinstance(source, RenderedSource):
             raise ValueError("--detector truth works only with the 'demo' source")
@@ -279,7 +281,7 @@ def _refuse(message: str) -> int:
 
 
 def run_watch(args: argparse.Namespace) -> int:
-    from vision.sources.camera import parse_source
+    from vision.sources.parse import parse_source
 
     script = _load_script(args.script)
     players = split_names(args.players or [])
@@ -298,7 +300,7 @@ def run_watch(args: argparse.Namespace) -> int:
                               on_status=_say)   # "Camera lost, reconnecting…", "Camera back"
     except (OSError, ValueError) as exc:
         return _refuse(str(exc))
-    from vision.render.table import RenderedSource
+    from vision.render.demo import RenderedSource
 
     if not args.script and isinstance(source, RenderedSource):
         # The demo table plays its own game: its typed events (round, dummy...) are its script.
@@ -508,7 +510,9 @@ def register_render_table(sub: argparse._SubParsersAction) -> None:
 
 
 def run_render_table(args: argparse.Namespace) -> int:
-    from vision.render.table import DEMO_DECK, RenderConfig, render_video, simulated_round
+    from vision.render.demo import simulated_round
+    from vision.render.plan import DEMO_DECK, RenderConfig
+    from vision.render.table import render_video
 
     if args.log:
         events = _load_script(args.log)

@@ -115,7 +115,7 @@ def enter_typed(pipe: Any, text: str) -> tuple[tuple[int, dict[str, Any]] | None
     its referee accepts it: the line and event logged (None when nothing was) and what to tell
     the person (the announcements, the list of commands, or why nothing was logged)."""
     from companion.events import Event
-    from vision.pipeline.table import REFUSED
+    from vision.pipeline.log import REFUSED
 
     if text.strip().lower() in ("help", "?"):
         return None, HELP.splitlines()

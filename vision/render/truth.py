@@ -1,5 +1,7 @@
-"""A fallible stand-in for the card reader on the demo table: the renderer's truth with the
-errors a real reader makes, so the app's defences against them can be seen and measured.
+"""Readers of the demo table's own truth, for a demo and tests without weights: `TruthDetector`
+reports the cards the renderer drew where their corner index shows, and `FallibleReader` is a
+fallible stand-in for the card reader: the renderer's truth with the errors a real reader
+makes, so the app's defences against them can be seen and measured.
 
 - ``misread``: each visible card, in each frame independently, is read as a random other card;
 - ``drop``: each visible card, in each frame independently, is not read at all;
@@ -18,14 +20,42 @@ import numpy as np
 
 from companion.cards import CARD_CODES
 from vision.detections import Detections
-from vision.render.table import RenderedSource, TruthDetector
+from vision.lookalikes import RANK_LOOKALIKE, SUIT_LOOKALIKE
+from vision.render.demo import RenderedSource
 
-RANKS = "23456789TJQKA"
-#: Ranks a reader confuses (a small index seen at an angle).
-RANK_LOOKALIKE = {"6": "9", "9": "6", "J": "Q", "Q": "K", "K": "Q", "8": "3", "3": "8",
-                  "T": "J", "A": "4", "4": "A", "5": "6", "7": "T", "2": "7"}
-#: Suits a reader confuses (the same colour, a small pip).
-SUIT_LOOKALIKE = {"C": "S", "S": "C", "D": "H", "H": "D"}
+
+class TruthDetector:
+    """A stand-in detector for the rendered table: reports the cards whose corner index is
+    visible in the frame the source delivered last, optionally with box jitter, dropped
+    cards and misreads. For tests of everything after the model, and a demo without weights.
+    """
+
+    def __init__(self, source: RenderedSource, *, jitter: float = 0.0, drop: float = 0.0,
+                 misread: float = 0.0, confidence: float = 0.9, seed: int = 0) -> None:
+        self.source = source
+        self.jitter = jitter
+        self.drop = drop
+        self.misread = misread
+        self.confidence = confidence
+        self._rng = np.random.default_rng(seed)
+
+    def detect(self, frame_bgr: np.ndarray) -> Any:
+        ft = self.source.last
+        if ft is None:
+            return Detections.empty()
+        boxes, confs, ids = [], [], []
+        for code, box, visible in ft.cards:
+            if not visible or self._rng.random() < self.drop:
+                continue
+            if self._rng.random() < self.misread:
+                code = CARD_CODES[int(self._rng.integers(0, 52))]
+            j = self._rng.normal(0, self.jitter, 4) if self.jitter else np.zeros(4)
+            boxes.append(np.array(box) + j)
+            confs.append(self.confidence)
+            ids.append(CARD_CODES.index(code))
+        if not boxes:
+            return Detections.empty()
+        return Detections(np.array(boxes), np.array(confs), np.array(ids))
 
 
 def lookalike(code: str, rng: np.random.Generator) -> str:

@@ -1,13 +1,11 @@
-"""Frame sources: a webcam by index, a network stream (HTTP/MJPEG, RTSP), a video file, a folder
-of images, frames in memory; every frame stamped with its time. A live source that drops out or
-freezes is reported ("Camera lost, reconnecting…", then "Camera back") and reopened; a video file
-that ends before its last frame says so; `LatestFrame` keeps only the newest frame so a slow
-consumer never lags. A recorded source can `skip` frames (a game resumed where its log ends).
+"""Live sources: a webcam by index and a network stream (HTTP/MJPEG, RTSP), every frame stamped
+with its arrival time. A source that drops out or freezes is reported ("Camera lost,
+reconnecting…", then "Camera back") and reopened.
 
 A webcam is opened with the platform's own capture backend (`camera_backends`), asked for its
 best resolution (`ask_best_mode`; drivers open at their default, often 640x480, where cards
-under ~80 px cannot be read) and named as the system names it; one that cannot be opened
-raises `CameraError`, saying why and what to do.
+under ~80 px cannot be read) and named as the system names it (`vision.sources.camera_names`);
+one that cannot be opened raises `CameraError`, saying why and what to do.
 """
 
 from __future__ import annotations
@@ -18,31 +16,18 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 import cv2
-import numpy as np
 
 from companion.diagnostics import log_failure
-from vision.images import ImageError, read_image
+from vision.sources.camera_names import camera_name
+from vision.sources.frames import Frame, FrameSource
 
 _log = logging.getLogger("companion.sources")
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
-
-
-@dataclass(frozen=True)
-class Frame:
-    """One camera frame: BGR pixels, its time in seconds (source clock) and its index.
-    ``gap`` is how long the camera gave no picture just before this frame (seconds; 0 but
-    after an outage): what happened on the table meanwhile was not seen."""
-
-    image: np.ndarray
-    t: float
-    index: int
-    gap: float = 0.0
 
 
 class Capture(Protocol):
@@ -69,7 +54,6 @@ class CameraError(OSError):
 CAMERA_RESOLUTIONS: tuple[tuple[int, int], ...] = ((1920, 1080), (1280, 720))
 #: Below this many pixels a card across the table is too small to read.
 SMALL_PICTURE = 1280 * 720
-SYSFS_VIDEO = Path("/sys/class/video4linux")
 
 
 @dataclass(frozen=True)
@@ -170,18 +154,6 @@ def open_camera(index: int, *, platform: str = sys.platform,
         cv2.utils.logging.setLogLevel(level)
 
 
-def camera_name(index: int, platform: str = sys.platform, sysfs: Path = SYSFS_VIDEO
-                ) -> str | None:
-    """The name the system gives webcam ``index`` (Linux: its video4linux name), or None."""
-    if not platform.startswith("linux"):
-        return None
-    try:
-        name = (sysfs / f"video{index}" / "name").read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return name or None
-
-
 def camera_problem(index: int, platform: str = sys.platform, dev: Path = Path("/dev")) -> str:
     """Why webcam ``index`` could not be opened, as far as can be told, and what to do."""
     node = dev / f"video{index}"
@@ -200,162 +172,6 @@ def camera_problem(index: int, platform: str = sys.platform, dev: Path = Path("/
         where = "the system's privacy settings"
     return (f"it is in use by another program, or this app is not allowed to use it: close "
             f"that program, or allow the camera in {where}, then retry")
-
-
-class FrameSource:
-    """Base of every source. ``live`` sources deliver frames in real time (cameras, streams):
-    a consumer that falls behind must drop frames; recorded ones (files) can be read at will.
-    """
-
-    live: bool = False
-    name: str = "source"
-    #: Set when the source ended before its end (a file cut short, a camera given up on):
-    #: a sentence saying where.
-    ended_early: str | None = None
-
-    def read(self) -> Frame | None:
-        """The next frame, or None when the source has ended (or was closed)."""
-        raise NotImplementedError
-
-    def close(self) -> None:
-        """Release the device or file (idempotent)."""
-
-    def skip(self, count: int) -> int:
-        """Pass over the next ``count`` frames without delivering them (a recorded game
-        resumed where its log ends); returns how many there were."""
-        passed = 0
-        while passed < count and self.read() is not None:
-            passed += 1
-        return passed
-
-    @property
-    def fps(self) -> float | None:
-        return None
-
-    def __iter__(self) -> Iterator[Frame]:
-        while True:
-            frame = self.read()
-            if frame is None:
-                return
-            yield frame
-
-    def __enter__(self) -> FrameSource:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-class ArraySource(FrameSource):
-    """Frames from memory (a list or an iterator of images), stamped ``index / fps``."""
-
-    def __init__(self, images: Iterable[np.ndarray], fps: float = 10.0, name: str = "frames"
-                 ) -> None:
-        self._it = iter(images)
-        self._fps = fps
-        self._i = 0
-        self.name = name
-
-    @property
-    def fps(self) -> float | None:
-        return self._fps
-
-    def read(self) -> Frame | None:
-        try:
-            img = next(self._it)
-        except StopIteration:
-            return None
-        frame = Frame(img, self._i / self._fps, self._i)
-        self._i += 1
-        return frame
-
-
-class ImageFolderSource(FrameSource):
-    """Every image of a folder in name order, stamped ``index / fps``."""
-
-    def __init__(self, folder: str | Path, fps: float = 10.0) -> None:
-        self.folder = Path(folder)
-        self.files = sorted(p for p in self.folder.iterdir()
-                            if p.suffix.lower() in IMAGE_SUFFIXES)
-        self._fps = fps
-        self._i = 0
-        self.name = str(self.folder)
-        #: Why each picture that could not be used was skipped (too large, damaged).
-        self.skipped: list[str] = []
-
-    @property
-    def fps(self) -> float | None:
-        return self._fps
-
-    def skip(self, count: int) -> int:
-        passed = max(0, min(count, len(self.files) - self._i))
-        self._i += passed
-        return passed
-
-    def read(self) -> Frame | None:
-        while self._i < len(self.files):
-            path = self.files[self._i]
-            i = self._i
-            self._i += 1
-            try:
-                img = read_image(path)      # its size checked from the header first
-            except ImageError as exc:
-                self.skipped.append(str(exc))
-                _log.warning("%s; skipped", exc)
-                continue
-            return Frame(img, i / self._fps, i)
-        return None
-
-
-class VideoFileSource(FrameSource):
-    """A video file, frame by frame, stamped with the file's own timeline (``index / fps``).
-
-    A file that stops delivering frames before the count its header gives (cut short, or
-    damaged) sets ``ended_early`` to a sentence saying where."""
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        if not self.path.exists():
-            raise FileNotFoundError(f"no video file {self.path}")
-        self._cap = cv2.VideoCapture(str(self.path))
-        if not self._cap.isOpened():
-            raise OSError(f"cannot open video {self.path}")
-        fps = float(self._cap.get(cv2.CAP_PROP_FPS) or 0.0)
-        self._fps = fps if fps > 0 else 30.0
-        self._i = 0
-        self.name = str(self.path)
-        self.frame_count = int(self._cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
-
-    @property
-    def fps(self) -> float | None:
-        return self._fps
-
-    def _ended(self) -> None:
-        if self.ended_early is None and self._i < self.frame_count - 1:
-            self.ended_early = (f"the video {self.path} ended at frame {self._i} of "
-                                f"{self.frame_count} (cut short or damaged?)")
-            _log.warning("%s", self.ended_early)
-
-    def skip(self, count: int) -> int:
-        passed = 0
-        while passed < count and self._cap.grab():   # no conversion of the skipped pictures
-            passed += 1
-            self._i += 1
-        if passed < count:
-            self._ended()
-        return passed
-
-    def read(self) -> Frame | None:
-        ok, img = self._cap.read()
-        if not ok or img is None:
-            self._ended()
-            return None
-        frame = Frame(img, self._i / self._fps, self._i)
-        self._i += 1
-        return frame
-
-    def close(self) -> None:
-        self._cap.release()
 
 
 def _default_opener(spec: int | str) -> Capture | None:
@@ -526,90 +342,3 @@ class CaptureSource(FrameSource):
     def close(self) -> None:
         self._closed = True
         self._drop()
-
-
-class LatestFrame:
-    """Reads a source on a background thread and keeps only the newest frame.
-
-    `get` returns the newest frame not handed out yet, so a consumer slower than the camera
-    skips stale frames (counted in ``dropped``) instead of falling further and further behind.
-    """
-
-    def __init__(self, source: FrameSource) -> None:
-        self.source = source
-        self.dropped = 0
-        self.read_count = 0
-        self._frame: Frame | None = None
-        self._ended = False
-        self._cond = threading.Condition()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, name="frame-reader", daemon=True)
-        self._thread.start()
-
-    def _loop(self) -> None:
-        while not self._stop.is_set():
-            frame = self.source.read()
-            with self._cond:
-                if frame is None:
-                    self._ended = True
-                    self._cond.notify_all()
-                    return
-                if self._frame is not None:
-                    self.dropped += 1
-                self._frame = frame
-                self.read_count += 1
-                self._cond.notify_all()
-
-    def get(self, timeout: float | None = None) -> Frame | None:
-        """The newest unseen frame; None when the source ended (or on timeout)."""
-        with self._cond:
-            if self._frame is None and not self._ended:
-                self._cond.wait_for(lambda: self._frame is not None or self._ended, timeout)
-            frame, self._frame = self._frame, None
-            return frame
-
-    @property
-    def ended(self) -> bool:
-        return self._ended and self._frame is None
-
-    def close(self) -> None:
-        self._stop.set()
-        self.source.close()
-        self._thread.join(timeout=2.0)
-
-
-def parse_source(spec: str | int, *, game: str | None = None,
-                 players: Sequence[str] | None = None,
-                 on_status: Callable[[str], None] | None = None) -> FrameSource:
-    """Open a source from what a user types: ``0`` (webcam index), a URL (``http://``,
-    ``rtsp://``), a folder of images, a video file, or ``demo`` / ``demo:GAME:SEED[:ROUNDS]``
-    (the rendered demo table, e.g. ``demo:oh-claire:3``; ``demo:michigan-rummy:3:2`` plays two
-    rounds). The demo table plays ``game`` (when the spec names none) with ``players`` when
-    they are given. A camera or stream tells ``on_status`` when it is lost and back."""
-    if isinstance(spec, int) or (isinstance(spec, str) and spec.strip().isdigit()):
-        return CaptureSource(int(spec), on_status=on_status)
-    text = str(spec).strip()
-    if text == "demo" or text.startswith("demo:"):
-        from vision.render.table import demo_source
-
-        demo_game, numbers = game or "michigan-rummy", []
-        for part in text.split(":")[1:]:
-            if part.isdigit():
-                numbers.append(int(part))
-            elif part:
-                demo_game = part
-        seed, rounds = (numbers + [0, 1])[0], (numbers[1:] + [1])[0]
-        if len(numbers) > 2 or rounds < 1:
-            raise ValueError(f"a demo table is demo:GAME:SEED:ROUNDS (rounds at least 1), "
-                             f"not {text!r}")
-        return demo_source(seed, game=demo_game, players=players, rounds=rounds)[0]
-    if "://" in text:
-        return CaptureSource(text, on_status=on_status)
-    path = Path(text)
-    if path.is_dir():
-        return ImageFolderSource(path)
-    if path.is_file():
-        if path.suffix.lower() in IMAGE_SUFFIXES:
-            return ArraySource([read_image(path)], name=str(path))   # ImageError: why not
-        return VideoFileSource(path)
-    raise FileNotFoundError(f"no camera, stream, folder or file called {text!r}")

@@ -7,7 +7,7 @@ Prints:
   ground-truth box, jittered as a detector's box would be (seeded, several draws per box);
 - top-1 on rendered crops of the held-out deck designs (``HELDOUT_DECKS``, never trained on):
   single posed cards with occluders (the training generator's look) and cards cut from whole
-  rendered table scenes (``vision.datagen.render_scene``: piles, fans, rows, boards);
+  rendered table scenes (``vision.training.scenes.render_scene``: piles, fans, rows, boards);
 - CPU time per batch of crops (crop + resize + model), one thread.
 """
 
@@ -27,7 +27,7 @@ import numpy as np
 from companion.cards import CARD_CODES
 from vision.readers.classifier import CardClassifier
 from vision.render import decks
-from vision.training import scenes as datagen
+from vision.training.scenes import render_scene
 
 REAL_DEV = Path(os.environ.get("MICHIGAN_REAL_DEV", "/work/shared/real-cards-dev"))
 
@@ -88,7 +88,7 @@ def heldout_scenes(clf: CardClassifier, scenes: int, seed: int = 7) -> tuple[flo
     rng = np.random.default_rng(seed)
     right = total = 0
     for _ in range(scenes):
-        scene = datagen.render_scene(rng, held, size=640)
+        scene = render_scene(rng, held, size=640)
         if not scene.cards:
             continue
         boxes = [jitter(rng, b, 0.03) for _, b in scene.cards]

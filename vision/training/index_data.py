@@ -35,7 +35,7 @@ from vision.readers.index_reader import (
     orientation_of,
 )
 from vision.render import decks
-from vision.training import scenes as datagen
+from vision.training import scenes
 
 REAL_TRAIN = Path(os.environ.get("MICHIGAN_REAL_TRAIN", "/work/shared/real-cards-train"))
 ROOT = Path(__file__).resolve().parents[2] / "datasets" / "index"
@@ -57,8 +57,8 @@ def _yolo_row(quad: np.ndarray, w: int, h: int) -> str | None:
 def _scene_job(job: tuple[str, int, int, list[str], float]) -> int:
     out_dir, index, seed, deck_names, empty_share = job
     rng = np.random.default_rng(seed)
-    scene = datagen.render_scene(rng, deck_names, size=640, empty=rng.random() < empty_share,
-                                 restyle_p=RESTYLE_P, webcam_p=WEBCAM_P, closeup_p=CLOSEUP_P)
+    scene = scenes.render_scene(rng, deck_names, size=640, empty=rng.random() < empty_share,
+                                restyle_p=RESTYLE_P, webcam_p=WEBCAM_P, closeup_p=CLOSEUP_P)
     out = Path(out_dir)
     name = f"{index:06d}"
     cv2.imwrite(str(out / "images" / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])

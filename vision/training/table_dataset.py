@@ -53,7 +53,8 @@ def label_lines(truth: FrameTruth, board_to_image: np.ndarray, w: int, h: int,
                 min_px: float = 6.0) -> list[str]:
     """Labels of the cards of a rendered frame in an image that ``board_to_image`` maps the
     table into (the frame itself, or a zone view): a card whose corner index shows gets the
-    box of its visible part (the detector's convention; `vision.datagen` labels the same way).
+    box of its visible part (the detector's convention; `vision.training.scenes` labels the
+    same way).
     ``truth`` must have been rendered with ``outlines=True``.
     """
     from calibration.profile import apply_homography
@@ -75,7 +76,9 @@ def generate(out: Path, videos: int, frames: int, seed: int, decks: list[str],
     """Render ``frames`` frames from each of ``videos`` simulated games; returns images written."""
     from tqdm import tqdm
 
-    from vision.render.table import RenderConfig, TableVideo, simulated_round
+    from vision.render.demo import simulated_round
+    from vision.render.plan import RenderConfig
+    from vision.render.table import TableVideo
     from vision.zones import rectify, zone_views
 
     rng = random.Random(seed)

@@ -35,7 +35,7 @@ import numpy as np
 from companion.cards import CARD_CODES
 from vision.readers.classifier import crop_patch
 from vision.render import decks
-from vision.training import scenes as datagen
+from vision.training import scenes
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA_DIR = ROOT / "datasets" / "classifier"
@@ -71,11 +71,11 @@ def _run_jobs(worker: Any, jobs: Sequence[Any], workers: int) -> tuple[np.ndarra
 # ---------------------------------------------------------------- rendered crops
 
 def _place(rng: np.random.Generator, deck: str, code: str | None, card_h: float, cx: float,
-           cy: float, angle: float) -> datagen.Placed:
+           cy: float, angle: float) -> scenes.Placed:
     render_h = int(np.clip(round(card_h * 1.2), 48, 480))
-    img = datagen._card_image(rng, deck, code, render_h)
-    m = datagen._card_matrix(cx, cy, angle, card_h / img.shape[0], img.shape[1], img.shape[0])
-    return datagen.Placed(code, deck, m, img)
+    img = scenes._card_image(rng, deck, code, render_h)
+    m = scenes._card_matrix(cx, cy, angle, card_h / img.shape[0], img.shape[1], img.shape[0])
+    return scenes.Placed(code, deck, m, img)
 
 
 def synth_crop(rng: np.random.Generator, deck_names: Sequence[str], code: str | None = None,
@@ -85,11 +85,11 @@ def synth_crop(rng: np.random.Generator, deck_names: Sequence[str], code: str | 
     code = code or str(rng.choice(CARD_CODES))
     card_h = float(np.exp(rng.uniform(np.log(50), np.log(200))))
     side = int(card_h * 2.4)
-    plane = datagen.table_surface(rng, side, side)
+    plane = scenes.table_surface(rng, side, side)
     ids = np.zeros((side, side), np.int32)
     c = side / 2
     angle = float(rng.uniform(-180, 180))
-    cards: list[datagen.Placed] = []
+    cards: list[scenes.Placed] = []
     # Cards under the target (a pile or the rest of a fan).
     for _ in range(int(rng.integers(0, 3)) if rng.random() < 0.4 else 0):
         d = rng.uniform(0.15, 0.7) * card_h
@@ -117,9 +117,9 @@ def synth_crop(rng: np.random.Generator, deck_names: Sequence[str], code: str | 
                             a))
     shadow = float(rng.uniform(0.1, 0.5))
     for i, card in enumerate(cards, start=1):
-        datagen._paste(plane, ids, card, i, shadow, rng)
+        scenes._paste(plane, ids, card, i, shadow, rng)
     if rng.random() < 0.1:
-        datagen._draw_arm(rng, plane, ids)
+        scenes._draw_arm(rng, plane, ids)
     # Visible share of the target and whether one of its indices shows.
     own = ids == t_index
     hh, ww = target.image.shape[:2]
@@ -134,12 +134,12 @@ def synth_crop(rng: np.random.Generator, deck_names: Sequence[str], code: str | 
         mask = np.zeros(ids.shape, np.uint8)
         cv2.fillConvexPoly(mask, poly.astype(np.int32), 1)
         area = mask.sum()
-        if area and float((own & (mask > 0)).sum()) / area >= datagen.INDEX_VISIBLE:
+        if area and float((own & (mask > 0)).sum()) / area >= scenes.INDEX_VISIBLE:
             index_ok = True
-    if not (index_ok or vis >= datagen.BODY_VISIBLE):
+    if not (index_ok or vis >= scenes.BODY_VISIBLE):
         return None
     # Camera: tilt, rotation, zoom about the centre.
-    hom = datagen._camera(rng, side, side, side, side, 60.0)
+    hom = scenes._camera(rng, side, side, side, side, 60.0)
     frame = cv2.warpPerspective(plane, hom, (side, side), flags=cv2.INTER_AREA,
                                 borderMode=cv2.BORDER_REFLECT)
     idf = cv2.warpPerspective(own.astype(np.uint8), hom, (side, side), flags=cv2.INTER_NEAREST)
@@ -149,8 +149,8 @@ def synth_crop(rng: np.random.Generator, deck_names: Sequence[str], code: str | 
     box = (float(xs.min()), float(ys.min()), float(xs.max() + 1), float(ys.max() + 1))
     if min(box[2] - box[0], box[3] - box[1]) < 8:
         return None
-    frame = datagen._light(rng, frame)
-    frame = datagen._degrade(rng, frame)
+    frame = scenes._light(rng, frame)
+    frame = scenes._degrade(rng, frame)
     patch = crop_patch(frame, jitter_box(rng, box), size, MARGIN)
     return patch, CARD_CODES.index(code)
 
@@ -270,9 +270,9 @@ def _real_worker(job: tuple[list[dict], int, int, int, str]) -> tuple[np.ndarray
                     if rng.random() < 0.5:
                         view, box = _rotated_view(rng, local, box, angle)
                     if rng.random() < 0.5:
-                        view = datagen._light(rng, view)
+                        view = scenes._light(rng, view)
                     if rng.random() < 0.5:
-                        view = datagen._degrade(rng, view)
+                        view = scenes._degrade(rng, view)
                 patch = crop_patch(view, jitter_box(rng, box, 0.05 if v else 0.02), size,
                                    MARGIN)
                 if v > 0 and rng.random() < 0.3:  # small patch: far camera

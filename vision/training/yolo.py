@@ -110,7 +110,7 @@ def build_dataset(train_count: int, val_count: int, heldout_count: int, empty_co
                   seed: int = 1, workers: int = 2, root: Path = DATASET_ROOT) -> None:
     """Render the synthetic splits and link the real training photos (skips finished files)."""
     from vision.render import decks
-    from vision.training import scenes as datagen
+    from vision.training import datagen
 
     have = set(decks.available_decks())
     train_decks = [d for d in decks.TRAIN_DECKS if d in have]

@@ -1,0 +1,23 @@
+"""Cards a reader takes for one another: a small corner index seen at an angle (6 and 9; J, Q
+and K...) or a small pip of the other suit of its colour. The pipeline asks about these first
+(`vision.pipeline.questions`); the demo's fallible reader makes these mistakes
+(`vision.render.truth`).
+"""
+
+from __future__ import annotations
+
+#: Ranks a reader takes for one another (a small index seen at an angle).
+RANK_LOOKALIKE = {"6": "9", "9": "6", "J": "Q", "Q": "K", "K": "Q", "8": "3", "3": "8",
+                  "T": "J", "A": "4", "4": "A", "5": "6", "7": "T", "2": "7"}
+#: Suits a reader takes for one another (the same colour, a small pip).
+SUIT_LOOKALIKE = {"C": "S", "S": "C", "D": "H", "H": "D"}
+
+
+def lookalikes(code: str) -> list[str]:
+    """Cards a reader easily takes ``code`` for: the other suit of its colour, a rank that
+    looks alike, then the other two suits."""
+    rank, suit = code[0], code[1]
+    out = [rank + SUIT_LOOKALIKE[suit], RANK_LOOKALIKE[rank] + suit,
+           RANK_LOOKALIKE[rank] + SUIT_LOOKALIKE[suit]]
+    out += [rank + s for s in "CDHS" if s not in (suit, SUIT_LOOKALIKE[suit])]
+    return out

@@ -1,0 +1,263 @@
+"""The pipeline's side of the event log: `TableLog` appends events and corrections, replays the
+log into the referee, and asks the referee what it would make of a move before it is logged.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from calibration.profile import TableProfile
+from companion.cards import RANKS, Card
+from companion.diagnostics import log_failure
+from companion.events import Event, EventLog, read_log
+from companion.referee import EventError, Referee, replay
+from vision.lookalikes import lookalikes
+from vision.pipeline.results import FrameResult
+from vision.tracker import Observation, Tracker
+
+#: Events that start a new deal: every card may be played again after them.
+NEW_DEAL = frozenset({"round", "hand"})
+#: What the referee raises for an event it refuses (anything else is a fault in it).
+REFUSED = (EventError, ValueError, TypeError, KeyError)
+_log = logging.getLogger("companion.pipeline")
+
+
+def pretty_cards(codes: Sequence[str]) -> list[str]:
+    """Card codes as people read them (``["10♣", "Q♥"]``)."""
+    return [Card.parse(c).pretty() for c in codes]
+
+
+class TableLog:
+    """The log and the referee: appending events (and corrections) and reading the referee's
+    announcements; whether the referee would accept a move, and what the rule set says of it
+    (the card it skips, a lead only hidden hands excuse). Its state is set up by
+    `TablePipeline.__init__`."""
+
+    profile: TableProfile
+    log: EventLog
+    #: Events people enter, each with "at": how many visual events precede it.
+    script: list[dict[str, Any]]
+    visual_count: int
+    errors: list[str]
+    referee: Referee | None
+    players: list[str]
+    game: str
+    tracker: Tracker
+    _round_cards: dict[str, int]
+    _played_by: dict[str, int | None]
+    _line_of: dict[str, tuple[int, dict[str, Any]]]
+    _spot_of: dict[str, tuple[float, float]]
+
+    def _script_game(self) -> dict[str, Any] | None:
+        for i, ev in enumerate(self.script):
+            if ev.get("event") == "game":
+                self.script.pop(i)
+                return {k: v for k, v in ev.items() if k != "at"}
+        return None
+
+    def _resume(self, events: list[Event]) -> None:
+        rep = replay(events)
+        self.referee = rep.referee
+        self.players = list(rep.referee.players) if rep.referee is not None else []
+        self.visual_count = sum(1 for e in events if e.kind in ("play", "reveal", "trump"))
+        self.script = [e for e in self.script if int(e.get("at", 0)) >= self.visual_count
+                       and e.get("event") != "game"]
+        for ev in events:
+            self._note_cards(ev.data)
+
+    def _note_cards(self, ev: Mapping[str, Any]) -> None:
+        kind = ev.get("event")
+        if kind in NEW_DEAL:
+            self._round_cards.clear()
+            self._played_by.clear()
+            self._line_of.clear()
+            self._spot_of.clear()
+        elif kind in ("play", "reveal"):
+            player = str(ev.get("player"))
+            players: list[str] = getattr(self, "players", [])
+            seat = players.index(player) if player in players else None
+            for c in ([ev["card"]] if "card" in ev else list(ev.get("cards") or [])):
+                self._round_cards[str(c)] = self._round_cards.get(str(c), 0) + 1
+                self._played_by[str(c)] = seat
+
+    def _append(self, event: Mapping[str, Any], out: list[str],
+                result: FrameResult | None = None) -> int:
+        """Append an event to the log, apply it, collect the referee's new announcements."""
+        data = dict(event)
+        if data.get("event") == "correct":
+            return self._append_correction(data, out, result)
+        line = self.log.append(data)
+        self._note_cards(data)
+        if data.get("event") == "play" and "card" in data:
+            self._line_of[str(data["card"])] = (line, data)
+        if data.get("event") == "game":
+            rep = replay([Event(data, line)])
+            self.referee = rep.referee
+            if self.referee is not None:
+                out.extend(a.text for a in self.referee.announcements)
+            for err in rep.errors:
+                self.errors.append(err.text)
+            if result is not None:
+                result.events.append((line, data))
+            return line
+        ref = self.referee
+        if ref is not None:
+            n = len(ref.announcements)
+            mark = ref.checkpoint()
+            try:
+                ref.apply(Event(data, line))
+            except REFUSED as exc:
+                ref.rollback(mark)
+                self.errors.append(f"line {line}: {exc}")
+                out.append(f"Line {line} not accepted: {exc}")
+                _log.warning("%s: line %d not accepted: %s", self.log.path, line, exc)
+            else:
+                out.extend(a.text for a in ref.announcements[n:])
+        if result is not None:
+            result.events.append((line, data))
+        return line
+
+    def _append_correction(self, data: dict[str, Any], out: list[str],
+                           result: FrameResult | None) -> int:
+        """Log a ``correct`` event (a card read wrong, then right) and rebuild the referee and
+        the round's cards from the whole log (a correction may change everything after)."""
+        old = next((ev for _c, (ln, ev) in self._line_of.items() if ln == data.get("line")),
+                   None)
+        if old is not None and "card" in old:  # that reading was not that card
+            was = str(old["card"])
+            if was in self._spot_of:
+                self.tracker.misread_at(was, *self._spot_of.pop(was))
+            else:
+                self.tracker.disown(was, 0.0, 0.0)
+        line = self.log.append(data)
+        events = read_log(self.log.path).events
+        rep = replay(events)
+        self.referee = rep.referee
+        self._round_cards.clear()
+        self._played_by.clear()
+        self._line_of.clear()
+        from companion.events import apply_corrections
+
+        for ev in apply_corrections(events)[0]:
+            self._note_cards(ev.data)
+            if ev.kind == "play" and "card" in ev.data:
+                self._line_of[str(ev.data["card"])] = (ev.line, dict(ev.data))
+        new = data.get("with") or {}
+        cards = " ".join(pretty_cards([new["card"]])) if "card" in new else ""
+        out.append(f"Correction: {new.get('player')} played {cards}" if cards
+                   else f"Line {data.get('line')} corrected")
+        if result is not None:
+            result.events.append((line, data))
+        return line
+
+    def _correction(self, card: str, new_card: str) -> dict[str, Any] | None:
+        """The ``correct`` event that makes the play logged as ``card`` this round a play of
+        ``new_card``, when the table accepts the log that way (nothing refused, no new rule
+        broken); None otherwise."""
+        logged = self._line_of.get(card)
+        if logged is None or self._round_cards.get(new_card, 0):
+            return None
+        line, old = logged
+        fixed = {**old, "card": new_card}
+        corr = {"event": "correct", "line": line, "with": fixed}
+        events = read_log(self.log.path).events
+        before = replay(events)
+        after = replay([*events, Event(corr, self.log.lines + 1)])
+        if after.referee is None or before.referee is None or after.errors:
+            return None
+        if len(after.referee.violations) > len(before.referee.violations):
+            return None
+        # Never a clean move into one only hidden hands could excuse (3♦ then 4♦ followed;
+        # 4♥ there would be a lead out of turn): the table keeps the reading it can place.
+        there = replay([e for e in events if e.line < line]).referee
+        doubtful = getattr(there, "doubtful", None)
+        if callable(doubtful) and doubtful(str(old.get("player")), new_card) \
+                and not doubtful(str(old.get("player")), card):
+            return None
+        return corr
+
+    def _flush_script(self, upto: int, out: list[str], result: FrameResult | None) -> None:
+        while self.script and int(self.script[0].get("at", 0)) <= upto:
+            ev = {k: v for k, v in self.script.pop(0).items() if k != "at"}
+            self._append(ev, out, result)
+
+    def inject(self, event: Mapping[str, Any]) -> tuple[int, list[str]]:
+        """Log an event a person entered (a bid, the dummy decision, a new round...)."""
+        out: list[str] = []
+        line = self._append(event, out)
+        return line, out
+
+    def _accepts(self, event: dict[str, Any]) -> tuple[bool, int, str]:
+        """Would the referee accept ``event`` now (with how many new violations), and its
+        reason when it refuses?"""
+        ref = self.referee
+        if ref is None:
+            return True, 0, ""
+        mark = ref.checkpoint()
+        n = len(ref.violations)
+        try:
+            ref.apply(Event(event, self.log.lines + 1))
+            return True, len(ref.violations) - n, ""
+        except REFUSED as exc:
+            return False, 0, str(exc) or type(exc).__name__
+        except Exception as exc:  # noqa: BLE001 - a fault of the referee: logged, not this
+            log_failure("the referee failed on a reading", exc)
+            return False, 0, str(exc) or type(exc).__name__
+        finally:
+            ref.rollback(mark)
+
+    def _skipped(self, event: Mapping[str, Any]) -> str | None:
+        """The card a play jumps past in its own suit's sequence (5♣ then 7♣: 6♣), when the
+        rule set says which card comes next; None otherwise."""
+        next_card = getattr(self.referee, "next_card", None)
+        card = event.get("card")
+        if event.get("event") != "play" or not isinstance(card, str) or next_card is None:
+            return None
+        nxt = next_card()
+        if not isinstance(nxt, str) or nxt == card or nxt[1] != card[1]:
+            return None
+        return nxt if RANKS.index(card[0]) > RANKS.index(nxt[0]) else None
+
+    def _accepts_all(self, events: Sequence[dict[str, Any]]) -> bool:
+        """Would the referee accept these events one after another, breaking no rule?"""
+        ref = self.referee
+        if ref is None:
+            return True
+        mark = ref.checkpoint()
+        n = len(ref.violations)
+        try:
+            for i, ev in enumerate(events):
+                ref.apply(Event(ev, self.log.lines + 1 + i))
+            return len(ref.violations) == n
+        except REFUSED:
+            return False
+        except Exception as exc:  # noqa: BLE001 - a fault of the referee: logged, not offered
+            log_failure("the referee failed on a possible answer", exc)
+            return False
+        finally:
+            ref.rollback(mark)
+
+    def _doubt(self, event: Mapping[str, Any], lookalike: bool = False) -> str:
+        """The rule set's reason why a single-card play would be a move only hidden hands
+        can excuse (`MichiganReferee.doubtful`), or "". With ``lookalike``, only where the
+        card that comes next is one the reading is easily taken for, its colour kept (3♠
+        led after 2♣ where 3♣ follows; not 10♥ where 10♣ follows, as a reader tells red
+        from black): a rare lead is otherwise a real one."""
+        doubtful = getattr(self.referee, "doubtful", None)
+        card = event.get("card")
+        if event.get("event") != "play" or not isinstance(card, str) or not callable(doubtful):
+            return ""
+        if lookalike:
+            next_card = getattr(self.referee, "next_card", None)
+            if not callable(next_card) or next_card() not in lookalikes(card)[:3]:
+                return ""
+        return str(doubtful(str(event.get("player")), card) or "")
+
+    def _log_visual(self, event: dict[str, Any], obs: Observation, result: FrameResult) -> None:
+        self._append(event, result.announcements, result)
+        self.visual_count += 1
+        result.latency.append(max(0.0, result.t - obs.t_still))
+        if "card" in event and obs.positions:
+            self._spot_of[str(event["card"])] = obs.positions[0]

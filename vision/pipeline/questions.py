@@ -1,0 +1,411 @@
+"""The questions the pipeline puts to people (`Questions`): a reading it cannot place, a card
+read two ways, a card the camera missed; and the answers that settle them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from companion.cards import CARD_CODES, RANKS, Card
+from companion.events import Event, read_log
+from companion.referee import replay
+from vision.lookalikes import lookalikes
+from vision.pipeline.log import NEW_DEAL, TableLog, pretty_cards
+from vision.pipeline.results import Answer, FrameResult, Pending
+from vision.tracker import Observation
+
+
+class Questions(TableLog):
+    """Readings held for a person: the question each puts and its one-click answers, the
+    likeliest first; a card logged as one code and read as another since (corrected, kept or
+    asked); held readings the camera settles by reading them again; a person's answer.
+    Its state is set up by `TablePipeline.__init__`."""
+
+    #: Readings held for confirmation, by id.
+    pending: dict[int, Pending]
+    _ids: Iterator[int]
+    reread_frames: int
+    _contests: list[tuple[str, str, tuple[float, float]]]
+
+    def _outvoted(self, under: str, card: str, pos: tuple[float, float]) -> bool:
+        """Has ``card`` been read on the spot of the logged ``under`` more often than ``under``
+        since it was logged (every frame's vote)?"""
+        logged = self._line_of.get(under)
+        if logged is None:
+            return False
+        since = float(logged[1].get("t", 0.0)) - 0.05
+        votes = self.tracker.votes_at(pos[0], pos[1], since)
+        return votes.get(card, 0) > max(self.reread_frames, 1.5 * votes.get(under, 0))
+
+    def _which_reading(self, under: str, card: str, pos: tuple[float, float]) -> str | None:
+        """A card logged as ``under`` and read as ``card`` on the same spot since, the later
+        reading winning the vote: which was it, by the table and the camera? The one the
+        sequence expected when it was played (3♣ after 2♣ rather than a lead of 3♦) when
+        only one was; else ``card`` when ``under`` was read as itself in fewer than
+        ``reread_frames`` frames since it was logged (it settled while its reading was still
+        changing); None when both readings held steady: the camera alone cannot say."""
+        line, logged = self._line_of[under]
+        next_card = getattr(replay([e for e in read_log(self.log.path).events
+                                    if e.line < line]).referee, "next_card", None)
+        expected = next_card() if callable(next_card) else None
+        if expected in (under, card):
+            return str(expected)
+        since = float(logged.get("t", 0.0)) - 0.05
+        steady = self.tracker.votes_at(pos[0], pos[1], since).get(under, 0) >= self.reread_frames
+        return None if steady else card
+
+    def _resolve_flip(self, under: str, card: str, pos: tuple[float, float],
+                      corr: dict[str, Any], result: FrameResult) -> None:
+        """A card logged as ``under``, read as ``card`` on its spot since, the table
+        accepting either (``corr`` makes it ``card``): the log is corrected, kept, or a person
+        is asked, as `_which_reading` says."""
+        was, now = Card.parse(under).pretty(), Card.parse(card).pretty()
+        verdict = self._which_reading(under, card, pos)
+        if verdict == under:
+            self.tracker.misread_at(card, *pos)
+            result.notes.append(f"{now} read where {was} lies: {was} came next, {now} misread")
+        elif verdict is None:
+            if not any(held.observation.cards == [card] for held in self.pending.values()):
+                self._ask_flip(under, card, pos, corr, result)  # unless it is asked already
+        else:
+            self.tracker.misread_at(under, *pos)
+            self._append(corr, result.announcements, result)
+            result.notes.append(f"read again: {now}, not {was}")
+            self._spot_of[card] = pos
+            for pid, held in list(self.pending.items()):  # the question it answers
+                if held.observation.cards == [card]:
+                    del self.pending[pid]
+
+    def _ask_flip(self, under: str, card: str, pos: tuple[float, float], corr: dict[str, Any],
+                  result: FrameResult) -> None:
+        """Hold the question a card read steadily as ``under`` (logged) and then steadily as
+        ``card`` puts: which was it? The camera settles it if it reads ``under`` again."""
+        logged = self._line_of[under][1]
+        zone = int(self.tracker.zone_of(np.array([pos]))[0])
+        seat = self.players.index(str(logged.get("player"))) \
+            if logged.get("player") in self.players else None
+        obs = Observation(
+            zone=zone, zone_name=self.profile.zones[zone].name if zone >= 0 else "",
+            kind="pile", seat=seat, cards=[card], confidence=float(logged.get("confidence", 1)),
+            t=self.tracker.t, t_still=float(logged.get("t", self.tracker.t)),
+            positions=[pos], votes=[self.tracker.votes_at(*pos, float(logged.get("t", 0)))])
+        was, now = Card.parse(under).pretty(), Card.parse(card).pretty()
+        answers = [Answer(f"{now}, not {was} before", (corr,)),
+                   Answer(f"{was} as logged ({now} misread)", (), under)]
+        self._hold(obs, f"read as {was}, then as {now}", corr, result,
+                   (f"{logged.get('player')} played {was} or {now}?", answers))
+
+    def _recount(self, result: FrameResult) -> None:
+        """Contested cards (logged as one card, read as another since): once the other
+        reading wins the vote, or has been read steadily for a while (``2 * reread_frames``
+        of the last 2 s), the table and the vote decide (`_resolve_flip`): corrected, kept
+        or asked; never kept in silence for want of frames."""
+        for contest in list(self._contests):
+            under, card, (x, y) = contest
+            if under not in self._line_of or not self.tracker.votes_at(x, y, self.tracker.t
+                                                                       - 2.0):
+                self._contests.remove(contest)  # a new deal, or the card is gone
+                continue
+            if not self._outvoted(under, card, (x, y)) and self.tracker.votes_at(
+                    x, y, self.tracker.t - 2.0).get(card, 0) < 2 * self.reread_frames:
+                continue  # neither outvoted nor read steadily for a while: wait and see
+            self._contests.remove(contest)
+            corr = self._correction(under, card)
+            if corr is not None:
+                self._resolve_flip(under, card, (x, y), corr, result)
+
+    def _hold(self, obs: Observation, reason: str, event: dict[str, Any] | None,
+              result: FrameResult,
+              asked: tuple[str, list[Answer]] | None = None) -> None:
+        if event is None:
+            player = (self.players[obs.seat] if obs.seat is not None
+                      and obs.seat < len(self.players) else None)
+            event = {"event": "play", "player": player, "cards": list(obs.cards)}
+        pid = next(self._ids)
+        question, options = asked or self._question(obs, event)
+        self.pending[pid] = Pending(pid, event, reason, obs, question, options,
+                                    max(obs.t, self.tracker.t))
+        result.notes.append(self.pending[pid].describe())
+
+    def _missed(self, skipped: str, event: Mapping[str, Any], obs: Observation) -> bool:
+        """Was ``skipped`` (the card a play jumps past) played and missed by the camera,
+        rather than dead? A same-suit lead after a stop is legal only where the leader holds
+        no other suit allowed, and then it is the leader's: a jump by anyone else, or one
+        past a card the camera did read a few times lately, is put to a person."""
+        leader = getattr(self.referee, "stop_leader", None)
+        if callable(leader) and leader() not in (None, event.get("player")):
+            return True
+        return self.tracker.reads_of(skipped, obs.t_still - 3.0) >= 2
+
+    def _question(self, obs: Observation, event: Mapping[str, Any]
+                  ) -> tuple[str, list[Answer]]:
+        """The question for a held reading and its one-click answers, the likeliest first:
+        the cards the camera also read on that spot, then the cards it is easily taken for;
+        only answers the table accepts (no card played twice, no rule broken)."""
+        if (obs.kind != "pile" or obs.seat is None or obs.seat >= len(self.players)
+                or self.game == "wanagan"):
+            return "", []
+        ran_out = self._ran_out(obs)
+        if ran_out is not None:
+            return ran_out
+        if len(obs.cards) != 1:
+            fixes = self._earlier_misread(dict(event)) if event.get("cards") else []
+            if not fixes:
+                return "", []
+            verb = "hand" if event.get("event") == "reveal" else "play"
+            return (f"Confirm {event.get('player')}'s {verb}: "
+                    f"{' '.join(pretty_cards(list(event['cards'])))}?", fixes)
+        player = self.players[obs.seat]
+        read = obs.cards[0]
+        extra = {k: event[k] for k in ("t", "confidence") if k in event}
+        kind = str(event.get("event") or "play")
+
+        def ev(card: str, who: str = player) -> dict[str, Any]:
+            if kind == "reveal":
+                return {"event": "reveal", "player": who, "cards": [card], **extra}
+            return {"event": "play", "player": who, "card": card, **extra}
+
+        unplayed = [c for c in CARD_CODES if self._round_cards.get(c, 0) == 0]
+        options: list[Answer] = []
+        if self._round_cards.get(read, 0) == 0 and self._accepts(ev(read))[0]:
+            options.append(Answer(Card.parse(read).pretty(), (ev(read),)))
+        votes = obs.votes[0] if obs.votes else {}
+        seen = sorted((c for c in votes if c != read), key=lambda c: -votes[c])
+        for alt in [*seen, *lookalikes(read)]:
+            if len(options) >= 4:
+                break
+            if alt in unplayed and not any(a.events[-1] == ev(alt) for a in options) \
+                    and self._accepts_all([ev(alt)]):
+                options.append(Answer(Card.parse(alt).pretty(), (ev(alt),), alt))
+        # Or it lies where a card logged this round was read: that card, read wrong before.
+        if obs.positions:
+            x, y = obs.positions[0]
+            close = 1.5 * self.tracker.config.same_spot
+            for under, (ux, uy) in list(self._spot_of.items()):
+                if (under != read and np.hypot(ux - x, uy - y) <= close
+                        and (corr := self._correction(under, read)) is not None):
+                    options.insert(0, Answer(f"{Card.parse(read).pretty()}, not "
+                                             f"{Card.parse(under).pretty()} before", (corr,)))
+                    self._contests.append((under, read, (x, y)))
+        if kind == "play" and not (read in unplayed and self._accepts_all([ev(read)])
+                                   and self._skipped(ev(read)) is None):
+            options[:0] = self._misread_before(ev(read))
+        skipped = self._skipped(ev(read))
+        if kind == "play" and read in unplayed and (
+                skipped is not None or not self._accepts_all([ev(read)])):
+            # A card the camera missed: one unseen card played before this one makes the
+            # reading fit (a sequence that jumps, 5♣ then 7♣: who played 6♣?).
+            rank = RANKS.index(read[0])
+            near = sorted((c for c in unplayed
+                           if c[1] == read[1] and RANKS.index(c[0]) < rank),
+                          key=lambda c: (c != skipped, abs(RANKS.index(c[0]) - rank + 1)))
+            for missing in near[:4]:
+                who = [p for p in self.players
+                       if self._accepts_all([ev(missing, p), ev(read)])]
+                if who:
+                    answers = [Answer(p, (ev(missing, p), ev(read))) for p in who]
+                    others = [Answer(f"nobody ({a.label} as read)" if a.events == (ev(read),)
+                             else f"it was {a.label}" if a.card else a.label, a.events,
+                             a.card) for a in options]
+                    return (f"{Card.parse(missing).pretty()} was not seen: who played it?",
+                            answers + others)
+        verb = "shows" if kind == "reveal" else "played"
+        return f"{player} {verb} {Card.parse(read).pretty()}?", options
+
+    def _misread_before(self, event: dict[str, Any], plays: int = 4) -> list[Answer]:
+        """Answers where one of the last ``plays`` cards logged this round was misread: read
+        as a card it is easily taken for (or for which it is), the log then accepts ``event``
+        as read, breaking no rule (6♦ played twice: the first was 5♦; 9♦ then 7♦: the 9♦ was
+        6♦), and the play of ``event`` 's card when it was logged this round, however long
+        ago. Each answer corrects that card and logs ``event``."""
+        events = read_log(self.log.path).events
+        n = self.log.lines
+        recent = sorted(self._line_of.items(), key=lambda item: -item[1][0])[:plays]
+        twice = str(event.get("card"))
+        if twice in self._line_of and all(logged != twice for logged, _ in recent):
+            recent.append((twice, self._line_of[twice]))
+        answers: list[tuple[bool, Answer]] = []
+        for logged, (_line, old) in recent:
+            taken_for = [c for c in CARD_CODES if logged in lookalikes(c)[:3]]
+            for was in dict.fromkeys([*lookalikes(logged)[:3], *taken_for]):
+                corr = self._correction(logged, was)
+                if corr is None:
+                    continue
+                fixed = replay([*events, Event(corr, n + 1)])
+                after = replay([*events, Event(corr, n + 1), Event(event, n + 2)])
+                if after.errors or after.referee is None or fixed.referee is None or \
+                        len(after.referee.violations) > len(fixed.referee.violations):
+                    continue
+                next_card = getattr(fixed.referee, "next_card", None)
+                follows = callable(next_card) and next_card() == event.get("card")
+                answers.append((not follows, Answer(
+                    f"{old.get('player')}'s {Card.parse(logged).pretty()} was "
+                    f"{Card.parse(was).pretty()}", (corr, event))))
+        # Those after which the reading is the very card the sequence expects come first.
+        return [answer for _, answer in sorted(answers, key=lambda a: a[0])][:3]
+
+    def _earlier_misread(self, event: dict[str, Any]) -> list[Answer]:
+        """Answers for a held move of several cards that one of its cards, played or shown
+        by another player earlier this round, makes the table refuse: that earlier card was
+        misread (a card it is easily taken for, or one easily taken for it, neither played
+        nor shown), corrected where the log then accepts the move ("Ann's K♣ was K♠")."""
+        from companion.events import apply_corrections
+
+        cards = [str(c) for c in event.get("cards") or []]
+        events = read_log(self.log.path).events
+        resolved, _ = apply_corrections(events)
+        start = max((e.line for e in resolved if e.kind in NEW_DEAL), default=0)
+        n = self.log.lines
+        base = replay(events)
+        answers: list[Answer] = []
+        for ev in resolved:
+            if ev.line <= start or ev.kind not in ("play", "reveal") \
+                    or ev.data.get("player") == event.get("player"):
+                continue
+            earlier = [str(ev.data["card"])] if "card" in ev.data \
+                else [str(c) for c in ev.data.get("cards") or []]
+            for card in [c for c in earlier if c in cards]:
+                taken_for = [c for c in CARD_CODES if card in lookalikes(c)[:3]]
+                for was in dict.fromkeys([*lookalikes(card)[:3], *taken_for]):
+                    if was in cards or self._round_cards.get(was, 0):
+                        continue
+                    fixed = {**ev.data, "card": was} if "card" in ev.data else \
+                        {**ev.data, "cards": [was if c == card else c for c in earlier]}
+                    corr = {"event": "correct", "line": ev.line, "with": fixed}
+                    after = replay([*events, Event(corr, n + 1), Event(event, n + 2)])
+                    if after.referee is None or base.referee is None \
+                            or len(after.errors) > len(base.errors) \
+                            or len(after.referee.violations) > len(base.referee.violations):
+                        continue
+                    answers.append(Answer(f"{ev.data.get('player')}'s "
+                                          f"{Card.parse(card).pretty()} was "
+                                          f"{Card.parse(was).pretty()}", (corr, event)))
+        return answers[:3]
+
+    def _ran_out(self, obs: Observation) -> tuple[str, list[Answer]] | None:
+        """A hand shown while the log says the round goes on: a player ran out of cards
+        sooner than the log knows, the camera having missed the last card. When the card
+        that comes next, played by someone, ends the round so that this hand may be shown,
+        it asks "5♦ was not seen: who played it?", one answer per such player (both logged)."""
+        ref = self.referee
+        next_card = getattr(ref, "next_card", None)
+        missing = next_card() if callable(next_card) else None
+        if ref is None or not isinstance(missing, str) or missing in obs.cards \
+                or self._round_cards.get(missing, 0) or obs.seat is None:
+            return None
+        shown = {"event": "reveal", "player": self.players[obs.seat], "cards": list(obs.cards),
+                 "t": round(obs.t_still, 3), "confidence": round(obs.confidence, 3)}
+        if self._accepts(shown)[0]:
+            return None  # the hand fits the log as it is
+        answers = [Answer(p, ({"event": "play", "player": p, "card": missing}, shown))
+                   for p in self.players
+                   if self._accepts_all([{"event": "play", "player": p, "card": missing}, shown])]
+        if not answers:
+            return None
+        return f"{Card.parse(missing).pretty()} was not seen: who played it?", answers
+
+    def _reread(self, t: float, result: FrameResult) -> None:
+        """A held card the camera now reads, again and again, as one of the question's
+        answers is that card: the vision read it, the question settles itself."""
+        for pid, held in list(self.pending.items()):
+            obs = held.observation
+            if len(obs.cards) > 1:
+                self._reread_cards(pid, held, result)
+                continue
+            if not obs.positions or not held.options:
+                continue
+            x, y = obs.positions[0]
+            votes = self.tracker.votes_at(x, y, held.asked + 1e-6)
+            total = sum(votes.values())
+            for answer in held.options:
+                card = answer.card
+                if (card is None or card == obs.cards[0] or len(answer.events) > 1
+                        or votes.get(card, 0) < self.reread_frames
+                        or votes.get(card, 0) < 0.8 * total):
+                    continue
+                self.pending.pop(pid)
+                self._disown(held, answer.events)
+                result.notes.append(f"read again: {Card.parse(card).pretty()}, not "
+                                    f"{Card.parse(obs.cards[0]).pretty()}")
+                for ev in answer.events:
+                    self._append(dict(ev), result.announcements, result)
+                    self.visual_count += 1
+                break
+
+    def _reread_cards(self, pid: int, held: Pending, result: FrameResult) -> None:
+        """A held move of several cards (a revealed hand the table refused: a card already
+        played, the same card twice, a card short) whose spots the camera now reads, again and
+        again, as cards that make it one the table accepts: that move is logged, the
+        question settles itself."""
+        obs = held.observation
+        event = held.event
+        if event.get("event") not in ("play", "reveal") or len(obs.positions) != len(obs.cards):
+            return
+        cards = []
+        for card, (x, y) in zip(obs.cards, obs.positions, strict=True):
+            votes = self.tracker.votes_at(x, y, held.asked + 1e-6)
+            best = max(votes, key=lambda c: votes[c], default=card)
+            steady = votes.get(best, 0) >= max(self.reread_frames, 0.8 * sum(votes.values()))
+            cards.append(best if steady and self._round_cards.get(best, 0) == 0 else card)
+        if cards == obs.cards or len(set(cards)) != len(cards):
+            return
+        now = {**event, "cards": cards}
+        ok, violations, _why = self._accepts(now)
+        if not ok or violations:
+            return
+        self.pending.pop(pid)
+        for card, new, (x, y) in zip(obs.cards, cards, obs.positions, strict=True):
+            if new != card:
+                self.tracker.misread_at(card, x, y)
+                result.notes.append(f"read again: {Card.parse(new).pretty()}, not "
+                                    f"{Card.parse(card).pretty()}")
+        self._flush_script(self.visual_count, result.announcements, result)
+        self._log_visual(now, obs, result)
+
+    def confirm(self, pending_id: int, event: Mapping[str, Any] | None = None
+                ) -> tuple[int, list[str]]:
+        """A person confirms a held reading (optionally corrected); it is logged now."""
+        held = self.pending.pop(pending_id)
+        out: list[str] = []
+        self._flush_script(self.visual_count, out, None)
+        line = self._append(dict(event or held.event), out)
+        self.visual_count += 1
+        return line, out
+
+    def answer(self, pending_id: int, events: Sequence[Mapping[str, Any]]) -> list[str]:
+        """A person answers a held reading with these events (one of its `Answer` s, or
+        events they entered); they are logged in order. No events: nothing happened."""
+        held = self.pending.pop(pending_id)
+        out: list[str] = []
+        self._flush_script(self.visual_count, out, None)
+        self._disown(held, events)
+        obs = held.observation
+        if len(obs.cards) == 1 and obs.positions:
+            self._spot_of[obs.cards[0]] = obs.positions[0]
+        for ev in events:
+            self._append(dict(ev), out)
+            if ev.get("event") in ("play", "reveal", "trump"):
+                self.visual_count += 1
+        return out
+
+    def _disown(self, held: Pending, events: Sequence[Mapping[str, Any]]) -> None:
+        """The held cards the answer does not log were misreadings: the tracker forgets them
+        as cards on that spot, so the real ones count where they are laid."""
+        logged: set[str] = set()
+        for ev in events:
+            for item in [ev, ev.get("with") or {}] if ev.get("event") == "correct" else [ev]:
+                logged.update(str(c) for c in ([item["card"]] if "card" in item
+                                               else list(item.get("cards") or [])))
+        obs = held.observation
+        for card, (x, y) in zip(obs.cards, obs.positions, strict=False):
+            if card not in logged:
+                self.tracker.misread_at(card, x, y)
+
+    def reject(self, pending_id: int) -> None:
+        """A person says a held reading is wrong: nothing is logged for it."""
+        held = self.pending.pop(pending_id, None)
+        if held is not None:
+            self._disown(held, ())

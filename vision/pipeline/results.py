@@ -1,0 +1,115 @@
+"""The pipeline's plain values: what it reads with (`Detector`, `TableReader`), a reading held
+for a person (`Pending`, with its one-click `Answer` s), and what a frame and a run give back
+(`FrameResult`, `RunStats`): plain data, safe to hand to another thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from calibration.profile import TableProfile
+from companion.cards import Card
+from vision.detections import Detections
+from vision.tracker import Observation
+
+
+class Detector(Protocol):
+    """Anything with ``detect(frame_bgr) -> Detections`` (the YOLO runtime, or a test double)."""
+
+    def detect(self, frame_bgr: np.ndarray) -> Detections: ...
+
+
+@runtime_checkable
+class TableReader(Protocol):
+    """A detector that reads only the profile's zones (`vision.zones.ZoneReader`)."""
+
+    def detect_table(self, frame_bgr: np.ndarray, profile: TableProfile) -> Detections: ...
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One of the one-click answers to a held reading: its label for people ("6♣", "Cy",
+    "not a card") and the events it logs, in order (none: nothing happened)."""
+
+    label: str
+    events: tuple[dict[str, Any], ...] = ()
+    #: The card this answer says the held reading is, when it says one: the camera reading
+    #: that card on the spot again and again settles the question with this answer.
+    card: str | None = None
+
+
+@dataclass
+class Pending:
+    """A reading held for a person to confirm: the event it would log and why it is held.
+
+    ``question`` (when set) is the sentence put to people ("Bob played 6♣?", "6♣ was not
+    seen: who played it?") and ``options`` its one-click answers, the likeliest first."""
+
+    id: int
+    event: dict[str, Any]
+    reason: str
+    observation: Observation
+    question: str = ""
+    options: list[Answer] = field(default_factory=list)
+    #: Frame time the question was put (its spot's readings since then may settle it).
+    asked: float = 0.0
+
+    def ask(self) -> str:
+        """The question alone, for a window that shows the answers as buttons."""
+        if not self.question:
+            return self.describe()
+        return f"{self.question} ({self.reason})" if self.reason else self.question
+
+    def describe(self) -> str:
+        if self.question:
+            labels = [a.label for a in self.options] + ["something else"]
+            why = f" ({self.reason})" if self.reason else ""
+            return f"{self.question}{why} — {' / '.join(labels)}"
+        cards = " ".join(Card.parse(c).pretty() for c in self.observation.cards)
+        who = self.event.get("player") or self.observation.zone_name
+        if self.event.get("event") == "reveal":
+            return f"Confirm {who}'s hand: {cards}? ({self.reason})"
+        return f"Confirm {who}: {cards}? ({self.reason})"
+
+
+@dataclass
+class FrameResult:
+    """What one frame produced, as plain data (safe to hand to another thread).
+
+    - ``detections``: cards seen inside readable zones, ``{"card","box","score","zone"}``;
+    - ``events``: ``(line, event)`` appended to the log during this frame;
+    - ``announcements``: the referee's sentences for those events (and chip warnings);
+    - ``pending``: readings now waiting for confirmation; ``chip_warnings``; ``notes``;
+    - ``latency``: for each event, seconds from the cards coming to rest to this frame;
+    - ``ms``: processing time of this frame.
+    """
+
+    t: float
+    index: int
+    detections: list[dict[str, Any]] = field(default_factory=list)
+    events: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    announcements: list[str] = field(default_factory=list)
+    pending: list[Pending] = field(default_factory=list)
+    chip_warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    latency: list[float] = field(default_factory=list)
+    ms: float = 0.0
+
+
+@dataclass
+class RunStats:
+    """How a run went: frames processed and dropped, frame rate, events, latencies."""
+
+    frames: int = 0
+    dropped: int = 0
+    seconds: float = 0.0
+    events: int = 0
+    latencies: list[float] = field(default_factory=list)
+    process_ms: list[float] = field(default_factory=list)
+
+    @property
+    def fps(self) -> float:
+        return self.frames / self.seconds if self.seconds > 0 else 0.0
