@@ -60,6 +60,9 @@ class Card:
             return text
         if not isinstance(text, str):
             raise CardError(f"not a card code: {text!r} (expected text like '5C')")
+        known = _BY_CODE.get(text)    # the code as logs write it, the common case
+        if known is not None:
+            return known
         s = text.strip().replace("\ufe0f", "")
         if len(s) < 2:
             raise CardError(f"not a card code: {text!r} (expected rank + suit, like '5C')")
@@ -125,6 +128,7 @@ for _s in SUITS:
 
 #: Every card code, in deck order (clubs 2..A, diamonds, hearts, spades). The detector's classes.
 CARD_CODES: tuple[str, ...] = tuple(r + s for s in SUITS for r in RANKS)
+_BY_CODE: dict[str, Card] = {c.code: c for c in _CACHE.values()}
 
 
 def pretty_name(name: str) -> str:

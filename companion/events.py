@@ -22,7 +22,7 @@ import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
 from companion.cards import pretty_cards
 
@@ -59,8 +59,7 @@ class Event:
         return key in self.data
 
 
-@dataclass(frozen=True)
-class LogProblem:
+class LogProblem(NamedTuple):
     """A line that could not be used, and why (said plainly, for people)."""
 
     line: int

@@ -14,9 +14,8 @@ import copy
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.diagnostics import data_dir
 
@@ -24,8 +23,7 @@ from companion.diagnostics import data_dir
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 
-@dataclass(frozen=True)
-class HouseRule:
+class HouseRule(NamedTuple):
     """One named setting a table may change, with the RULINGS.md default and its ruling id."""
 
     name: str

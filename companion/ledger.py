@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
 class LedgerError(ValueError):
     """A transfer that cannot happen (unknown account, negative amount, overdraft)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Transfer:
+class Transfer(NamedTuple):
     """One movement of chips: ``amount`` from ``source`` to ``target``."""
 
     source: str

@@ -11,7 +11,7 @@ import importlib
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from companion.events import Event, Log, LogProblem, apply_corrections, read_log
 from companion.ledger import Ledger
@@ -47,8 +47,7 @@ class EventError(ValueError):
     """An event that cannot happen in the current state (the message says why, plainly)."""
 
 
-@dataclass(frozen=True)
-class Violation:
+class Violation(NamedTuple):
     """A rule broken at ``line`` by ``player``, proven by the event at ``proof_line``."""
 
     line: int
@@ -62,8 +61,7 @@ class Violation:
                 "proof_line": self.proof_line, "text": self.text}
 
 
-@dataclass(frozen=True)
-class Announcement:
+class Announcement(NamedTuple):
     """A short, speakable sentence said after the event at ``line``."""
 
     line: int

@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.cards import SUIT_NAMES, Card, card
 
@@ -23,8 +22,7 @@ _SPECIAL_CUPS = {
 }
 
 
-@dataclass(frozen=True)
-class Cup:
+class Cup(NamedTuple):
     """One cup of the disk: a single money card, a combination, or a special cup."""
 
     name: str
@@ -70,8 +68,7 @@ def parse_cup(name: str) -> Cup:
         raise ValueError(f"unknown cup {name!r} on the disk") from None
 
 
-@dataclass(frozen=True)
-class Rules:
+class Rules(NamedTuple):
     """The house settings of one game, read (``from_settings``) from its TOML file."""
 
     rounds: int
