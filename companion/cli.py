@@ -10,6 +10,7 @@ entry point is a function ``register(subparsers) -> None`` that adds one sub-par
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Callable, Collection, Sequence
 
@@ -118,9 +119,15 @@ def _run_window() -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     diagnostics.setup()
+    as_program = argv is None
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(commands_needed(argv))
     args = parser.parse_args(argv)
+    if as_program:
+        # What start-up made (modules, classes, functions, the parser) lives as long as the
+        # process: the garbage collector need not walk it again, neither in collections during
+        # the command nor in the full one at exit (about 7 ms of `companion referee`'s 50).
+        gc.freeze()
     if args.command is None:
         return _run_window()
     func: Handler | None = getattr(args, "func", None)

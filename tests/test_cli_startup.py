@@ -1,11 +1,13 @@
 """`companion referee` starts light (issue 15, finding 14): the command line builds only the
 sub-parser asked for and imports a plugin subcommand only when it is the one asked for (or for
 --help), so the referee never loads OpenCV, numpy or Qt; the house rules are read from a cache
-of their parsed TOML, so it does not import `tomllib` either. Which modules load is checked
-here; the time is measured by benchmarks/bench_startup.py."""
+of their parsed TOML, so it does not import `tomllib` either; and the program freezes what
+start-up made, which the garbage collector then never walks again. Which modules load is
+checked here; the time is measured by benchmarks/bench_startup.py."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -79,6 +81,22 @@ def test_the_referee_does_without_the_heavier_standard_library(tmp_path: Path) -
     assert (data / "cache" / "house" / "michigan-rummy.json").is_file()
     assert _fresh_interpreter(probe, str(log), data=data) == "[]"   # ...the next ones do not
     assert (data / "logs" / "companion.log").is_file()
+
+
+def test_the_program_freezes_what_start_up_made_and_a_call_from_code_does_not(
+        tmp_path: Path) -> None:
+    # `companion ...` itself: the start-up objects live until exit, so the garbage collector
+    # skips them (in the collection at exit above all); main([...]) called from code (tests,
+    # other programs) leaves its caller's garbage collection as it was.
+    log = tmp_path / "game.jsonl"
+    assert main(["simulate", "--players", "3", "--out", str(log)]) == 0
+    probe = ("import gc, sys; from companion.cli import main; before = gc.get_freeze_count();"
+             "sys.argv = ['companion', 'referee', sys.argv[1], '-q']; main();"
+             "print(before, gc.get_freeze_count() > before)")
+    assert _fresh_interpreter(probe, str(log), data=tmp_path / "data") == "0 True"
+    before = gc.get_freeze_count()
+    assert main(["referee", str(log), "-q"]) == 0
+    assert gc.get_freeze_count() == before
 
 
 def test_help_still_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
