@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.readers.index_reader import load_reader  # noqa: E402
+from vision.readers.load import load_reader  # noqa: E402
 from vision.render import decks  # noqa: E402
 from vision.training.scenes import render_scene  # noqa: E402
 

@@ -26,7 +26,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_reader_conditions import CONDITIONS, design_names, scenes  # noqa: E402
-from vision.readers.index_reader import RANKS, SUITS, IndexReader, available  # noqa: E402
+from vision.readers.index_heads import RANKS, SUITS  # noqa: E402
+from vision.readers.index_reader import IndexReader, available  # noqa: E402
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:

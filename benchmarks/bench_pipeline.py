@@ -132,7 +132,7 @@ def main() -> int:
         if args.cost_model:
             detector = CostedTruth(detector, args.cost_model, args.imgsz or 320)
     else:
-        from vision.readers.index_reader import load_reader
+        from vision.readers.load import load_reader
         from vision.zones import ZoneReader
 
         kw: dict[str, Any] = {"imgsz": args.imgsz} if args.imgsz else {}

@@ -23,7 +23,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.cards import CARD_CODES  # noqa: E402
-from vision.readers.index_reader import load_reader  # noqa: E402
+from vision.readers.load import load_reader  # noqa: E402
 from vision.render import decks  # noqa: E402
 from vision.training.detector_eval import _match  # noqa: E402
 from vision.training.scenes import KINDS, Scene, render_scene  # noqa: E402

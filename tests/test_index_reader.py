@@ -12,15 +12,15 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 
 from companion.cards import CARD_CODES  # noqa: E402
-from vision.readers.index_reader import (  # noqa: E402
+from vision.readers.index_heads import (  # noqa: E402
     PATCH,
     RANKS,
     SUITS,
     IndexReading,
-    fuse_cards,
     index_patch,
     orientation_of,
 )
+from vision.readers.index_reader import fuse_cards  # noqa: E402
 
 
 def _onehot(n: int, i: int, p: float = 0.9) -> np.ndarray:
@@ -182,7 +182,7 @@ def test_refit_learns_a_deck_and_stays_near_the_shipped_layers() -> None:
 
 
 def test_deck_profile_is_checked(tmp_path) -> None:  # noqa: ANN001
-    from vision.readers.index_reader import DECK_KIND, load_deck_layers
+    from vision.readers.index_heads import DECK_KIND, load_deck_layers
 
     bad = tmp_path / "deck.json"
     bad.write_text('{"kind": "thresholds"}')
@@ -208,7 +208,7 @@ def test_real_index_photos_split_by_time() -> None:
 
 
 def test_corner_proposals_sit_in_the_card_corners() -> None:
-    from vision.readers.index_reader import corner_proposals
+    from vision.readers.index_heads import corner_proposals
 
     props = corner_proposals([100, 100, 200, 240])
     assert props.shape == (24, 4)
@@ -231,7 +231,7 @@ class _InkHeads:
 
 
 def test_corner_vote_reads_the_corner_that_holds_an_index() -> None:
-    from vision.readers.index_reader import corner_vote
+    from vision.readers.index_heads import corner_vote
 
     frame = np.full((300, 300, 3), 255, np.uint8)
     heads: Any = _InkHeads()
@@ -243,7 +243,7 @@ def test_corner_vote_reads_the_corner_that_holds_an_index() -> None:
 
 
 def test_only_unsure_patches_are_read_in_all_four_turns() -> None:
-    from vision.readers.index_reader import IndexHeads
+    from vision.readers.index_heads import IndexHeads
 
     batches: list[int] = []
 
@@ -354,15 +354,15 @@ def test_the_shipped_index_reader_reads_a_rendered_table() -> None:
 
 
 def test_auto_reads_photos_with_the_hybrid_and_the_table_with_the_card_reader() -> None:
-    from vision.readers import index_reader
+    from vision.readers import index_reader, load
     from vision.readers.detector import CardDetector
 
     pytest.importorskip("onnxruntime")
     if not index_reader.available():
         pytest.skip("the index models are not installed")
-    photo = index_reader.load_reader("auto", threads=1, ocr=False)
+    photo = load.load_reader("auto", threads=1, ocr=False)
     assert isinstance(photo, index_reader.IndexReader) and photo.card_detector is not None
     assert photo.card_detector.classifier is not None  # the crop classifier votes too
-    assert isinstance(index_reader.load_reader("auto", threads=1, table=True), CardDetector)
-    assert isinstance(index_reader.load_reader("auto", "models/cards.onnx", threads=1),
+    assert isinstance(load.load_reader("auto", threads=1, table=True), CardDetector)
+    assert isinstance(load.load_reader("auto", "models/cards.onnx", threads=1),
                       CardDetector)  # a whole-card model named: the card reader

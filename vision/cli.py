@@ -58,7 +58,7 @@ def run_detect(args: argparse.Namespace) -> int:
 
     from vision.drawing import annotate
     from vision.images import ImageError, read_image
-    from vision.readers.index_reader import load_reader
+    from vision.readers.load import load_reader
 
     out_dir = Path(args.annotate) if args.annotate else None
     if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
@@ -78,7 +78,7 @@ def run_detect(args: argparse.Namespace) -> int:
         return 2
     profile = None
     if args.deck and hasattr(det, "heads"):  # the index reader: the profile's refitted layers
-        from vision.readers.index_reader import load_deck_layers
+        from vision.readers.index_heads import load_deck_layers
 
         try:
             det.heads.layers = load_deck_layers(args.deck)

@@ -149,7 +149,8 @@ def build_detector(args: argparse.Namespace, source: Any) -> Any:
         if not isinstance(source, RenderedSource):
             raise ValueError("--detector truth works only with the 'demo' source")
         return TruthDetector(source)
-    from vision.readers.index_reader import DEFAULT_READER, available, load_reader
+    from vision.readers.index_reader import available
+    from vision.readers.load import DEFAULT_READER, load_reader
 
     kwargs: dict[str, Any] = {}
     reader = getattr(args, "reader", "auto")

@@ -20,9 +20,8 @@ and a code is read once per deck.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -31,215 +30,17 @@ import numpy as np
 
 from companion.cards import CARD_CODES
 from vision.detections import Detections
-
-#: Side of the square grey patch the heads read (pixels).
-PATCH = 48
-#: How much a localiser box is grown on every side before it is cut (share of its size).
-PATCH_MARGIN = 0.15
-RANKS = "23456789TJQKA"
-SUITS = "CDHS"
-#: A patch read once with rank x suit at least this sure is not read in its other three quarter
-#: turns (`IndexHeads.read` with ``tta="unsure"``).
-SURE = 0.9
-
-MODELS = Path(__file__).resolve().parents[2] / "models"
-
-
-def index_patch(frame: np.ndarray, box: Sequence[float] | np.ndarray) -> np.ndarray:
-    """The grey square patch (``PATCH`` px, uint8) the heads read for one index box."""
-    x1, y1, x2, y2 = (float(v) for v in box)
-    w, h = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
-    side = max(w, h) * (1 + 2 * PATCH_MARGIN)
-    cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
-    s = PATCH / side
-    m = np.array([[s, 0, PATCH / 2 - s * cx], [0, s, PATCH / 2 - s * cy]], np.float64)
-    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
-    return cv2.warpAffine(grey, m, (PATCH, PATCH), flags=interp,
-                          borderMode=cv2.BORDER_REPLICATE)
-
-
-def corner_proposals(box: Sequence[float] | np.ndarray) -> np.ndarray:
-    """Index-sized boxes in the four corners of a whole-card box, upright and on their side,
-    at three sizes: where a card's corner index can lie when the card is roughly square to
-    the photo."""
-    x1, y1, x2, y2 = (float(v) for v in box)
-    s = min(x2 - x1, y2 - y1)
-    out = []
-    for scale in (0.8, 1.0, 1.25):
-        for pw, ph in ((0.2 * s * scale, 0.42 * s * scale), (0.42 * s * scale, 0.2 * s * scale)):
-            for ax, ay in ((x1, y1), (x2 - pw, y1), (x1, y2 - ph), (x2 - pw, y2 - ph)):
-                out.append([ax, ay, ax + pw, ay + ph])
-    return np.asarray(out, np.float32)
-
-
-def orientation_of(quad: np.ndarray) -> int:
-    """Which way an index's top points in the image, in quarter turns clockwise from up
-    (0 up, 1 right, 2 down, 3 left), from its quad in reading order (TL, TR, BR, BL).
-    ``np.rot90(patch, k)`` turns such a patch upright."""
-    q = np.asarray(quad, np.float64)
-    up = (q[0] + q[1]) / 2 - (q[2] + q[3]) / 2
-    theta = math.degrees(math.atan2(up[0], -up[1]))
-    return int(round(theta / 90.0)) % 4
-
-
-def normalise(patches: np.ndarray) -> np.ndarray:
-    """(N, P, P) uint8 -> (N, 1, P, P) float32, each patch to zero mean and unit contrast
-    (a dim frame, a dark face and a bright one look alike to the heads)."""
-    x = patches.astype(np.float32)
-    mean = x.mean(axis=(1, 2), keepdims=True)
-    std = x.std(axis=(1, 2), keepdims=True)
-    return ((x - mean) / np.maximum(std, 8.0))[:, None]
-
-
-@dataclass(frozen=True)
-class IndexReading:
-    """What the heads say of one index box."""
-
-    box: tuple[float, float, float, float]
-    score: float  # the localiser's confidence
-    rank: np.ndarray  # (13,) probabilities, RANKS order
-    suit: np.ndarray  # (4,) probabilities, SUITS order
-    orient: int  # quarter turns that the index's top points clockwise from up
-    is_index: float  # the heads' probability that this is an index at all
-
-    @property
-    def code(self) -> str:
-        return RANKS[int(self.rank.argmax())] + SUITS[int(self.suit.argmax())]
-
-    @property
-    def confidence(self) -> float:
-        return float(self.rank.max() * self.suit.max()) * self.is_index
-
-
-def softmax(x: np.ndarray) -> np.ndarray:
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
-
-
-class IndexHeads:
-    """The rank / suit / orientation / is-index heads (onnxruntime)."""
-
-    def __init__(self, model_path: str | Path | None = None, threads: int = 1,
-                 tta: bool | str = True, deck: str | Path | dict[str, Any] | None = None
-                 ) -> None:
-        """``deck``: a deck profile from ``companion teach-deck`` (its path or its contents),
-        whose rank and suit layers replace the shipped ones."""
-        import onnxruntime as ort
-
-        path = Path(model_path) if model_path else MODELS / "index_heads.onnx"
-        meta = json.loads(path.with_suffix(".json").read_text())
-        if meta.get("ranks") != RANKS or meta.get("suits") != SUITS:
-            raise ValueError(f"{path}: heads for ranks {meta.get('ranks')!r} and suits "
-                             f"{meta.get('suits')!r}, expected {RANKS!r} and {SUITS!r}")
-        if int(meta.get("patch", PATCH)) != PATCH:
-            raise ValueError(f"{path}: patch {meta.get('patch')} px, runtime cuts {PATCH}")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        self.input = self.session.get_inputs()[0].name
-        self.tta = tta
-        self.layers: dict[str, np.ndarray] | None = None
-        if deck is not None:
-            self.layers = load_deck_layers(deck)
-
-    def logits(self, patches: np.ndarray) -> dict[str, np.ndarray]:
-        outs = self.session.run(None, {self.input: normalise(patches)})
-        names = [o.name for o in self.session.get_outputs()]
-        out = dict(zip(names, outs, strict=True))
-        if self.layers is not None:
-            if "feature" not in out:
-                raise ValueError("these index heads do not export their feature: a deck "
-                                 "profile cannot be applied")
-            f = out["feature"]
-            out["rank"] = f @ self.layers["rank_w"].T + self.layers["rank_b"]
-            out["suit"] = f @ self.layers["suit_w"].T + self.layers["suit_b"]
-        return out
-
-    def read(self, patches: np.ndarray, tta: bool | str | None = None
-             ) -> dict[str, np.ndarray]:
-        """Probabilities for (N, P, P) patches: ``rank`` (N, 13), ``suit`` (N, 4), ``orient``
-        (N, 4) and ``is_index`` (N,). With ``tta`` (default: the heads' own setting) the four
-        quarter turns of each patch are read and averaged (the orientation turned back), which
-        is steadier on tilted indices; ``"unsure"`` reads each patch once and only the patches
-        not read surely (rank x suit below ``SURE``) in all four turns."""
-        tta = self.tta if tta is None else tta
-        n = len(patches)
-        if n == 0:
-            return {"rank": np.zeros((0, 13)), "suit": np.zeros((0, 4)),
-                    "orient": np.zeros((0, 4)), "is_index": np.zeros(0)}
-        if tta == "unsure":
-            once = self._read_turns(patches, 1)
-            unsure = np.flatnonzero(once["rank"].max(1) * once["suit"].max(1) < SURE)
-            if len(unsure):
-                again = self._read_turns(patches[unsure], 4)
-                for k in once:
-                    once[k][unsure] = again[k]
-            return once
-        return self._read_turns(patches, 4 if tta else 1)
-
-    def _read_turns(self, patches: np.ndarray, turns: int) -> dict[str, np.ndarray]:
-        n = len(patches)
-        batch = np.concatenate([np.rot90(patches, k, axes=(1, 2)) for k in range(turns)])
-        out = self.logits(np.ascontiguousarray(batch))
-        rank = softmax(out["rank"]).reshape(turns, n, -1).mean(axis=0)
-        suit = softmax(out["suit"]).reshape(turns, n, -1).mean(axis=0)
-        ori = softmax(out["orient"]).reshape(turns, n, 4)
-        # A patch turned k quarter turns anticlockwise has its top k steps further anticlockwise.
-        orient = np.mean([np.roll(ori[k], k, axis=1) for k in range(turns)], axis=0)
-        isx = (1 / (1 + np.exp(-out["is_index"].reshape(turns, n)))).mean(axis=0)
-        return {"rank": rank, "suit": suit, "orient": orient, "is_index": isx}
-
-
-def best_in_each_corner(score: np.ndarray) -> np.ndarray:
-    """For scores of the `corner_proposals` of one box, the index of the best-scored proposal
-    in each of its four corners (the proposals are ordered size, shape, corner)."""
-    by_corner = np.asarray(score).reshape(-1, 4)
-    return np.asarray(by_corner.argmax(axis=0) * 4 + np.arange(4))
-
-
-def corner_vote(heads: IndexHeads, frame: np.ndarray, box: Sequence[float] | np.ndarray,
-                min_index: float = 0.5) -> np.ndarray | None:
-    """The 52 card probabilities (suit-major, as ``CARD_CODES``) that a whole-card box's
-    corners give, with no localiser: in each corner the proposal the heads read most surely
-    (is-index x the best rank x suit) votes, weighted by its is-index score; ``None`` when no
-    corner holds an index."""
-    props = corner_proposals(box)
-    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    patches = np.stack([index_patch(grey, b) for b in props])
-    # Every proposal read once; the best of each corner read again as the heads read indices.
-    p = heads.read(patches, tta=False)
-    joint = (p["suit"][:, :, None] * p["rank"][:, None, :]).reshape(len(props), 52)
-    best = best_in_each_corner(joint.max(axis=1) * p["is_index"])
-    q = heads.read(patches[best])
-    joint = (q["suit"][:, :, None] * q["rank"][:, None, :]).reshape(len(best), 52)
-    logp = np.zeros(52)
-    voted = False
-    for j in range(len(best)):
-        if q["is_index"][j] >= min_index:
-            logp += q["is_index"][j] * np.log(joint[j] + 1e-6)
-            voted = True
-    if not voted:
-        return None
-    out = np.exp(logp - logp.max())
-    return np.asarray(out / out.sum())
-
-
-DECK_KIND = "index-heads deck profile"
-
-
-def load_deck_layers(deck: str | Path | dict[str, Any]) -> dict[str, np.ndarray]:
-    """The rank and suit layers of a deck profile written by ``companion teach-deck``."""
-    data = deck if isinstance(deck, dict) else json.loads(Path(deck).read_text())
-    if data.get("kind") != DECK_KIND:
-        raise ValueError(f"{deck if not isinstance(deck, dict) else 'profile'}: not a deck "
-                         f"profile of the index reader (kind {data.get('kind')!r})")
-    layers = {k: np.asarray(data[k], np.float32) for k in ("rank_w", "rank_b", "suit_w",
-                                                           "suit_b")}
-    if layers["rank_w"].shape[0] != len(RANKS) or layers["suit_w"].shape[0] != len(SUITS):
-        raise ValueError("deck profile: its layers do not map to 13 ranks and 4 suits")
-    return layers
+from vision.readers.index_heads import (
+    MODELS,
+    RANKS,
+    SUITS,
+    IndexHeads,
+    IndexReading,
+    corner_vote,
+    heads_path,
+    index_patch,
+    softmax,
+)
 
 
 def fuse_cards(readings: Sequence[IndexReading], card_boxes: np.ndarray | None = None,
@@ -319,10 +120,6 @@ def fuse_cards(readings: Sequence[IndexReading], card_boxes: np.ndarray | None =
 
 def localiser_path() -> Path:
     return MODELS / "index_localiser.onnx"
-
-
-def heads_path() -> Path:
-    return MODELS / "index_heads.onnx"
 
 
 def available() -> bool:
@@ -569,35 +366,3 @@ def upright_cut(frame: np.ndarray, box: Sequence[float] | np.ndarray, orient: in
     c, d = min(fw, int(np.ceil(x2 + margin * w))), min(fh, int(np.ceil(y2 + margin * h)))
     cut = frame[b:max(d, b + 2), a:max(c, a + 2)]
     return np.ascontiguousarray(np.rot90(cut, orient))
-
-
-#: What ``"auto"`` picks at the table (zone views, read many times a second): the whole-card
-#: detector, which reads the rendered test games' plays where the index reader does not yet
-#: and is fast enough for the live pipeline (models/INDEX.md).
-DEFAULT_READER = "card"
-#: What ``"auto"`` picks for photos (`companion detect`): the hybrid, which reads more of the
-#: cards of decks the crop classifier never saw, at some 5x the time (models/INDEX.md).
-PHOTO_READER = "hybrid"
-
-
-def load_reader(reader: str = "auto", model: str | Path | None = None,
-                conf: float | None = None, threads: int = 2, table: bool = False,
-                **kwargs: Any) -> Any:
-    """The card reader the app uses: ``"index"`` (index-first), ``"card"`` (the whole-card
-    detector with its crop classifier, or ``model``), ``"hybrid"`` (card boxes named by the
-    crop classifier and the indices inside them together), or ``"auto"``: `DEFAULT_READER`
-    at the table, `PHOTO_READER` otherwise, unless a whole-card ``model`` is named or the
-    index models are missing. ``table``: the reader reads zone views at the table, where a
-    card's place comes from its zone (the index reader then skips the whole-card boxes)."""
-    if reader == "auto":
-        best = DEFAULT_READER if table else PHOTO_READER
-        reader = best if model is None and available() else "card"
-    if conf is not None:
-        kwargs["conf"] = conf
-    if reader == "index":
-        return IndexReader(threads=threads, card_boxes=not table, **kwargs)
-    if reader == "hybrid":
-        return IndexReader(threads=threads, card_boxes=True, whole_cards=True, **kwargs)
-    from vision.readers.detector import CardDetector
-
-    return CardDetector(model, threads=threads, **kwargs)

@@ -19,15 +19,8 @@ import cv2
 import numpy as np
 
 from companion.cards import CARD_CODES, Card
-from vision.readers.index_reader import (
-    DECK_KIND,
-    RANKS,
-    SUITS,
-    IndexReader,
-    heads_path,
-    index_patch,
-    softmax,
-)
+from vision.readers.index_heads import DECK_KIND, RANKS, SUITS, heads_path, index_patch, softmax
+from vision.readers.index_reader import IndexReader
 
 
 def shipped_layers(heads: str | Path | None = None) -> dict[str, np.ndarray]:

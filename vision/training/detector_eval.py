@@ -224,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
         clf = False
     det: Any
     if args.reader in ("index", "hybrid"):
-        from vision.readers.index_reader import load_reader
+        from vision.readers.load import load_reader
 
         det = load_reader(args.reader, conf=0.5 if args.conf is None else args.conf,
                           ocr=not args.no_ocr)

@@ -27,7 +27,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.readers.index_reader import (
+from vision.readers.index_heads import (
     PATCH,
     best_in_each_corner,
     corner_proposals,
@@ -337,7 +337,7 @@ def mine_whole_card_indices(heads: object, recs: Sequence[dict[str, object]],
 def build_mined(out: Path, seed: int) -> None:
     """``crops-mined.npz``: real indices mined from the whole-card photos with the current
     heads (`mine_whole_card_indices`)."""
-    from vision.readers.index_reader import IndexHeads
+    from vision.readers.index_heads import IndexHeads
 
     path = REAL_TRAIN / "labels.jsonl"
     recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]

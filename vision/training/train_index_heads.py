@@ -6,7 +6,7 @@
 
 A small CNN trained from scratch with torch on the CPU (time-budgeted, resumable from its last
 state); exported to ONNX with four named outputs. Training only: the app runs the ONNX file
-through `vision.index_reader.IndexHeads`.
+through `vision.readers.index_heads.IndexHeads`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.readers.index_reader import PATCH, RANKS, SUITS, normalise, softmax
+from vision.readers.index_heads import PATCH, RANKS, SUITS, normalise, softmax
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "datasets" / "index"
@@ -238,7 +238,7 @@ def export(model: Any, out: Path = OUT) -> Path:
              suit_w=model.suit.weight.detach().numpy(), suit_b=model.suit.bias.detach().numpy())
     out.with_suffix(".json").write_text(json.dumps(
         {"ranks": RANKS, "suits": SUITS, "patch": PATCH, "input": "grey patch, per-patch "
-         "normalised (vision.index_reader.normalise)"}, indent=1) + "\n")
+         "normalised (vision.readers.index_heads.normalise)"}, indent=1) + "\n")
     return out
 
 
@@ -268,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         model.load_state_dict(torch.load(STATE.with_name("heads-best.pt"),
                                          weights_only=False)["model"])
         print(f"exported {export(model)}")
-    from vision.readers.index_reader import IndexHeads
+    from vision.readers.index_heads import IndexHeads
 
     for tta in (False, True):
         heads = IndexHeads(OUT, tta=tta)

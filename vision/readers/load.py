@@ -1,0 +1,44 @@
+"""Which card reader the app uses (`load_reader`): the index-first reader, the whole-card
+detector with its crop classifier, or the two together; ``"auto"`` picks by where it reads
+(the live table or photos) and by which models are installed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from vision.readers.index_reader import IndexReader, available
+
+#: What ``"auto"`` picks at the table (zone views, read many times a second): the whole-card
+#: detector, which reads the rendered test games' plays where the index reader does not yet
+#: and is fast enough for the live pipeline (models/INDEX.md).
+DEFAULT_READER = "card"
+
+
+#: What ``"auto"`` picks for photos (`companion detect`): the hybrid, which reads more of the
+#: cards of decks the crop classifier never saw, at some 5x the time (models/INDEX.md).
+PHOTO_READER = "hybrid"
+
+
+def load_reader(reader: str = "auto", model: str | Path | None = None,
+                conf: float | None = None, threads: int = 2, table: bool = False,
+                **kwargs: Any) -> Any:
+    """The card reader the app uses: ``"index"`` (index-first), ``"card"`` (the whole-card
+    detector with its crop classifier, or ``model``), ``"hybrid"`` (card boxes named by the
+    crop classifier and the indices inside them together), or ``"auto"``: `DEFAULT_READER`
+    at the table, `PHOTO_READER` otherwise, unless a whole-card ``model`` is named or the
+    index models are missing. ``table``: the reader reads zone views at the table, where a
+    card's place comes from its zone (the index reader then skips the whole-card boxes)."""
+    if reader == "auto":
+        best = DEFAULT_READER if table else PHOTO_READER
+        reader = best if model is None and available() else "card"
+    if conf is not None:
+        kwargs["conf"] = conf
+    if reader == "index":
+        return IndexReader(threads=threads, card_boxes=not table, **kwargs)
+    if reader == "hybrid":
+        return IndexReader(threads=threads, card_boxes=True, whole_cards=True, **kwargs)
+    from vision.readers.detector import CardDetector
+
+    return CardDetector(model, threads=threads, **kwargs)
