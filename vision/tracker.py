@@ -8,7 +8,7 @@ out under a new one produce nothing. Pure logic on `Detections` and zones (no pi
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -128,6 +128,16 @@ class _Track:
         return (x, y)
 
 
+def _nearest(tracks: Iterable[_Track], x: float, y: float) -> tuple[_Track | None, float]:
+    """The track nearest board point (x, y) (the first of equals) and how far it is; None and
+    infinity when there is none."""
+    nearest = min(tracks, default=None,
+                  key=lambda tr: np.hypot(tr.position[0] - x, tr.position[1] - y))
+    if nearest is None:
+        return None, float("inf")
+    return nearest, float(np.hypot(nearest.position[0] - x, nearest.position[1] - y))
+
+
 @dataclass
 class _Spot:
     """A place in a zone where cards are read: every reading there, of any code, is a vote
@@ -205,8 +215,7 @@ class Tracker:
         return self._settle(t)
 
     def _distance_to_track(self, code: str, x: float, y: float) -> float:
-        return min((float(np.hypot(tr.position[0] - x, tr.position[1] - y))
-                    for tr in self._tracks.get(code, [])), default=float("inf"))
+        return _nearest(self._tracks.get(code, []), x, y)[1]
 
     def _observe(self, code: str, x: float, y: float, conf: float, t: float) -> None:
         cfg = self.config
@@ -224,10 +233,7 @@ class Tracker:
                 best, best_d = tr, d
         if best is None:
             counted = [tr for tr in tracks if tr.counted and not tr.alias]
-            nearest = min(counted, default=None,
-                          key=lambda tr: np.hypot(tr.position[0] - x, tr.position[1] - y))
-            apart = float("inf") if nearest is None else float(
-                np.hypot(nearest.position[0] - x, nearest.position[1] - y))
+            nearest, apart = _nearest(counted, x, y)
             if nearest is not None and len(counted) >= cfg.copies \
                     and apart <= cfg.match_dist \
                     and not (nearest.last_seen == t and apart > 2 * cfg.same_spot):
@@ -519,9 +525,9 @@ class Tracker:
         misreading a person or a later reading corrected): its readings there stay one
         card, never announced, and a real ``code`` laid elsewhere counts."""
         counted = [tr for tr in self._tracks.get(code, []) if tr.counted and not tr.alias]
-        if counted:
-            min(counted, key=lambda tr: np.hypot(tr.position[0] - x, tr.position[1] - y)
-                ).alias = True
+        nearest, _ = _nearest(counted, x, y)
+        if nearest is not None:
+            nearest.alias = True
 
     def misread_at(self, code: str, x: float, y: float) -> None:
         """``code`` was logged for the card at board point (x, y) and that was a misreading
