@@ -126,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if as_program:
         # What start-up made (modules, classes, functions, the parser) lives as long as the
         # process: the garbage collector need not walk it again, neither in collections during
-        # the command nor in the full one at exit (about 7 ms of `companion referee`'s 50).
+        # the command nor in the full one at exit (some 7 ms of what `companion referee` adds).
         gc.freeze()
     if args.command is None:
         return _run_window()
