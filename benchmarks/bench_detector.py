@@ -1,6 +1,6 @@
 """Benchmark: milliseconds per 640x480 frame for the shipped card reader on this CPU.
 
-Runs the reader the app uses (`vision.index_reader.load_reader`: index-first by default, or
+Runs the reader the app uses (`vision.readers.load.load_reader`: index-first by default, or
 ``--reader card`` for the whole-card detector; onnxruntime, 2 threads by default) on rendered
 table scenes with about ten cards and prints the median and 90th percentile time per frame,
 everything included (letterbox, networks, per-card fusion). Goal: <= 40 ms on 2 cores.

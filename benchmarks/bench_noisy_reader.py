@@ -1,5 +1,5 @@
 """Exact chips from a fallible reader (issue 18): rendered rounds of five games read by the demo
-table's truth reader made fallible (`vision.fallible.FallibleReader`), through the pipeline
+table's truth reader made fallible (`vision.render.truth.FallibleReader`), through the pipeline
 (zones, tracker, referee, log). For each noise setting it prints:
 
 - rounds exact: the log equals the truth and nobody was asked anything;

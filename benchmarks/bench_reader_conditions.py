@@ -1,12 +1,13 @@
 """Benchmark: card-level precision and recall of the shipped reader on deck designs it never
 saw, per table condition, and phantom cards on empty tables.
 
-Renders scenes of the held-out designs (`vision.decks.HELDOUT_DECKS`, never trained on) in
-each condition: scattered cards, piles showing corners, fanned hands, spreads and cascades
-(rows), a board of piles, cheap-webcam frames (dim, grey, salt-and-pepper, stretched), and
-the held-out designs recoloured with a dark face and metallic ink. A card counts as read when
-the right code is reported on it (`vision.detector_eval.place_matrix` >= 0.5); everything else
-reported counts against precision. Empty scenes (table, chips, backs, arms) give phantoms.
+Renders scenes of the held-out designs (`vision.render.decks.HELDOUT_DECKS`, never trained
+on) in each condition: scattered cards, piles showing corners, fanned hands, spreads and
+cascades (rows), a board of piles, cheap-webcam frames (dim, grey, salt-and-pepper,
+stretched), and the held-out designs recoloured with a dark face and metallic ink. A card
+counts as read when the right code is reported on it
+(`vision.training.detector_eval.place_matrix` >= 0.5); everything else reported counts
+against precision. Empty scenes (table, chips, backs, arms) give phantoms.
 
     python benchmarks/bench_reader_conditions.py [--scenes 30] [--reader index|card]
 """

@@ -119,7 +119,7 @@ def test_runtime_does_not_import_torch() -> None:
 
 def test_scene_crops_cut_every_labelled_box(tmp_path: Path) -> None:
     """`train_classifier --scenes`: each labelled box of a YOLO-format scene becomes one crop
-    with its class (the zone views of `vision.table_dataset`)."""
+    with its class (the zone views of `vision.training.table_dataset`)."""
     from vision.training.train_classifier import build_yolo_crops
 
     (tmp_path / "v" / "images").mkdir(parents=True)

@@ -1,19 +1,25 @@
 """Layering contracts (DESIGN.md, issue 17), read from the source with `ast`: what each folder
-may import, the rooms inside `companion/`, and no import circles.
+may import, the rooms inside `companion/` and `vision/`, and no import circles.
 
 - `companion/` imports only the standard library, and runs without site-packages.
-- `vision/` imports companion, calibration, numpy, OpenCV and its runtimes (onnxruntime, the
-  OCR wheel, tqdm, cairosvg for the decks), never Qt or `ui/`; torch and ultralytics only in
-  its training scripts (``vision/train*.py``). `calibration/` imports numpy and OpenCV; `ui/`
-  anything above.
+- `calibration/` imports numpy and OpenCV (never vision/); `ui/` anything above.
+- `vision/` has three rooms, each with what it may import: the runtime the app runs (companion,
+  calibration, numpy, OpenCV, onnxruntime, the shipped models); `vision/render/`, the
+  synthetic table and the deck rasteriser (companion, calibration, numpy, OpenCV, cairosvg,
+  tqdm, and of the runtime only its values: frames, detections, lookalikes); and
+  `vision/training/` (anything, torch, ultralytics and onnx included). Neither Qt nor `ui/`.
+- Runtime never imports training: nothing outside `vision/training/` imports it, at module
+  level or inside a function; `companion train` is registered by `vision.training.train`,
+  which imports only the standard library until the command runs; torch, torchvision,
+  ultralytics and onnx are imported only in `vision/training/`.
 - Inside `companion/`, each room imports only rooms below it: the vocabulary (cards, poker,
   ledger, events, house, diagnostics) < the referee engine (`companion.referee`) < the games
   (`companion.games.<family>`) < the core subcommands (`companion.commands`) < the command
   line (`companion.cli`). The engine and the subcommands find a game by its name (a module
   path in `GAME_MODULES`), never by importing it.
 - A game family never imports another family: what they share is the vocabulary.
-- No import circles among the modules of companion/, vision/, calibration/ and ui/ at module
-  level (what runs on import); in `companion/` none even through imports inside functions.
+- No import circles among the modules of companion/, vision/, calibration/ and ui/, not even
+  through imports inside functions.
 """
 
 from __future__ import annotations
@@ -37,15 +43,20 @@ TRAINING_LIBRARIES = {"torch", "torchvision", "ultralytics", "onnx"}
 ALLOWED: dict[str, set[str]] = {
     "companion": {"companion"},
     "calibration": {"calibration", "numpy", "cv2"},
-    "vision": {"vision", "companion", "calibration", "models", "numpy", "cv2", "onnxruntime",
-               "rapidocr_onnxruntime", "tqdm", "cairosvg"},
     "ui": {"ui", "vision", "companion", "calibration", "models", "numpy", "cv2", "PySide6",
            "shiboken6"},
 }
-#: Known breaches. Each entry must still hold (remove it when fixed).
-KNOWN_BREACHES: set[tuple[str, str]] = set()
-#: Known circles through imports inside functions, all in vision/ (issue 17's vision half).
-KNOWN_LAZY_CIRCLES = [["vision.render.table", "vision.sources.camera"]]
+#: ... and each room of vision/ (see `vision_room`).
+VISION_ALLOWED: dict[str, set[str]] = {
+    "runtime": {"vision", "companion", "calibration", "models", "numpy", "cv2", "onnxruntime"},
+    "render": {"vision", "companion", "calibration", "numpy", "cv2", "cairosvg", "tqdm"},
+    "training": {"vision", "companion", "calibration", "models", "numpy", "cv2", "onnxruntime",
+                 "cairosvg", "tqdm", *TRAINING_LIBRARIES},
+}
+#: What the renderer may use of vision's runtime: its values (a frame, a frame source, the
+#: detections a reader gives, the cards a reader takes for one another).
+RENDER_USES = {"vision", "vision.detections", "vision.lookalikes", "vision.sources",
+               "vision.sources.frames"}
 
 #: companion's rooms, lowest first: a module may import its own room and the rooms below.
 ROOMS = ("vocabulary", "engine", "games", "commands", "cli")
@@ -56,6 +67,14 @@ def room(module: str) -> str:
         return "games"
     return {"companion.referee": "engine", "companion.commands": "commands",
             "companion.cli": "cli", "companion.__main__": "cli"}.get(module, "vocabulary")
+
+
+def vision_room(module: str) -> str:
+    """vision/'s room of a module: "training", "render" or "runtime" (all the rest)."""
+    for name in ("training", "render"):
+        if module == f"vision.{name}" or module.startswith(f"vision.{name}."):
+            return name
+    return "runtime"
 
 
 def files(package: str) -> list[Path]:
@@ -182,13 +201,12 @@ def test_companion_imports_only_the_standard_library() -> None:
 def test_each_folder_imports_only_what_design_md_allows(package: str) -> None:
     found = set()
     for path in files(package):
-        allowed = ALLOWED[package] | STDLIB
-        if package == "vision" and "training" in path.parts:
-            allowed = allowed | TRAINING_LIBRARIES
+        if package == "vision":
+            allowed = VISION_ALLOWED[vision_room(module_name(path))] | STDLIB
+        else:
+            allowed = ALLOWED[package] | STDLIB
         found |= {(str(path.relative_to(ROOT)), m) for m in top_modules(path) - allowed}
-    assert found - KNOWN_BREACHES == set()
-    assert {b for b in KNOWN_BREACHES if b[0].startswith(f"{package}/")} <= found, (
-        "a known breach is gone: remove it from KNOWN_BREACHES")
+    assert found == set()
 
 
 def test_vision_and_calibration_never_import_qt() -> None:
@@ -200,12 +218,70 @@ def test_vision_and_calibration_never_import_qt() -> None:
 
 
 def test_torch_and_ultralytics_only_in_training_code() -> None:
-    for package in ("vision", "calibration", "ui"):
-        for path in files(package):
-            if "training" in path.parts:
-                continue
-            assert not top_modules(path) & TRAINING_LIBRARIES, (
-                f"{path.relative_to(ROOT)} imports training libraries at run time")
+    assert {vision_room(m) for m in modules()} == {"runtime", "render", "training"}
+    for mod, path in modules().items():
+        if vision_room(mod) == "training" and mod.startswith("vision"):
+            continue
+        assert not top_modules(path) & TRAINING_LIBRARIES, (
+            f"{path.relative_to(ROOT)} imports training libraries at run time")
+
+
+def test_runtime_never_imports_training() -> None:
+    # Not the vision runtime, not the renderer, not calibration, ui or companion: not at
+    # module level, not inside a function. The app installs and runs without vision.training.
+    bad = [f"{mod} imports {d}" for mod, deps in graph(on_import_only=False).items()
+           if not mod.startswith("vision.training")
+           for d in sorted(deps) if d.startswith("vision.training")]
+    assert bad == []
+
+
+def test_the_renderer_builds_only_on_the_runtime_values() -> None:
+    # vision/render sits below the readers and the pipeline: the demo source opens it, it
+    # never reaches up into them.
+    bad = [f"{mod} imports {d}" for mod, deps in graph(on_import_only=False).items()
+           if vision_room(mod) == "render" and mod.startswith("vision")
+           for d in sorted(deps)
+           if d.startswith("vision") and vision_room(d) == "runtime" and d not in RENDER_USES]
+    assert bad == []
+
+
+def test_the_train_command_loads_no_training_code_until_it_runs() -> None:
+    # `companion --help` registers `companion train` (vision.training.train:register_train):
+    # that module imports only the standard library until the command runs.
+    path = ROOT / "vision" / "training" / "train.py"
+    on_import = {name.split(".")[0] for name, now in imports(path) if now}
+    assert on_import <= STDLIB, sorted(on_import - STDLIB)
+    assert "vision.training.yolo" in {name for name, now in imports(path) if not now}
+
+
+def test_the_app_runs_without_vision_training() -> None:
+    # A fresh interpreter where vision.training cannot be imported: every module of the
+    # vision runtime, the renderer and calibration imports, a demo frame is read, and the
+    # command line lists every subcommand, `train` as unavailable.
+    mods = sorted(m for m in modules() if m.split(".")[0] in ("vision", "calibration")
+                  and vision_room(m) != "training")
+    code = (
+        "import importlib, importlib.abc, sys\n"
+        "class NoTraining(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'vision.training' or name.startswith('vision.training.'):\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, NoTraining())\n"
+        + "".join(f"importlib.import_module({m!r})\n" for m in mods)
+        + "from vision.sources.parse import parse_source\n"
+        "assert parse_source('demo').read() is not None\n"
+        "from companion.cli import main\n"
+        "try:\n"
+        "    main(['--help'])\n"
+        "except SystemExit as exc:\n"
+        "    assert not exc.code, exc.code\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
+    listed = result.stdout
+    for name in ("detect", "watch", "calibrate", "render-table", "teach-deck", "demo"):
+        assert f"    {name}" in listed, name
+    assert "unavailable: vision.training not installed" in listed
 
 
 def test_companion_rooms_import_only_the_rooms_below_them() -> None:
@@ -242,11 +318,8 @@ def test_no_import_circles_at_module_level() -> None:
     assert circles(graph(on_import_only=True)) == []
 
 
-def test_no_import_circles_in_companion_even_inside_functions() -> None:
-    found = circles(graph(on_import_only=False))
-    assert [c for c in found if c[0].startswith("companion")] == []
-    assert [c for c in found if not c[0].startswith("companion")] == KNOWN_LAZY_CIRCLES, (
-        "the circles through lazy imports in vision/ changed: update KNOWN_LAZY_CIRCLES")
+def test_no_import_circles_even_inside_functions() -> None:
+    assert circles(graph(on_import_only=False)) == []
 
 
 def test_companion_runs_in_a_python_without_third_party_packages() -> None:

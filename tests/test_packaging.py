@@ -89,3 +89,25 @@ def test_the_window_has_a_gui_script() -> None:
     module, _, name = target.partition(":")
     assert (module, name) == ("ui.cli", "run_window")
     assert f"def {name}(" in (ROOT / "ui" / "cli.py").read_text(encoding="utf-8")
+
+
+def test_every_subcommand_entry_point_names_a_register_function() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    commands = project["entry-points"]["companion.commands"]
+    assert set(commands) >= {"detect", "train", "teach-deck", "watch", "render-table",
+                             "calibrate", "demo"}
+    for name, target in commands.items():
+        module, _, func = target.partition(":")
+        source = ROOT.joinpath(*module.split(".")).with_suffix(".py")
+        assert f"def {func}(" in source.read_text(encoding="utf-8"), (name, target)
+
+
+def test_the_wheel_leaves_training_out_and_training_registers_its_own_command() -> None:
+    # vision/training runs from a checkout (it writes datasets/, runs/ and models/ beside the
+    # packages); the app installs and runs without it, `companion train` then unavailable.
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    found = config["tool"]["setuptools"]["packages"]["find"]
+    assert {"vision.training", "vision.training.*"} <= set(found["exclude"])
+    commands = config["project"]["entry-points"]["companion.commands"]
+    assert commands["train"].startswith("vision.training.")
+    assert [n for n, t in commands.items() if t.startswith("vision.training")] == ["train"]

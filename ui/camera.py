@@ -77,7 +77,7 @@ def find_cameras(max_index: int = 2, budget_s: float = 1.5, *,
     """The webcams, each named and probed for a picture within ``budget_s`` seconds in all:
     those the system ``known`` (default: `system_cameras`), and indices below ``max_index``
     that give a picture though unnamed. A known camera that cannot be opened (permission
-    denied, in use) is listed with why (`vision.sources.camera_problem`), never dropped."""
+    denied, in use) is listed with why (`vision.sources.camera.camera_problem`), never dropped."""
     if known is None:
         known = system_cameras(platform)
     if platform.startswith("linux") and not known:

@@ -1,6 +1,6 @@
 """The demo table through the full vision pipeline: a simulated game rendered as camera frames
-(`vision.table_render`), read by the detector, the zones and the tracker, and logged by
-`vision.pipeline.TablePipeline` into the game's own log, as at a real table.
+(`vision.render`), read by the detector, the zones and the tracker, and logged by
+`vision.pipeline.table.TablePipeline` into the game's own log, as at a real table.
 
 By default the detector is the renderer's truth detector (the cards whose corner index is
 visible), so the demo shows the referee on a correctly read game; ``detector="model"`` uses the

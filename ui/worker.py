@@ -89,7 +89,7 @@ def answers_of(held: Held) -> list[tuple[str, list[dict[str, Any]]]]:
 
 
 class PipelineFeed:
-    """What the feeds that run `vision.pipeline.TablePipeline` share: answering a held reading
+    """What the feeds that run `vision.pipeline.table.TablePipeline` share: answering a held reading
     and rebuilding the pipeline's referee after a person wrote to the log. Subclasses set
     ``pipeline`` (None when there is none) and give `_evidence`, the masked frame to store."""
 

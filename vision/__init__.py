@@ -1,5 +1,10 @@
-"""Pixels to observations: frame sources, the card detector runtime, the tracker, the synthetic
-table renderer and the detector's training-data generator and recipe.
+"""Pixels to observations. The runtime the app imports: frame sources (`vision.sources`), the
+card readers (`vision.readers`), zones, tracker and chips, the live pipeline
+(`vision.pipeline`) and the commands (detect, teach-deck, watch, render-table, calibrate).
+Beside it: `vision.render`, the synthetic table and deck rasteriser (the demo table and the
+training pictures), and `vision.training`, data, recipes and evaluation, which the app never
+imports. docs/architecture.md maps them.
 
-May import companion, calibration, numpy and OpenCV; ultralytics/torch only in training code.
+May import companion, calibration, numpy and OpenCV; torch and ultralytics only in
+vision.training.
 """

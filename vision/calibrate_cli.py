@@ -1,6 +1,8 @@
 """`companion calibrate`: find the board, name its cups, propose the zones and save a profile.
 
-Registered through the ``companion.commands`` entry point (see companion/cli.py).
+Registered through the ``companion.commands`` entry point (see companion/cli.py). It lives in
+vision/ because it opens the camera (`vision.sources`); the procedure itself, pictures in and
+a table profile out, is `calibration.calibrate`, which needs only numpy and OpenCV.
 """
 
 from __future__ import annotations

@@ -111,7 +111,7 @@ def parse_typed(text: str, players: Sequence[str], last_dealer: str = "") -> dic
 
 
 def enter_typed(pipe: Any, text: str) -> tuple[tuple[int, dict[str, Any]] | None, list[str]]:
-    """Log what a typed line means through ``pipe`` (a `vision.pipeline.TablePipeline`) once
+    """Log what a typed line means through ``pipe`` (a `vision.pipeline.table.TablePipeline`) once
     its referee accepts it: the line and event logged (None when nothing was) and what to tell
     the person (the announcements, the list of commands, or why nothing was logged)."""
     from companion.events import Event

@@ -3,8 +3,8 @@
 Given a frame and axis-aligned boxes around cards (as a detector gives them), it crops each
 box (plus a small margin), resizes it to the model's input and returns the card code of each
 crop with its softmax score. The model (``models/card_classifier.onnx``) is a small CNN trained
-from scratch by ``vision/train_classifier.py``; ``models/card_classifier.json`` holds its class
-names (must equal ``CARD_CODES``), input size and normalisation.
+from scratch by ``vision/training/train_classifier.py``; ``models/card_classifier.json`` holds
+its class names (must equal ``CARD_CODES``), input size and normalisation.
 
 No torch here: numpy, OpenCV and onnxruntime only.
 """

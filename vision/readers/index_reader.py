@@ -9,7 +9,7 @@ models, all run with onnxruntime on the CPU:
    ``PATCH`` x ``PATCH`` cut of each box: rank (13), suit (4, by shape: some decks print every
    suit in one colour), which way the index's top points (4 quarter turns), and whether it is
    an index at all;
-3. optionally the **rank OCR** (`vision.rank_ocr`, PP-OCRv4's recogniser from the
+3. optionally the **rank OCR** (`vision.readers.rank_ocr`, PP-OCRv4's recogniser from the
    ``rapidocr-onnxruntime`` wheel) reads the rank of the index turned upright; its
    likelihoods are fused with the rank head's.
 
@@ -128,7 +128,7 @@ def available() -> bool:
 
 
 class IndexReader:
-    """Reads cards index-first; the same interface as `vision.detector.CardDetector`
+    """Reads cards index-first; the same interface as `vision.readers.detector.CardDetector`
     (`detect`, `detect_many`, ``names``), so the zone reader and ``companion detect`` use it.
 
     - ``conf``: minimum confidence of a card (its corners' fused rank x suit probability times

@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-#: The rank strings in `vision.index_reader.RANKS` order.
+#: The rank strings in `vision.readers.index_heads.RANKS` order.
 RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 #: Height and width the recogniser reads (its training height is 48).
 HEIGHT, WIDTH = 48, 72

@@ -33,7 +33,7 @@ def simulated_round(game: str = "michigan-rummy", players: Sequence[str] = ("Ann
 
 
 class RenderedSource(FrameSource):
-    """A `vision.sources.FrameSource` drawing a game log on the fly (the demo table).
+    """A `vision.sources.frames.FrameSource` drawing a game log on the fly (the demo table).
 
     ``realtime=True`` paces frames to the wall clock (as a camera would deliver them);
     otherwise frames come as fast as they are asked for. ``last`` is the latest `FrameTruth`

@@ -29,7 +29,7 @@ VISUAL_EVENTS = frozenset({"play", "reveal", "trump"})
 NEW_DEAL_EVENTS = frozenset({"round", "hand"})
 
 
-#: The deck design of the demo table (one of vision.decks.TRAIN_DECKS).
+#: The deck design of the demo table (one of vision.render.decks.TRAIN_DECKS).
 DEMO_DECK = "standard"
 
 

@@ -4,7 +4,7 @@ Runs the ONNX runtime detector (exactly what the app uses) over a labelled image
 folder (``images/`` + ``labels/``, e.g. the rendered held-out decks) or a folder with a
 ``labels.jsonl`` (the real-photo sets). Usage::
 
-    python -m vision.detector_eval /work/shared/real-cards-dev datasets/cards/heldout \\
+    python -m vision.training.detector_eval /work/shared/real-cards-dev datasets/cards/heldout \\
         --empty datasets/cards/empty
 """
 
@@ -198,7 +198,8 @@ def phantoms(det: Any, folder: str | Path, conf: float | None = None) -> dict[st
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m vision.detector_eval", description=__doc__)
+    ap = argparse.ArgumentParser(prog="python -m vision.training.detector_eval",
+                                 description=__doc__)
     ap.add_argument("sets", nargs="*", help="labelled folders (labels.jsonl or images/+labels/)")
     ap.add_argument("--empty", action="append", default=[], help="folders of empty scenes")
     ap.add_argument("--reader", choices=["index", "hybrid", "card"], default="index",

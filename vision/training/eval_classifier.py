@@ -1,6 +1,6 @@
-"""Measure the card-identity classifier (ONNX, through `vision.classifier.CardClassifier`).
+"""Measure the card-identity classifier (ONNX, through `vision.readers.classifier.CardClassifier`).
 
-    python -m vision.eval_classifier [--model models/card_classifier.onnx]
+    python -m vision.training.eval_classifier [--model models/card_classifier.onnx]
 
 Prints:
 - top-1 on the real-photo dev set (``/work/shared/real-cards-dev``): every labelled card's

@@ -8,11 +8,11 @@ Two products, both written under ``datasets/index/`` (ignored by git):
   ``real-cards-train`` that label corner indices (``ammi_``, ``bidly_``), linked, never copied,
   split by time so that near-identical frames never straddle train and validation.
 - **Index crops** for the rank / suit / orientation heads: every labelled index of those scenes
-  cut out the way the runtime cuts a localiser box (`vision.index_reader.index_patch`), with
+  cut out the way the runtime cuts a localiser box (`vision.readers.index_heads.index_patch`), with
   its box jittered, plus crops of the real index boxes and negatives (patches that are not an
   index: pips, face art, backs, chips, table), saved as one ``.npz`` per split.
 
-    python -m vision.index_data --scenes 2400 --val-scenes 150 --out datasets/index
+    python -m vision.training.index_data --scenes 2400 --val-scenes 150 --out datasets/index
 """
 
 from __future__ import annotations

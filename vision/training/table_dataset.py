@@ -8,8 +8,10 @@ a card is labelled when at least one corner index is visible, with a box around 
 it that shows (an earlier version boxed the whole card, so a card mostly covered by the next
 one in a revealed row got a box over its neighbour).
 
-    python -m vision.table_dataset --videos 160 --frames 5 --out datasets/cards/table-train
-    python -m vision.table_dataset --views --videos 300 --frames 3 --out datasets/cards/views-train
+    python -m vision.training.table_dataset --videos 160 --frames 5 \
+        --out datasets/cards/table-train
+    python -m vision.training.table_dataset --views --videos 300 --frames 3 \
+        --out datasets/cards/views-train
 
 ``--views`` writes what the live pipeline feeds the detector instead: each readable zone
 warped top-down and upright for its seat (`vision.zones`), with a margin of 8 to 45 board

@@ -1,6 +1,6 @@
 """Train the card-identity classifier (detect-then-classify, stage two) and export it to ONNX.
 
-    nice -n 10 python -m vision.train_classifier --synth 40000 --minutes 25
+    nice -n 10 python -m vision.training.train_classifier --synth 40000 --minutes 25
 
 Data (built into ``datasets/classifier/``, git-ignored, reused when present):
 - rendered crops: one card of a ``TRAIN_DECKS`` design (never ``HELDOUT_DECKS``) posed on a
@@ -209,8 +209,8 @@ def build_yolo_crops(folders: Sequence[Path], variants: int, seed: int, workers:
                      size: int = SIZE, chunk: int = 200) -> tuple[np.ndarray, np.ndarray]:
     """Crops of every labelled box of YOLO-format scenes (``folder/images``, ``folder/labels``),
     each box jittered as a detector's would be. For the table renderer's zone views
-    (`vision.table_dataset --views`): the index strips of revealed rows and pile corners at the
-    size the live pipeline reads them."""
+    (`vision.training.table_dataset --views`): the index strips of revealed rows and pile
+    corners at the size the live pipeline reads them."""
     images = sorted(p for f in folders for p in (Path(f) / "images").glob("*.jpg"))
     jobs = [(images[k:k + chunk], variants, seed * 100000 + k, size)
             for k in range(0, len(images), chunk)]
@@ -393,7 +393,7 @@ def export(model, out: Path, size: int) -> None:  # type: ignore[no-untyped-def]
                      "input_size x input_size, BGR/255, (x - mean) / std, NCHW float32",
             "output": "logits over names (softmax for scores)",
             "tta": True,
-            "trained_by": "vision/train_classifier.py"}
+            "trained_by": "vision/training/train_classifier.py"}
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
 
 

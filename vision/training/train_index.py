@@ -1,9 +1,9 @@
 """Training recipe for the index localiser: a one-class (``index``) YOLO from its model YAML.
 
-    python -m vision.index_data --scenes-only          # the data (datasets/index/)
-    python -m vision.train_index --hours 1.3           # train, resumable; export at the end
-    python -m vision.train_index --export-only         # export the best weights again
-    python -m vision.train_index --init models/checkpoints/index_localiser.pt --fresh \
+    python -m vision.training.index_data --scenes-only    # the data (datasets/index/)
+    python -m vision.training.train_index --hours 1.3     # train, resumable; export at the end
+    python -m vision.training.train_index --export-only   # export the best weights again
+    python -m vision.training.train_index --init models/checkpoints/index_localiser.pt --fresh \
         --name localiser3 --lr0 0.001 --warmup 0 --hours 2   # go on from the checkpoint
 
 From scratch (no downloaded weights), on the CPU, resumable from ``last.pt``. Exports

@@ -1,8 +1,8 @@
 """Training recipe for the index heads: rank, suit, orientation and is-index from one grey patch.
 
-    python -m vision.index_data --crops-only                 # datasets/index/crops-*.npz
-    python -m vision.train_index_heads --minutes 12          # train, export models/index_heads.onnx
-    python -m vision.train_index_heads --eval-only           # re-measure the shipped heads
+    python -m vision.training.index_data --crops-only          # datasets/index/crops-*.npz
+    python -m vision.training.train_index_heads --minutes 12   # train, export the heads' ONNX
+    python -m vision.training.train_index_heads --eval-only    # re-measure the shipped heads
 
 A small CNN trained from scratch with torch on the CPU (time-budgeted, resumable from its last
 state); exported to ONNX with four named outputs. Training only: the app runs the ONNX file

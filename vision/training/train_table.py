@@ -1,9 +1,9 @@
-"""Fine-tune the card detector on whole-table scenes (vision/table_dataset.py) next to the
+"""Fine-tune the card detector on whole-table scenes (vision/training/table_dataset.py) next to the
 rendered card scenes and the real photos, starting from the main run's weights.
 
-    python -m vision.train_table --weights runs/cards/yolo26n/weights/best.pt --hours 0.35
+    python -m vision.training.train_table --weights runs/cards/yolo26n/weights/best.pt --hours 0.35
 
-Training only (imports ultralytics); the result is exported with `vision.train.export`.
+Training only (imports ultralytics); the result is exported with `vision.training.yolo.export`.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--name", default="yolo26n-table")
     ap.add_argument("--export", type=Path, default=None, help="write the ONNX here too")
     ap.add_argument("--scenes", choices=["table", "views"], default="table",
-                    help="whole table frames or zone views (vision.table_dataset --views)")
+                    help="whole table frames or zone views (vision.training.table_dataset --views)")
     args = ap.parse_args(argv)
     best = finetune(args.weights, args.hours, args.epochs, args.imgsz, args.name, args.scenes)
     print(f"best weights: {best}")
