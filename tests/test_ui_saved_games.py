@@ -12,8 +12,9 @@ from pytestqt.qtbot import QtBot
 
 import ui.store
 from companion.referee import find_simulator
+from ui.dialogs import OpenGameDialog
 from ui.store import GameStore
-from ui.window import MainWindow, OpenGameDialog
+from ui.window import MainWindow
 
 
 def _save_games(store: GameStore, n: int, close: bool = True) -> None:

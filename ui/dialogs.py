@@ -1,4 +1,5 @@
-"""Small dialogs for what the camera cannot see, and for fixing what it got wrong.
+"""Small dialogs for what the camera cannot see, for fixing what it got wrong, and for picking a
+saved game (`OpenGameDialog`).
 
 Each dialog only collects values and returns ordinary log events (``dummy``, ``bid``,
 ``trump``, ``hand``, ``play``, ``reveal``, ``end-round``, ``round``); the window appends them
@@ -7,12 +8,13 @@ or wraps them in a ``correct`` event. No rules are checked here: the referee jud
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QFocusEvent
+from PySide6.QtGui import QFocusEvent, QKeySequence
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QButtonGroup,
     QCheckBox,
     QComboBox,
@@ -22,14 +24,18 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QRadioButton,
     QSpinBox,
+    QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from companion.cards import RANKS, SUITS, CardError, card, cards
+from ui.models import GamesModel
+from ui.store import GameInfo, GameStore
 
 USER = {"source": "user"}  # marks events typed in by a person (unknown fields are ignored)
 
@@ -357,3 +363,55 @@ class EndRoundDialog(EventDialog):
         if self.next_round.isChecked():
             out.append({"event": "round", "dealer": self.dealer.currentText(), **USER})
         return out
+
+
+class OpenGameDialog(QDialog):
+    """Pick a saved game to replay (and export), or delete saved games."""
+
+    def __init__(self, store: GameStore, parent: QWidget | None = None,
+                 confirm: Callable[[GameInfo], bool] | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Open a saved game")
+        self.resize(760, 420)
+        self.store = store
+        self._confirm = confirm or self._ask_delete
+        games = store.games()
+        self.model = GamesModel(games)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.doubleClicked.connect(lambda _i: self.accept())
+        if games:
+            self.table.selectRow(0)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        self.delete_button = buttons.addButton("Delete…", QDialogButtonBox.ButtonRole.ActionRole)
+        self.delete_button.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+        self.delete_button.clicked.connect(self.delete_chosen)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        box = QVBoxLayout(self)
+        box.addWidget(self.table)
+        box.addWidget(buttons)
+
+    def chosen(self) -> GameInfo | None:
+        rows = self.table.selectionModel().selectedRows()
+        return self.model.game(rows[0].row()) if rows else None
+
+    def delete_chosen(self) -> None:
+        """Delete the selected game (log and evidence) once the user confirms."""
+        game = self.chosen()
+        if game is None or not self._confirm(game):
+            return
+        row = self.table.selectionModel().selectedRows()[0].row()
+        self.store.delete(game)
+        self.model.set_games(self.store.games())
+        if self.model.rowCount():
+            self.table.selectRow(min(row, self.model.rowCount() - 1))
+
+    def _ask_delete(self, game: GameInfo) -> bool:
+        answer = QMessageBox.question(
+            self, "Delete the game?",
+            f"Delete {game.title}, its log and its evidence pictures?\nThis cannot be undone.")
+        return answer == QMessageBox.StandardButton.Yes

@@ -7,30 +7,18 @@ to watch and the table profile; it decides no rule (defaults come from companion
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import cv2
 import numpy as np
-from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPixmap, QPolygonF
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
     QFormLayout,
-    QGraphicsEllipseItem,
-    QGraphicsItem,
-    QGraphicsPolygonItem,
-    QGraphicsScene,
-    QGraphicsSceneMouseEvent,
-    QGraphicsSimpleTextItem,
-    QGraphicsView,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -44,12 +32,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from calibration.layout import BOARD_HALF, Zone, board_cups, default_zones
+from calibration.layout import board_cups, default_zones
 from calibration.profile import TableProfile
-from companion.cards import Card, CardError, pretty_name
 from companion.diagnostics import log_failure
-from companion.house import HouseRule, house_rules
+from companion.house import house_rules
 from companion.referee import GAME_MODULES
+from ui.calibration_view import CalibrationView, grab_frame
 from ui.camera import Camera
 from ui.demo import (
     DEMO_PLAYERS,
@@ -59,7 +47,7 @@ from ui.demo import (
     TableView,
     camera_profile,
 )
-from ui.views import bgr_to_qimage
+from ui.rule_editor import RuleEditor, for_people
 
 GAMES: dict[str, str] = {
     "michigan-rummy": "Michigan Rummy",
@@ -74,8 +62,6 @@ DEMO_SOURCE = "demo"
 #: House rules that the Game tab sets as the game event's own fields.
 GAME_TAB_RULES = frozenset({"rounds", "chips"})
 DEFAULT_ROUNDS = {"oh-claire": 11, "wanagan": 3, "michigan-rum": 5}
-BOARD_CORNERS = np.array([[-BOARD_HALF, -BOARD_HALF], [BOARD_HALF, -BOARD_HALF],
-                          [BOARD_HALF, BOARD_HALF], [-BOARD_HALF, BOARD_HALF]], np.float64)
 
 
 @dataclass
@@ -97,306 +83,9 @@ class GameSetup:
 
 
 # --- house rule editors -------------------------------------------------------------------
-def rule_choices(rule: HouseRule) -> list[str]:
-    """The values a text rule may take, as its description quotes them (``"last"`` or
-    ``"first"``); empty when it names none."""
-    if not isinstance(rule.default, str):
-        return []
-    quoted = list(dict.fromkeys(re.findall(r'"([^"]+)"', rule.description)))
-    return quoted if rule.default in quoted else []
-
-
-def for_people(value: Any) -> str:
-    """A house rule's value as people read it: on/off, 10♦ rather than TD, no brackets."""
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if isinstance(value, dict):
-        name = value.get("name", "")
-        rest = ", ".join(f"{k} {for_people(v)}" for k, v in value.items() if k != "name")
-        return f"{name} ({rest})" if name and rest else str(name or rest)
-    if isinstance(value, list):
-        return ", ".join(for_people(x) for x in value)
-    return pretty_name(str(value))
-
-
-def _from_people(item: str) -> str:
-    try:
-        return Card.parse(item).code  # 10♦, 10d, TD all mean TD
-    except (CardError, ValueError):
-        return item
-
-
-class RuleEditor:
-    """One house rule's widget; `value()` reads it back in the default's kind. Cards are shown
-    and typed as people write them (A♠, 10♦); a rule with named choices is a list to pick
-    from; a list of structured entries (Wanagan's cups) is shown, not edited, here."""
-
-    def __init__(self, rule: HouseRule) -> None:
-        self.rule = rule
-        d = rule.default
-        self.widget: QWidget
-        choices = rule_choices(rule)
-        if choices:
-            combo = QComboBox()
-            combo.addItems(choices)
-            combo.setCurrentText(d)
-            self.widget = combo
-        elif isinstance(d, list) and any(isinstance(x, dict) for x in d):
-            shown = QLabel(for_people(d))
-            shown.setWordWrap(True)
-            self.widget = shown
-        elif isinstance(d, bool):
-            box = QCheckBox()
-            box.setChecked(d)
-            self.widget = box
-        elif isinstance(d, int):
-            spin = QSpinBox()
-            spin.setRange(-1000, 100000)
-            spin.setValue(d)
-            self.widget = spin
-        elif isinstance(d, float):
-            dspin = QDoubleSpinBox()
-            dspin.setRange(-1e6, 1e6)
-            dspin.setValue(d)
-            self.widget = dspin
-        elif isinstance(d, list):
-            self.widget = QLineEdit(for_people(d))
-        else:
-            self.widget = QLineEdit(str(d))
-        self.widget.setToolTip(f"{rule.description} ({rule.ruling}; default: {for_people(d)})")
-
-    def value(self) -> Any:
-        d = self.rule.default
-        w = self.widget
-        if isinstance(w, QCheckBox):
-            return w.isChecked()
-        if isinstance(w, QSpinBox):
-            return w.value()
-        if isinstance(w, QDoubleSpinBox):
-            return w.value()
-        if isinstance(w, QComboBox):
-            return w.currentText()
-        if isinstance(w, QLabel):
-            return d  # shown, not edited here
-        assert isinstance(w, QLineEdit)
-        text = w.text()
-        if isinstance(d, list):
-            items = [s.strip() for s in text.split(",") if s.strip()]
-            if d and all(isinstance(x, int) and not isinstance(x, bool) for x in d):
-                try:
-                    return [int(s) for s in items]
-                except ValueError:
-                    return d
-            return [_from_people(s) for s in items]
-        return text
-
-    def set_value(self, value: Any) -> None:
-        w = self.widget
-        if isinstance(w, QCheckBox):
-            w.setChecked(bool(value))
-        elif isinstance(w, QSpinBox):
-            w.setValue(int(value))
-        elif isinstance(w, QDoubleSpinBox):
-            w.setValue(float(value))
-        elif isinstance(w, QComboBox):
-            w.setCurrentText(str(value))
-        elif isinstance(w, QLineEdit):
-            w.setText(for_people(value) if isinstance(value, list) else str(value))
-
-    def changed(self) -> bool:
-        return bool(self.value() != self.rule.default)
 
 
 # --- calibration ---------------------------------------------------------------------------
-class Handle(QGraphicsEllipseItem):
-    """A draggable board corner."""
-
-    def __init__(self, x: float, y: float, on_move: Any) -> None:
-        r = 9.0
-        super().__init__(-r, -r, 2 * r, 2 * r)
-        self.setPos(x, y)
-        self.setBrush(QBrush(QColor("#ffeb3b")))
-        self.setPen(QPen(QColor("#000000"), 2))
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable)
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
-        self.setZValue(10)
-        self.setCursor(Qt.CursorShape.SizeAllCursor)
-        self._on_move = on_move
-
-    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:
-        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged:
-            self._on_move()
-        return super().itemChange(change, value)
-
-
-class ZoneItem(QGraphicsPolygonItem):
-    """A zone drawn through the homography; dragging it moves the zone on the board."""
-
-    def __init__(self, index: int, view: CalibrationView) -> None:
-        super().__init__()
-        self.index = index
-        self._view = view
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsMovable)
-        self.setCursor(Qt.CursorShape.OpenHandCursor)
-        self.setZValue(5)
-
-    def mouseReleaseEvent(self, event: QGraphicsSceneMouseEvent) -> None:
-        super().mouseReleaseEvent(event)
-        offset = self.pos()
-        if offset.x() or offset.y():
-            self._view.move_zone(self.index, (offset.x(), offset.y()))
-
-
-class CalibrationView(QGraphicsView):
-    """The live picture with the board's corners as handles and every zone and cup drawn
-    through the homography they define. Drag the corners onto the board's corners, and drag a
-    zone to where that seat lays its cards."""
-
-    changed = Signal()
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setScene(QGraphicsScene(self))
-        self.setRenderHint(QPainter.RenderHint.Antialiasing)
-        self.setMinimumSize(480, 320)
-        self.profile: TableProfile | None = None
-        self.frame: np.ndarray | None = None
-        self.seat_names: list[str] = []
-        self._handles: list[Handle] = []
-        self._zone_items: list[ZoneItem] = []
-        self._cup_items: list[QGraphicsItem] = []
-        self._labels: list[QGraphicsSimpleTextItem] = []
-        self._pixmap = self.scene().addPixmap(QPixmap())
-        self._updating = False
-
-    def set_table(self, frame: np.ndarray, profile: TableProfile,
-                  seat_names: Sequence[str] = ()) -> None:
-        self.profile = profile
-        self.frame = frame
-        self.seat_names = list(seat_names)
-        self._pixmap.setPixmap(QPixmap.fromImage(bgr_to_qimage(frame)))
-        scene = self.scene()
-        for item in [*self._handles, *self._zone_items, *self._cup_items, *self._labels]:
-            scene.removeItem(item)
-        self._handles, self._zone_items, self._cup_items, self._labels = [], [], [], []
-        corners = profile.board_corners_px()
-        self._updating = True
-        for x, y in corners:
-            h = Handle(float(x), float(y), self._corners_moved)
-            scene.addItem(h)
-            self._handles.append(h)
-        for i, _zone in enumerate(profile.zones):
-            item = ZoneItem(i, self)
-            scene.addItem(item)
-            self._zone_items.append(item)
-            label = QGraphicsSimpleTextItem()
-            label.setBrush(QBrush(QColor("#ffffff")))
-            label.setZValue(6)
-            scene.addItem(label)
-            self._labels.append(label)
-        self._updating = False
-        self.setSceneRect(0, 0, frame.shape[1], frame.shape[0])
-        self.redraw()
-
-    def handle_positions(self) -> np.ndarray:
-        return np.array([[h.pos().x(), h.pos().y()] for h in self._handles], np.float64)
-
-    def move_corner(self, k: int, x: float, y: float) -> None:
-        """Move board corner ``k`` (0 = top-left, clockwise) to image point (x, y)."""
-        self._handles[k].setPos(x, y)
-
-    def _corners_moved(self) -> None:
-        if self._updating or self.profile is None or len(self._handles) != 4:
-            return
-        hom = cv2.getPerspectiveTransform(BOARD_CORNERS.astype(np.float32),
-                                          self.handle_positions().astype(np.float32))
-        self.profile = self.profile.with_homography(hom)
-        self.redraw()
-        self.changed.emit()
-
-    def move_zone(self, index: int, offset_px: tuple[float, float]) -> None:
-        """Shift zone ``index`` by an image offset (converted to board units)."""
-        assert self.profile is not None
-        zone = self.profile.zones[index]
-        centre = np.array([zone.center])
-        px = self.profile.board_to_image(centre)[0] + np.array(offset_px)
-        moved = self.profile.image_to_board(np.array([px]))[0]
-        dx, dy = float(moved[0] - centre[0][0]), float(moved[1] - centre[0][1])
-        poly = tuple((x + dx, y + dy) for x, y in zone.polygon)
-        zones = list(self.profile.zones)
-        zones[index] = Zone(zone.name, zone.kind, poly, zone.seat, dict(zone.meta))
-        self.profile.zones = zones
-        self._zone_items[index].setPos(0, 0)
-        self.redraw()
-        self.changed.emit()
-
-    def redraw(self) -> None:
-        if self.profile is None:
-            return
-        scene = self.scene()
-        for item in self._cup_items:
-            scene.removeItem(item)
-        self._cup_items = []
-        for i, (zone, pts) in enumerate(zip(self.profile.zones, self.profile.zone_polygons_px(),
-                                            strict=True)):
-            item = self._zone_items[i]
-            item.setPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in pts]))
-            colour = QColor("#4fc3f7") if zone.kind == "pile" else QColor("#ff8a65")
-            item.setPen(QPen(colour, 2.5))
-            fill = QColor(colour)
-            fill.setAlpha(50)
-            item.setBrush(QBrush(fill))
-            name = zone.name
-            if zone.seat is not None and zone.seat < len(self.seat_names):
-                name = f"{self.seat_names[zone.seat]}'s cards"
-            self._labels[i].setText(name)
-            self._labels[i].setPos(float(pts[:, 0].min()) + 4, float(pts[:, 1].min()) + 2)
-        board = self.profile.board_corners_px()
-        outline = scene.addPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in board]),
-                                   QPen(QColor("#ffeb3b"), 2, Qt.PenStyle.DashLine))
-        self._cup_items.append(outline)
-        for cup in self.profile.cups:
-            ring = [(cup.center[0] + cup.radius * np.cos(a), cup.center[1] + cup.radius * np.sin(a))
-                    for a in np.linspace(0, 2 * np.pi, 32, endpoint=False)]
-            pts = self.profile.board_to_image(np.array(ring))
-            poly = scene.addPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in pts]),
-                                    QPen(QColor("#ffffff"), 1.5))
-            self._cup_items.append(poly)
-            text = scene.addSimpleText(cup.name if len(cup.name) < 9 else cup.name[:8] + "…")
-            c = self.profile.board_to_image(np.array([cup.center]))[0]
-            text.setBrush(QBrush(QColor("#ffffff")))
-            text.setPos(float(c[0]) - text.boundingRect().width() / 2, float(c[1]) - 7)
-            self._cup_items.append(text)
-
-    def resizeEvent(self, event: Any) -> None:
-        super().resizeEvent(event)
-        self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
-
-    def showEvent(self, event: Any) -> None:
-        super().showEvent(event)
-        self.fitInView(self.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
-
-
-def grab_frame(source: str, timeout_s: float = 2.0) -> np.ndarray:
-    """One picture from a camera index / stream / file for calibration; OSError (saying why)
-    when there is none."""
-    try:
-        from vision.sources.parse import parse_source
-        src = parse_source(source)
-    except ImportError as exc:
-        raise OSError(f"the vision package cannot be loaded ({exc})") from exc
-    except ValueError as exc:
-        raise OSError(str(exc)) from exc
-    try:
-        import time
-        end = time.monotonic() + timeout_s
-        while time.monotonic() < end:
-            frame = src.read()
-            if frame is not None:
-                return frame.image
-        raise OSError(f"{source} gave no picture in {timeout_s:g} s")
-    finally:
-        src.close()
 
 
 # --- the dialog -----------------------------------------------------------------------------

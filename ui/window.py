@@ -26,7 +26,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
-    QDialogButtonBox,
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
@@ -54,10 +53,11 @@ from ui.dialogs import (
     EndRoundDialog,
     EventDialog,
     HandDialog,
+    OpenGameDialog,
     PlayDialog,
     TrumpDialog,
 )
-from ui.models import ChipTableModel, EventsModel, GamesModel, ViolationsModel
+from ui.models import ChipTableModel, EventsModel, ViolationsModel
 from ui.proof import ProofDialog
 from ui.setup import DEMO_SOURCE, GAMES, GameSetup, SetupDialog
 from ui.speech import Speaker
@@ -72,58 +72,6 @@ def _font(points: int, bold: bool = False) -> QFont:
     f.setPointSize(points)
     f.setBold(bold)
     return f
-
-
-class OpenGameDialog(QDialog):
-    """Pick a saved game to replay (and export), or delete saved games."""
-
-    def __init__(self, store: GameStore, parent: QWidget | None = None,
-                 confirm: Callable[[GameInfo], bool] | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle("Open a saved game")
-        self.resize(760, 420)
-        self.store = store
-        self._confirm = confirm or self._ask_delete
-        games = store.games()
-        self.model = GamesModel(games)
-        self.table = QTableView()
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.doubleClicked.connect(lambda _i: self.accept())
-        if games:
-            self.table.selectRow(0)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Open
-                                   | QDialogButtonBox.StandardButton.Cancel)
-        self.delete_button = buttons.addButton("Delete…", QDialogButtonBox.ButtonRole.ActionRole)
-        self.delete_button.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
-        self.delete_button.clicked.connect(self.delete_chosen)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        box = QVBoxLayout(self)
-        box.addWidget(self.table)
-        box.addWidget(buttons)
-
-    def chosen(self) -> GameInfo | None:
-        rows = self.table.selectionModel().selectedRows()
-        return self.model.game(rows[0].row()) if rows else None
-
-    def delete_chosen(self) -> None:
-        """Delete the selected game (log and evidence) once the user confirms."""
-        game = self.chosen()
-        if game is None or not self._confirm(game):
-            return
-        row = self.table.selectionModel().selectedRows()[0].row()
-        self.store.delete(game)
-        self.model.set_games(self.store.games())
-        if self.model.rowCount():
-            self.table.selectRow(min(row, self.model.rowCount() - 1))
-
-    def _ask_delete(self, game: GameInfo) -> bool:
-        answer = QMessageBox.question(
-            self, "Delete the game?",
-            f"Delete {game.title}, its log and its evidence pictures?\nThis cannot be undone.")
-        return answer == QMessageBox.StandardButton.Yes
 
 
 def game_over_text(report: dict[str, Any]) -> str:
@@ -1195,4 +1143,3 @@ class MainWindow(QMainWindow):
             return self.resume(info)
         GameSession(info.path, read_only=True).update_meta(closed=True)  # do not ask again
         return None
-
