@@ -198,7 +198,10 @@ def make_camera_feed(source: str, profile: TableProfile | None, game: str,
             from vision.zones import ZoneReader
 
             feed = CameraFeed(source, profile, game, players)
-            pipeline = TablePipeline(feed.profile, ZoneReader(CardDetector()), None, log)
+            from vision.readers.load import second_look
+
+            pipeline = TablePipeline(feed.profile, ZoneReader(CardDetector()), None, log,
+                                     second_look=second_look())
             feed.pipeline = pipeline
             return feed
         except Exception as exc:  # noqa: BLE001 - no weights or no onnxruntime: picture only

@@ -78,7 +78,15 @@ class RenderedDemoFeed(PipelineFeed):
         self.last: Any = None  # the latest FrameTruth (read by the truth detector)
         self.detector, self.detector_name = _detector(self, detector, fallible)
         script = [dict(e) for e in self.video.truth.script if e.get("event") != "game"]
-        self.pipeline = TablePipeline(self.profile, self.detector, None, log, script=script)
+        from vision.zones import ZoneReader
+
+        look = None
+        if isinstance(self.detector, ZoneReader):  # a model reads: hands shown are read twice
+            from vision.readers.load import second_look
+
+            look = second_look()
+        self.pipeline = TablePipeline(self.profile, self.detector, None, log, script=script,
+                                      second_look=look)
         logged = read_log(log.path).events
         done = sum(1 for e in logged if e.kind in ("play", "reveal", "trump"))
         moves = self.video.truth.moves

@@ -84,6 +84,9 @@ def register_watch(sub: argparse._SubParsersAction) -> None:
                    help="card reader for --detector model: index-first or the whole-card "
                         "detector (default: the shipped choice, models/README.md)")
     p.add_argument("--model", help="whole-card detector weights (default: models/cards.onnx)")
+    p.add_argument("--no-second-look", dest="second_look", action="store_false",
+                   help="do not read a hand shown again with the index reader when the card "
+                        "reader saw fewer cards than the player holds")
     p.add_argument("--detector", choices=["model", "truth"], default="model",
                    help="'truth' reads the demo table's own boxes (no model needed)")
     p.add_argument("--misread", type=float, default=0.0, metavar="P",
@@ -167,6 +170,17 @@ def build_detector(args: argparse.Namespace, source: Any) -> Any:
     from vision.zones import ZoneReader
 
     return ZoneReader(detector, still_diff=args.still_diff)
+
+
+def build_second_look(args: argparse.Namespace) -> Any:
+    """The index reader in zone views, for a second look at hands shown, when cards are read
+    by a model (not the demo's truth or its noisy double) and the index models are there."""
+    if (not getattr(args, "second_look", True) or args.detector == "truth" or args.full_frame
+            or any(float(getattr(args, k, 0.0) or 0.0) for k in ("misread", "drop", "stuck"))):
+        return None
+    from vision.readers.load import second_look
+
+    return second_look()
 
 
 class WatchLog(EventLog):
@@ -359,6 +373,7 @@ def run_watch(args: argparse.Namespace) -> int:
         return 2
     from vision.chips import ChipCounter
 
+    look = build_second_look(args)
     config = TrackerConfig(still_time=args.still_time, confirm_below=args.confirm_below)
     from calibration.calibrate import make_refit
 
@@ -376,7 +391,7 @@ def run_watch(args: argparse.Namespace) -> int:
                          refit=make_refit(profile) if args.refit_every > 0 else None,
                          refit_every=args.refit_every or 5.0,
                          # nobody answers at a terminal: later readings go on being logged
-                         queue_questions=False)
+                         queue_questions=False, second_look=look)
     if pipe.referee is None:
         log.close()
         return _refuse(f"cannot referee {args.log}: " + "; ".join(pipe.errors))

@@ -11,7 +11,7 @@ never sees anything outside the calibrated zones: players' hands and the dummy a
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -187,9 +187,13 @@ class ZoneReader:
         self.last_read = len(todo)
         return out
 
-    def detect_table(self, frame: np.ndarray, profile: TableProfile) -> Detections:
-        """The cards lying in ``profile``'s readable zones of ``frame``."""
+    def detect_table(self, frame: np.ndarray, profile: TableProfile,
+                     zones: Collection[int] | None = None) -> Detections:
+        """The cards lying in ``profile``'s readable zones of ``frame`` (only in ``zones``,
+        indices into ``profile.zones``, when given)."""
         views = self.views(profile)
+        if zones is not None:
+            views = [v for v in views if v.zone in zones]
         if not views:
             return Detections.empty(self.names)
         found = self._read(frame, views)

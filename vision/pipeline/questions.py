@@ -4,6 +4,7 @@ read two ways, a card the camera missed; and the answers that settle them.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -14,7 +15,7 @@ from companion.events import Event, read_log
 from companion.referee import replay
 from vision.lookalikes import lookalikes
 from vision.pipeline.log import NEW_DEAL, TableLog, pretty_cards
-from vision.pipeline.results import Answer, FrameResult, Pending
+from vision.pipeline.results import Answer, FrameResult, Pending, ZoneLook
 from vision.tracker import Observation
 
 
@@ -29,6 +30,17 @@ class Questions(TableLog):
     _ids: Iterator[int]
     reread_frames: int
     _contests: list[tuple[str, str, tuple[float, float]]]
+    second_look: ZoneLook | None
+    #: Per zone where a hand shown waits or is held: how many frames the second look has
+    #: read it, and in how many of them it read each card.
+    _looks: dict[int, tuple[int, Counter[str]]]
+    _partial: dict[int, tuple[Observation, float, str, dict[str, Any] | None]]
+
+    #: The second look reads a held hand's zone in at most this many frames, decides from
+    #: `LOOK_MIN` on, and counts a card read in at least `LOOK_SHARE` of them.
+    LOOK_FRAMES = 12
+    LOOK_MIN = 4
+    LOOK_SHARE = 0.6
 
     def _outvoted(self, under: str, card: str, pos: tuple[float, float]) -> bool:
         """Has ``card`` been read on the spot of the logged ``under`` more often than ``under``
@@ -364,6 +376,55 @@ class Questions(TableLog):
                                     f"{Card.parse(card).pretty()}")
         self._flush_script(self.visual_count, result.announcements, result)
         self._log_visual(now, obs, result)
+
+    def _look_again(self, frame: np.ndarray, result: FrameResult) -> None:
+        """A hand shown that the table refuses as read, because the reader saw fewer cards
+        than the player holds (a spread, where only the top card shows whole), is read again
+        by the second look (the index reader, which reads each corner index a spread leaves
+        showing) in the next frames, from the moment it waits for the rest of its cards. The
+        cards it reads in most of them and that nobody played this round, with those read at
+        first, make the hand when the table accepts it as it is (as many cards as the player
+        holds, breaking no rule): it is logged, and a question about it settles itself.
+        Otherwise the hand waits, and is put to people, as without the second look."""
+        if self.second_look is None:
+            return
+        shown: dict[int, tuple[dict[str, Any], Observation, int | None]] = {}
+        for zone, (obs, _deadline, _why, offer) in self._partial.items():
+            if offer is not None and offer.get("event") == "reveal":
+                shown[zone] = (offer, obs, None)
+        for pid, held in self.pending.items():
+            if held.event.get("event") == "reveal" and held.observation.zone >= 0:
+                shown.setdefault(held.observation.zone, (held.event, held.observation, pid))
+        for zone in [z for z in self._looks if z not in shown]:
+            del self._looks[zone]  # that hand was logged or answered
+        for zone, (event, obs, held_id) in shown.items():
+            reads, votes = self._looks.get(zone, (0, Counter()))
+            if reads >= self.LOOK_FRAMES:
+                continue
+            dets = self.second_look.detect_table(frame, self.profile, zones=[zone])
+            votes.update({dets.names[int(c)] for c in dets.class_id})
+            reads += 1
+            self._looks[zone] = (reads, votes)
+            if reads < self.LOOK_MIN:
+                continue
+            first = list(event["cards"])
+            seen = sorted(c for c, n in votes.items() if n >= self.LOOK_SHARE * reads
+                          and c not in first and self._round_cards.get(c, 0) == 0)
+            if not seen:
+                continue
+            now = {**event, "cards": first + seen}
+            ok, violations, _why = self._accepts(now)
+            if not ok or violations:
+                continue
+            if held_id is None:
+                del self._partial[zone]
+            else:
+                del self.pending[held_id]
+            del self._looks[zone]
+            result.notes.append(f"read again: {now['player']} shows "
+                                f"{' '.join(pretty_cards(now['cards']))}")
+            self._flush_script(self.visual_count, result.announcements, result)
+            self._log_visual(now, obs, result)
 
     def confirm(self, pending_id: int, event: Mapping[str, Any] | None = None
                 ) -> tuple[int, list[str]]:

@@ -1,10 +1,11 @@
-"""The pipeline's plain values: what it reads with (`Detector`, `TableReader`), a reading held
-for a person (`Pending`, with its one-click `Answer` s), and what a frame and a run give back
-(`FrameResult`, `RunStats`): plain data, safe to hand to another thread.
+"""The pipeline's plain values: what it reads with (`Detector`, `TableReader`, `ZoneLook`), a
+reading held for a person (`Pending`, with its one-click `Answer` s), and what a frame and a
+run give back (`FrameResult`, `RunStats`): plain data, safe to hand to another thread.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -27,6 +28,14 @@ class TableReader(Protocol):
     """A detector that reads only the profile's zones (`vision.zones.ZoneReader`)."""
 
     def detect_table(self, frame_bgr: np.ndarray, profile: TableProfile) -> Detections: ...
+
+
+class ZoneLook(Protocol):
+    """A reader asked to read some of the profile's zones only (`vision.zones.ZoneReader`):
+    the pipeline's second look at a hand shown."""
+
+    def detect_table(self, frame_bgr: np.ndarray, profile: TableProfile,
+                     zones: Collection[int] | None = None) -> Detections: ...
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,15 @@ from companion.referee import EventError, Referee
 from vision.lookalikes import lookalikes
 from vision.pipeline.log import pretty_cards
 from vision.pipeline.questions import Questions
-from vision.pipeline.results import Answer, Detector, FrameResult, Pending, RunStats, TableReader
+from vision.pipeline.results import (
+    Answer,
+    Detector,
+    FrameResult,
+    Pending,
+    RunStats,
+    TableReader,
+    ZoneLook,
+)
 from vision.sources.frames import FrameSource, LatestFrame
 from vision.tracker import Observation, Tracker, TrackerConfig
 
@@ -52,7 +60,9 @@ class TablePipeline(Questions):
     ``frame -> homography | None``) re-fits the board every ``refit_every`` seconds.
     Cards the referee cannot place as they are (part of a hand being revealed while a hand
     still covers the rest) wait ``merge_window`` seconds for the rest of their move in the
-    same zone before they are held for confirmation.
+    same zone before they are held for confirmation. ``second_look`` (optional, the index
+    reader in a `vision.zones.ZoneReader`) reads again the zone of a hand shown that was held
+    for holding fewer cards than the player has (`Questions._look_again`).
     """
 
     def __init__(self, profile: TableProfile, detector: Detector | TableReader,
@@ -64,9 +74,12 @@ class TablePipeline(Questions):
                  refit: Callable[[np.ndarray], np.ndarray | None] | None = None,
                  refit_every: float = 5.0, merge_window: float = 1.5,
                  queue_questions: bool = True, reread_frames: int = 6,
+                 second_look: ZoneLook | None = None,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         self.profile = profile
         self.detector = detector
+        self.second_look = second_look
+        self._looks = {}
         self.log = log if isinstance(log, EventLog) else EventLog(log)
         self.clock = clock
         self.script = sorted((dict(e) for e in script), key=lambda e: int(e.get("at", 0)))
@@ -247,6 +260,7 @@ class TablePipeline(Questions):
         if self._outage is not None:
             observations = []  # settled across the outage: compared with the table before it
         self._reread(t, result)
+        self._look_again(frame, result)
         self._recount(result)
         if self.queue_questions:
             # In table order: a card counted again after an answer (the real card of a code

@@ -42,3 +42,15 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
     from vision.readers.detector import CardDetector
 
     return CardDetector(model, threads=threads, **kwargs)
+
+
+def second_look(threads: int = 2) -> Any:
+    """The reader the live table asks for a second look at a hand shown whose cards the
+    table reader did not all see (`vision.pipeline.questions.Questions._look_again`): the
+    index reader, which reads each corner index a spread leaves showing, in zone views
+    (`vision.zones.ZoneReader`); None when the index models are not installed."""
+    if not available():
+        return None
+    from vision.zones import ZoneReader
+
+    return ZoneReader(IndexReader(threads=threads, card_boxes=False))

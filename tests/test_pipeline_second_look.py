@@ -1,0 +1,110 @@
+"""A second look at a hand shown (issue 14): where the table reader sees only some cards of a
+revealed hand (a spread, where only the top card shows whole), the index reader reads that
+seat's zone again in the next frames; the hand is logged when what it reads makes a hand the
+table accepts, and stays a question otherwise. Rendered round (Michigan Rummy, seed 11: Dee
+shows five cards), with the renderer's truth as both readers, spoiled on purpose."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from calibration.profile import TableProfile, apply_homography
+from companion.cards import CARD_CODES
+from companion.events import read_log
+from vision.detections import Detections
+from vision.pipeline.table import TablePipeline
+from vision.render.demo import RenderedSource, simulated_round
+from vision.render.plan import RenderConfig
+from vision.render.table import TableVideo
+from vision.render.truth import TruthDetector
+
+
+def _keep(dets: Detections, keep: Iterable[bool]) -> Detections:
+    k = np.fromiter(keep, bool, len(dets))
+    return Detections(dets.xyxy[k], dets.confidence[k], dets.class_id[k], dets.names)
+
+
+class SeesTopCardOnly:
+    """The table reader: reads everything but ``hidden`` (a spread's covered cards)."""
+
+    def __init__(self, truth: TruthDetector, hidden: Collection[str]) -> None:
+        self.truth, self.hidden = truth, set(hidden)
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        dets = self.truth.detect(frame)
+        return _keep(dets, (name not in self.hidden for name, _b, _s in dets))
+
+
+class Look:
+    """The second look: reads the given zones, saying ``wrong`` for some cards, not seeing
+    ``missed``, and counting how often it was asked."""
+
+    def __init__(self, truth: TruthDetector, wrong: dict[str, str] | None = None,
+                 missed: Collection[str] = ()) -> None:
+        self.truth, self.wrong, self.missed = truth, wrong or {}, set(missed)
+        self.reads = 0
+
+    def detect_table(self, frame: np.ndarray, profile: TableProfile,
+                     zones: Collection[int] | None = None) -> Detections:
+        self.reads += 1
+        dets = self.truth.detect(frame)
+        if not len(dets):
+            return dets
+        where = profile.zone_index(apply_homography(profile.inverse, dets.centers))
+        dets = _keep(dets, ((zones is None or int(z) in zones) and name not in self.missed
+                            for z, (name, _b, _s) in zip(where, dets, strict=True)))
+        names = [self.wrong.get(name, name) for name, _b, _s in dets]
+        return Detections(dets.xyxy, dets.confidence,
+                          np.array([CARD_CODES.index(n) for n in names], int), dets.names)
+
+
+def _round(tmp_path: Path, look_for: str = "ok") -> tuple[TablePipeline, Look, list[str],
+                                                          dict[str, list[str]]]:
+    video = TableVideo(simulated_round("michigan-rummy", seed=11),
+                       RenderConfig(width=320, height=240, seed=11, noise=0.0))
+    shown = {e["player"]: list(e["cards"]) for e in video.truth.visual if e["event"] == "reveal"}
+    dee = shown["Dee"]
+    assert len(dee) == 5
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    played = [e["card"] for e in video.truth.visual if e["event"] == "play"]
+    look = {"ok": Look(truth),
+            "misses": Look(truth, missed=[dee[1]]),
+            "misreads": Look(truth, wrong={dee[1]: played[0]})}[look_for]
+    pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, dee[:-1]), None,
+                         tmp_path / "g.jsonl", script=video.truth.script, second_look=look)
+    notes: list[str] = []
+    while (frame := source.read()) is not None:
+        notes += pipe.process(frame.image, frame.t, frame.index).notes
+    pipe.flush()
+    return pipe, look, notes, shown
+
+
+def _hands(path: Path) -> dict[str, list[str]]:
+    return {e.data["player"]: sorted(e.data["cards"]) for e in read_log(path).events
+            if e.kind == "reveal"}
+
+
+def test_a_spread_hand_is_read_whole_by_the_second_look(tmp_path: Path) -> None:
+    pipe, look, notes, shown = _round(tmp_path)
+    assert not pipe.pending
+    assert _hands(tmp_path / "g.jsonl") == {p: sorted(c) for p, c in shown.items()}
+    assert any(n.startswith("read again: Dee shows") for n in notes)
+    assert 4 <= look.reads <= 12  # asked only while the hand was held, and only so often
+
+
+@pytest.mark.parametrize("look_for", ["misses", "misreads"])
+def test_a_second_look_that_does_not_make_a_hand_the_table_accepts_leaves_the_question(
+        tmp_path: Path, look_for: str) -> None:
+    """One card unseen (four of five: the player holds more), or read as a card played
+    this round: nothing is logged in silence, the hand is still put to people."""
+    pipe, look, notes, shown = _round(tmp_path, look_for)
+    [held] = pipe.pending.values()
+    assert held.event["event"] == "reveal" and held.event["player"] == "Dee"
+    assert "Dee" not in _hands(tmp_path / "g.jsonl")
+    assert look.reads == TablePipeline.LOOK_FRAMES
+    assert not any(n.startswith("read again: Dee") for n in notes)
