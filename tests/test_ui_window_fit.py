@@ -10,8 +10,9 @@ from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from ui.panels import game_over_text
 from ui.store import GameStore
-from ui.window import MainWindow, game_over_text
+from ui.window import MainWindow
 
 LAPTOP = QRect(0, 0, 1366, 768)
 
