@@ -1,18 +1,21 @@
 """Saved games at start-up and in the Open dialog (issue 15, finding 14; 16 for the window's
 place): start-up replays no game the user closed, a game's summary is replayed once and kept,
-saved games can be deleted from the dialog, and the window opens where it was left."""
+saved games can be deleted from the dialog, and the window opens where it was left. A past game
+is opened and replayed step by step, and nothing can be appended to it."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
 from pytestqt.qtbot import QtBot
 
 import ui.store
-from companion.referee import find_simulator
+from companion.referee import find_simulator, replay_dicts
+from ui.demo import DemoTable
 from ui.dialogs import OpenGameDialog
+from ui.models import GamesModel
 from ui.store import GameStore
 from ui.window import MainWindow
 
@@ -132,3 +135,38 @@ def test_the_camera_chosen_last_is_offered_first(qtbot: QtBot, store: GameStore,
     qtbot.addWidget(dlg)
     dlg.choose_source("rtsp://table.local/stream")  # a stream typed last time, not listed
     assert dlg.source_spec() == "rtsp://table.local/stream"
+
+
+@pytest.fixture
+def window(window: MainWindow) -> MainWindow:
+    """The shared window (conftest), at a size where every panel shows."""
+    window.resize(1400, 900)
+    return window
+
+
+# --- past games -------------------------------------------------------------------------------
+def test_open_a_past_game_and_replay_it(qtbot: QtBot, window: MainWindow, store: GameStore,
+                                        tmp_path: Path) -> None:
+    events = DemoTable.simulated("wanagan", seed=2, rounds=1).events
+    session = store.new_game(events[0])
+    for ev in events[1:]:
+        session.append(ev)
+    session.close()
+    games = store.games()
+    model = GamesModel(games)
+    assert model.rowCount() == 1 and model.index(0, 1).data() == "wanagan"
+    window.open_replay(games[0].path)
+    assert window.replay_bar.isVisible() or window.replay_mode
+    final = window.session.report()["chips"]  # type: ignore[union-attr]
+    window.replay_slider.setValue(0)
+    start = {window.chips_model.index(r, 0).data(Qt.ItemDataRole.UserRole):
+             window.chips_model.index(r, 1).data() for r in range(window.chips_model.rowCount())}
+    expect = replay_dicts(events[:1]).report()["chips"]  # step 0: the game event alone
+    assert all(start[p] == str(expect[p]) for p in expect)
+    window.replay_slider.setValue(window.replay_slider.maximum())
+    end = {window.chips_model.index(r, 0).data(Qt.ItemDataRole.UserRole):
+           window.chips_model.index(r, 1).data() for r in range(window.chips_model.rowCount())}
+    assert all(end[p] == str(final[p]) for p in final)
+    # nothing can be appended to a game being replayed
+    assert window.append_events([{"event": "end-round"}]) == []
+    assert window.export_csv(tmp_path / "w.csv") is not None
