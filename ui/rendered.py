@@ -61,19 +61,22 @@ class RenderedDemoFeed(PipelineFeed):
     """One rendered frame per tick through `TablePipeline`; the pipeline writes the events.
 
     ``events`` is the simulated game (its game event first, already in ``log``). Resuming
-    (``log`` holding more) starts the video after the last card already logged.
+    (``log`` holding more) starts the video after the last card already logged. ``size``:
+    the frames' (width, height); None: the renderer's default.
     """
 
     def __init__(self, events: Sequence[dict[str, Any]], log: EventLog, seed: int = 0,
-                 interval_ms: int = 100, detector: str = "truth", fallible: float = 0.0
-                 ) -> None:
+                 interval_ms: int = 100, detector: str = "truth", fallible: float = 0.0,
+                 size: tuple[int, int] | None = None) -> None:
         from companion.events import read_log
         from vision.pipeline.table import TablePipeline
         from vision.render.plan import RenderConfig
         from vision.render.table import TableVideo
 
         self.interval_ms = interval_ms
-        self.video = TableVideo(events, RenderConfig(seed=seed))
+        config = RenderConfig(seed=seed) if size is None else \
+            RenderConfig(width=size[0], height=size[1], seed=seed)
+        self.video = TableVideo(events, config)
         self.profile: TableProfile = self.video.profile()
         self.last: Any = None  # the latest FrameTruth (read by the truth detector)
         self.detector, self.detector_name = _detector(self, detector, fallible)
@@ -123,12 +126,17 @@ class RenderedDemoFeed(PipelineFeed):
             tick.notes.append(f"Demo table: cards are read by {self.detector_name}.")
             self._announced_detector = True
         if self.t > self.video.duration:
-            for ev in list(self.pipeline.script):  # typed events after the last card
-                self.pipeline.script.remove(ev)
-                data = {k: v for k, v in ev.items() if k != "at"}
-                line, _ = self.pipeline.inject(data)
-                tick.events.append(SeenEvent(data, None, line))
-            tick.done = True
+            # No frame follows: what waited behind answered questions is placed, then the
+            # typed events after the last card. Those after a reading still held wait for
+            # its answer (table order); the feed goes on until nothing is held.
+            res = self.pipeline.flush()
+            evidence = self._evidence()
+            for line, ev in res.events:
+                seen = ev.get("event") in ("play", "reveal", "trump")
+                tick.events.append(SeenEvent(dict(ev), evidence if seen else None, line))
+            tick.notes.extend(res.notes)
+            tick.pending = pending_of(res)
+            tick.done = not res.pending
             return tick
         ft = self.video.render(self.t, self.index)
         self.last = ft

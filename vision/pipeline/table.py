@@ -146,7 +146,9 @@ class TablePipeline(Questions):
         waited behind questions since answered are placed, and the moves still gathering
         their cards (and the changes since an outage) are held for a person. What it holds
         comes back in ``pending``: once those are answered, call it again to place what
-        waited behind them."""
+        waited behind them. People's events (the script) keep table order: those after a
+        reading still held or waiting are logged once it is placed, those after the last
+        card once nothing is held or waits (then nothing comes before them)."""
         result = FrameResult(self.tracker.t, -1)
         if self._outage is not None:  # it ended while the table settled after an outage
             self._after_outage(self.tracker.t, result)
@@ -156,14 +158,16 @@ class TablePipeline(Questions):
                 del self._partial[zone]
                 self._hold(obs, why, offer, result)
             self._drain(result)
+        held = self.pending or self._waiting or self._partial
+        self._flush_script(self.visual_count if held else 10**9, result.announcements, result)
         result.pending = list(self.pending.values())
         return result
 
     def finish(self) -> list[str]:
         """Place what still waits (`flush`), log the rest of the script (events after the last
-        card) and close the log. Questions still open stay in ``pending``."""
+        card) and close the log. Questions still open stay in ``pending``, and the script's
+        events after them stay unlogged: never ahead of a card played before them."""
         out: list[str] = list(self.flush().announcements)
-        self._flush_script(10**9, out, None)
         if self.referee is not None:
             n = len(self.referee.announcements)
             try:
