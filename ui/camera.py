@@ -195,11 +195,10 @@ def make_camera_feed(source: str, profile: TableProfile | None, game: str,
         try:
             from vision.pipeline.table import TablePipeline
             from vision.readers.detector import CardDetector
+            from vision.readers.load import second_look
             from vision.zones import ZoneReader
 
             feed = CameraFeed(source, profile, game, players)
-            from vision.readers.load import second_look
-
             pipeline = TablePipeline(feed.profile, ZoneReader(CardDetector()), None, log,
                                      second_look=second_look())
             feed.pipeline = pipeline

@@ -172,11 +172,13 @@ def build_detector(args: argparse.Namespace, source: Any) -> Any:
     return ZoneReader(detector, still_diff=args.still_diff)
 
 
-def build_second_look(args: argparse.Namespace) -> Any:
-    """The index reader in zone views, for a second look at hands shown, when cards are read
-    by a model (not the demo's truth or its noisy double) and the index models are there."""
-    if (not getattr(args, "second_look", True) or args.detector == "truth" or args.full_frame
-            or any(float(getattr(args, k, 0.0) or 0.0) for k in ("misread", "drop", "stuck"))):
+def build_second_look(args: argparse.Namespace, detector: Any) -> Any:
+    """The index reader in zone views, for a second look at hands shown, when the table is
+    read by a model in zone views (`build_detector`'s `ZoneReader`: not the demo's truth or
+    its noisy double, not --full-frame) and the index models are there."""
+    from vision.zones import ZoneReader
+
+    if not getattr(args, "second_look", True) or not isinstance(detector, ZoneReader):
         return None
     from vision.readers.load import second_look
 
@@ -373,7 +375,7 @@ def run_watch(args: argparse.Namespace) -> int:
         return 2
     from vision.chips import ChipCounter
 
-    look = build_second_look(args)
+    look = build_second_look(args, detector)
     config = TrackerConfig(still_time=args.still_time, confirm_below=args.confirm_below)
     from calibration.calibrate import make_refit
 
