@@ -23,6 +23,7 @@ import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -295,9 +296,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mine", action="store_true",
                     help="only mine real indices from the whole-card photos with the current "
                          "heads (crops-mined.npz)")
+    ap.add_argument("--proposals", action="store_true",
+                    help="only cut the shipped localiser's own boxes on the training scenes "
+                         "and real index photos (crops-proposals.npz)")
     args = ap.parse_args(argv)
     if args.mine:
         build_mined(args.out, args.seed)
+        return 0
+    if args.proposals:
+        build_proposals(args.out)
         return 0
     if not args.crops_only:
         build(args.out, args.scenes, args.val_scenes, args.heldout_scenes, args.seed,
@@ -306,6 +313,87 @@ def main(argv: list[str] | None = None) -> int:
         build_crops(args.out, args.seed + 7)
     return 0
 
+
+# ---------------------------------------------------------------- the localiser's own boxes
+
+def _iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU of every box of ``a`` (N, 4) with every box of ``b`` (M, 4)."""
+    if not len(a) or not len(b):
+        return np.zeros((len(a), len(b)))
+    ix = np.clip(np.minimum(a[:, None, 2], b[None, :, 2])
+                 - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
+    iy = np.clip(np.minimum(a[:, None, 3], b[None, :, 3])
+                 - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
+    inter = ix * iy
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-6)
+
+
+def label_proposals(out: _Patches, img: np.ndarray, proposals: np.ndarray,
+                    truth: np.ndarray, codes: Sequence[str], orients: Sequence[int],
+                    hit: float = 0.3, miss: float = 0.1) -> None:
+    """Patches of the localiser's boxes in one image, labelled by the true index boxes:
+    a box overlapping a true index by IoU >= ``hit`` is that index (cut as the localiser
+    boxed it, loosely or not); one overlapping every index by less than ``miss`` is a
+    negative (the localiser's own false alarms: what is-index must learn to reject); the
+    boxes between are ambiguous and left out."""
+    iou = _iou_matrix(proposals, truth)
+    for i, box in enumerate(proposals):
+        best = int(iou[i].argmax()) if iou.shape[1] else -1
+        if best >= 0 and iou[i, best] >= hit:
+            out.index(index_patch(img, box), codes[best], orients[best])
+        elif best < 0 or iou[i, best] < miss:
+            out.negative(index_patch(img, box))
+
+
+def crops_from_proposals(localise: Any, scene_dir: Path | None,
+                         real: Sequence[dict[str, object]], conf: float = 0.05,
+                         src: Path = REAL_TRAIN) -> dict[str, np.ndarray]:
+    """`label_proposals` over the rendered scenes of ``scene_dir`` and the real index photos
+    ``real``; ``localise(image, conf)`` gives the localiser's boxes (N, 4) at that score.
+    The heads learn to read the boxes the runtime gives them, and to reject the false ones a
+    lower localiser threshold lets through."""
+    out = _Patches()
+    if scene_dir is not None:
+        for qpath in sorted((scene_dir / "quads").glob("*.json")):
+            img = cv2.imread(str(scene_dir / "images" / (qpath.stem + ".jpg")))
+            if img is None:
+                continue
+            labelled = json.loads(qpath.read_text())
+            quads = [np.asarray(q["quad"], np.float32) for q in labelled]
+            cards = [q["card"] for q in labelled]
+            truth = np.asarray([np.concatenate([q.min(axis=0), q.max(axis=0)]) for q in quads],
+                               np.float32).reshape(-1, 4)
+            label_proposals(out, img, localise(img, conf), truth, cards,
+                            [orientation_of(q) for q in quads])
+    for rec in real:
+        img = cv2.imread(str(src / str(rec["image"])))
+        if img is None:
+            continue
+        cards_ = rec["cards"]  # type: ignore[assignment]
+        truth = np.asarray([c["box"] for c in cards_], np.float32).reshape(-1, 4)  # type: ignore[attr-defined]
+        label_proposals(out, img, localise(img, conf), truth,
+                        [c["card"] for c in cards_], [-1] * len(truth))  # type: ignore[attr-defined]
+    return out.pack()
+
+
+def build_proposals(out: Path) -> None:
+    """``crops-proposals.npz``: the shipped localiser's boxes (score >= 0.05) on the training
+    scenes and the real training index photos (`crops_from_proposals`); ``-val``: the same on
+    the validation scenes and photos."""
+    from vision.readers.index_reader import IndexReader
+
+    reader = IndexReader(card_boxes=False, ocr=False, threads=1)
+
+    def localise(img: np.ndarray, conf: float) -> np.ndarray:
+        return reader.index_boxes(img, conf)[0]
+
+    train, val = split_real(real_index_records())
+    save_crops(out / "crops-proposals.npz",
+               [crops_from_proposals(localise, out / "synth-train", train)])
+    save_crops(out / "crops-proposals-val.npz",
+               [crops_from_proposals(localise, out / "synth-val", val)])
 
 
 # ---------------------------------------------------------------- real indices found in
