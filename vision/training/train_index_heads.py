@@ -80,6 +80,7 @@ def state_from_onnx(path: Path, patches: np.ndarray) -> dict[str, Any]:
     stats: list[tuple[torch.Tensor, torch.Tensor]] = []
     with torch.no_grad():
         for conv, bn, (w, b) in zip(convs, norms, fused, strict=True):
+            assert bn.running_mean is not None and bn.running_var is not None
             conv.weight.copy_(torch.from_numpy(w.copy()))
             bn.running_mean.zero_()
             bn.running_var.fill_(1 - bn.eps)
@@ -96,6 +97,7 @@ def state_from_onnx(path: Path, patches: np.ndarray) -> dict[str, Any]:
         for h in hooks:
             h.remove()
         for bn, (_w, b), (mu, var) in zip(norms, fused, stats, strict=True):
+            assert bn.running_mean is not None and bn.running_var is not None
             bn.running_mean.copy_(mu)
             bn.running_var.copy_(var)
             bn.weight.copy_(torch.sqrt(var + bn.eps))
