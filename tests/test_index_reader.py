@@ -20,7 +20,7 @@ from vision.readers.index_heads import (  # noqa: E402
     index_patch,
     orientation_of,
 )
-from vision.readers.index_reader import fuse_cards  # noqa: E402
+from vision.readers.index_reader import fuse_cards, implied_card_box  # noqa: E402
 
 
 def _onehot(n: int, i: int, p: float = 0.9) -> np.ndarray:
@@ -64,11 +64,31 @@ def test_index_patch_is_square_grey_and_centred() -> None:
     assert centre.max() < 30 and p[:, :3].min() > 200  # dark middle, paper at the sides
 
 
-def test_two_corners_of_one_card_are_one_card() -> None:
-    dets = fuse_cards([reading("QH", (10, 10, 20, 30)), reading("QH", (80, 110, 90, 130))])
+def test_two_corners_of_one_card_are_one_card_placed_where_the_card_lies() -> None:
+    # A 100 x 140 card at (0, 0): indices 28 px tall, upright top left, upside down bottom right.
+    dets = fuse_cards([reading("QH", (5, 5, 20, 33)),
+                       reading("QH", (80, 107, 95, 135), orient=2)])
     assert dets.labels == ["QH"]
     x1, y1, x2, y2 = dets.xyxy[0]
-    assert (x1, y1, x2, y2) == (10, 10, 90, 130)
+    assert abs((x1 + x2) / 2 - 50) < 8 and abs((y1 + y2) / 2 - 70) < 8
+    assert 90 < y2 - y1 < 110 and 60 < x2 - x1 < 80
+
+
+@pytest.mark.parametrize("orient", [0, 1, 2, 3])
+def test_one_index_implies_its_card_whichever_way_it_points(orient: int) -> None:
+    """An index alone (its card's other corner covered) places the card where both would."""
+    card_w, card_h, ih = 71.0, 100.0, 28.0
+    # The index centre in the upright card, then the card turned ``orient`` quarters clockwise
+    # about its centre (50, 50) in the image.
+    ix, iy = 50 - 0.9 * ih, 50 - 1.1 * ih
+    for _ in range(orient):
+        ix, iy = 50 - (iy - 50), 50 + (ix - 50)
+    iw, ihh = (ih, 15.0) if orient % 2 else (15.0, ih)
+    x1, y1, x2, y2 = implied_card_box((ix - iw / 2, iy - ihh / 2, ix + iw / 2, iy + ihh / 2),
+                                      orient)
+    assert abs((x1 + x2) / 2 - 50) < 1e-6 and abs((y1 + y2) / 2 - 50) < 1e-6
+    w, h = (card_h, card_w) if orient % 2 else (card_w, card_h)
+    assert abs((x2 - x1) - w) < 1 and abs((y2 - y1) - h) < 1
 
 
 def test_corners_vote_and_the_surer_wins() -> None:

@@ -52,7 +52,7 @@ def fuse_cards(readings: Sequence[IndexReading], card_boxes: np.ndarray | None =
     group by code. Within a group the readings' joint rank and suit probabilities vote, each
     weighted by how sure it is that it saw an index. A code seen in several groups keeps the
     ``decks`` most confident (a deck holds each card once). Groups below ``min_conf`` are
-    dropped. The box is the card box, or the union of the group's index boxes.
+    dropped. The box is the card box, or the card its indices imply (`implied_card_box`).
     """
     groups: dict[object, list[IndexReading]] = {}
     for r in readings:
@@ -97,9 +97,10 @@ def fuse_cards(readings: Sequence[IndexReading], card_boxes: np.ndarray | None =
             b = card_boxes[int(key[1])]  # type: ignore[call-overload]
             box = (float(b[0]), float(b[1]), float(b[2]), float(b[3]))
         else:
-            arr = np.array([r.box for r in rs])
-            box = (float(arr[:, 0].min()), float(arr[:, 1].min()), float(arr[:, 2].max()),
-                   float(arr[:, 3].max()))
+            # Where the card lies, from its indices: each implies the card around it.
+            arr = np.array([implied_card_box(r.box, r.orient) for r in rs])
+            x1, y1, x2, y2 = np.average(arr, axis=0, weights=w)
+            box = (float(x1), float(y1), float(x2), float(y2))
         cards.append((code, box, conf))
     cards.sort(key=lambda c: -c[2])
     kept: list[tuple[str, tuple[float, float, float, float], float]] = []
@@ -116,6 +117,34 @@ def fuse_cards(readings: Sequence[IndexReading], card_boxes: np.ndarray | None =
         confidence=np.array([k[2] for k in kept], np.float32),
         class_id=np.array([CARD_CODES.index(k[0]) for k in kept], np.int64),
     )
+
+
+#: A corner index in its card, measured on the 14 installed deck designs (the index box: rank
+#: and suit together, in the card upright): the index is 0.18-0.30 of the card's height
+#: (median 0.28), the card is 0.64-0.75 as wide as it is tall, and the card's centre lies
+#: 0.8-1.0 index heights right of the index's centre and 1.0-1.3 below it (medians 0.9 and
+#: 1.1; the same on uncovered cards of rendered scenes, every way up).
+INDEX_SHARE, CARD_ASPECT, CENTRE_RIGHT, CENTRE_DOWN = 0.28, 0.71, 0.9, 1.1
+
+
+def implied_card_box(box: Sequence[float] | np.ndarray, orient: int
+                     ) -> tuple[float, float, float, float]:
+    """The box of the card a corner index belongs to, from the index box and which way the
+    index's top points (``orient`` quarter turns clockwise from up): the card extends from its
+    index towards the index's lower right, turned with it. Both corners of one card imply
+    about the same box, so a card's place does not jump when one corner is covered."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    turned = orient % 2 == 1
+    ih = (x2 - x1) if turned else (y2 - y1)  # the index's height, along its own up
+    dx, dy = CENTRE_RIGHT * ih, CENTRE_DOWN * ih
+    for _ in range(orient % 4):  # turn the offset a quarter clockwise (image y points down)
+        dx, dy = -dy, dx
+    cx, cy = (x1 + x2) / 2 + dx, (y1 + y2) / 2 + dy
+    h = ih / INDEX_SHARE
+    w = CARD_ASPECT * h
+    if turned:
+        w, h = h, w
+    return cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2
 
 
 def localiser_path() -> Path:
