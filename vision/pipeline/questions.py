@@ -36,6 +36,10 @@ class Questions(TableLog):
     _looks: dict[int, tuple[int, Counter[str]]]
     _partial: dict[int, tuple[Observation, float, str, dict[str, Any] | None]]
 
+    #: Per card the table asks about ("6♣ was not seen: who played it?"): how many frames
+    #: the second look has read the seats' piles for it, and in how many each seat showed it.
+    _hunts: dict[str, tuple[int, Counter[int]]]
+
     #: The second look reads a held hand's zone in at most this many frames, decides from
     #: `LOOK_MIN` on, and counts a card read in at least `LOOK_SHARE` of them.
     LOOK_FRAMES = 12
@@ -426,6 +430,66 @@ class Questions(TableLog):
             self._flush_script(self.visual_count, result.announcements, result)
             self._log_visual(now, obs, result)
 
+    def _look_for_unseen(self, frame: np.ndarray, result: FrameResult) -> None:
+        """A card the table asks about because the reader never saw it played ("9♥ was not
+        seen: who played it?", a sequence that jumps past it) is looked for by the second
+        look in every seat's pile in the next frames. Read in one seat's pile in most of them
+        (`LOOK_SHARE`, from `LOOK_MIN` frames on), the question is answered for that player,
+        and the readings held only because that card was missing are logged as they are
+        (each checked again, in the order they were laid). Otherwise it stays with people."""
+        if self.second_look is None:
+            return
+        asked: dict[str, list[int]] = {}
+        for pid, held in self.pending.items():
+            card = _unseen_card(held, self.players)
+            if card is not None and not self._round_cards.get(card, 0):
+                asked.setdefault(card, []).append(pid)
+        for card in [c for c in self._hunts if c not in asked]:
+            del self._hunts[card]
+        piles = [(z, zone.seat) for z, zone in enumerate(self.tracker.zones)
+                 if zone.kind == "pile" and zone.seat is not None
+                 and zone.seat < len(self.players)]
+        for card, pids in asked.items():
+            reads, votes = self._hunts.get(card, (0, Counter()))
+            if reads >= self.LOOK_FRAMES:
+                continue
+            for z, seat in piles:
+                dets = self.second_look.detect_table(frame, self.profile, zones=[z])
+                if card in {dets.names[int(c)] for c in dets.class_id}:
+                    votes[seat] += 1
+            reads += 1
+            self._hunts[card] = (reads, votes)
+            found = [seat for seat, n in votes.items() if n >= self.LOOK_SHARE * reads]
+            if reads < self.LOOK_MIN or len(found) != 1:
+                continue
+            pids.sort(key=lambda pid: self.pending[pid].observation.t_still)
+            player = self.players[found[0]]
+            answer = next((a for a in self.pending[pids[0]].options
+                           if a.label == player and len(a.events) == 2), None)
+            if answer is None:
+                continue
+            del self._hunts[card]
+            result.notes.append(f"read again: {player} played {Card.parse(card).pretty()}")
+            result.announcements.extend(self.answer(pids[0], list(answer.events)))
+            self._held_for(card, pids[1:], result)
+
+    def _held_for(self, card: str, pids: Sequence[int], result: FrameResult) -> None:
+        """Readings held only because ``card`` had not been seen ("9♥ comes next"), now that
+        it is logged: each is logged when the table now takes it as it is (no rule broken, no
+        card jumped, no lookalike in doubt); the others stay held."""
+        reason = f"{Card.parse(card).pretty()} comes next"
+        for pid in pids:
+            held = self.pending.get(pid)
+            if held is None or held.reason != reason or not held.observation.certain:
+                continue
+            ok, violations, _why = self._accepts(held.event)
+            if not ok or violations or self._skipped(held.event) is not None \
+                    or self._doubt(held.event, lookalike=True):
+                continue
+            del self.pending[pid]
+            self._flush_script(self.visual_count, result.announcements, result)
+            self._log_visual(dict(held.event), held.observation, result)
+
     def confirm(self, pending_id: int, event: Mapping[str, Any] | None = None
                 ) -> tuple[int, list[str]]:
         """A person confirms a held reading (optionally corrected); it is logged now."""
@@ -470,3 +534,12 @@ class Questions(TableLog):
         held = self.pending.pop(pending_id, None)
         if held is not None:
             self._disown(held, ())
+
+
+def _unseen_card(held: Pending, players: Sequence[str]) -> str | None:
+    """The card a held reading asks about as never seen ("6♣ was not seen: who played it?"):
+    its answers name players, each logging that player's play of the card, then the reading."""
+    cards = {str(a.events[0].get("card")) for a in held.options
+             if a.label in players and len(a.events) == 2
+             and a.events[0].get("event") == "play" and a.events[0].get("player") == a.label}
+    return cards.pop() if len(cards) == 1 else None

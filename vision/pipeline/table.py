@@ -62,7 +62,8 @@ class TablePipeline(Questions):
     still covers the rest) wait ``merge_window`` seconds for the rest of their move in the
     same zone before they are held for confirmation. ``second_look`` (optional, the index
     reader in a `vision.zones.ZoneReader`) reads again the zone of a hand shown that was held
-    for holding fewer cards than the player has (`Questions._look_again`).
+    for holding fewer cards than the player has (`Questions._look_again`), and looks in the
+    seats' piles for a card the table asks about as never seen (`Questions._look_for_unseen`).
     """
 
     def __init__(self, profile: TableProfile, detector: Detector | TableReader,
@@ -80,6 +81,7 @@ class TablePipeline(Questions):
         self.detector = detector
         self.second_look = second_look
         self._looks = {}
+        self._hunts = {}
         self.log = log if isinstance(log, EventLog) else EventLog(log)
         self.clock = clock
         self.script = sorted((dict(e) for e in script), key=lambda e: int(e.get("at", 0)))
@@ -265,6 +267,7 @@ class TablePipeline(Questions):
             observations = []  # settled across the outage: compared with the table before it
         self._reread(t, result)
         self._look_again(frame, result)
+        self._look_for_unseen(frame, result)
         self._recount(result)
         if self.queue_questions:
             # In table order: a card counted again after an answer (the real card of a code

@@ -1,0 +1,80 @@
+"""The second look for a card the table reader missed (issue 14): a play the reader never saw
+makes the next card of its suit jump ("6♥ was not seen: who played it?"); the index reader
+then looks for it in every seat's pile, and where it finds it in one seat's pile in most
+frames the question is answered for that player and the readings held for it are logged.
+Rendered round (Michigan Rummy, seed 11: Cy's 6♥ between Ann's 5♥ and Bob's 7♥), the
+renderer's truth as both readers, the table reader blind to 6♥."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_pipeline_second_look import Look, SeesTopCardOnly
+
+from companion.events import read_log
+from vision.pipeline.table import TablePipeline
+from vision.render.demo import RenderedSource, simulated_round
+from vision.render.plan import RenderConfig
+from vision.render.table import TableVideo
+from vision.render.truth import TruthDetector
+
+UNSEEN = "6H"
+
+
+def _round(tmp_path: Path, look_misses: bool) -> tuple[TablePipeline, Look, list[str],
+                                                       list[tuple[str, str]]]:
+    video = TableVideo(simulated_round("michigan-rummy", seed=11),
+                       RenderConfig(width=320, height=240, seed=11, noise=0.0))
+    plays = [(e["player"], e["card"]) for e in video.truth.visual if e["event"] == "play"]
+    at = [c for _p, c in plays].index(UNSEEN)
+    assert plays[at - 1:at + 2] == [("Ann", "5H"), ("Cy", "6H"), ("Bob", "7H")]
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    look = Look(truth, missed=[UNSEEN] if look_misses else [])
+    pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, [UNSEEN]), None,
+                         tmp_path / "g.jsonl", script=video.truth.script, second_look=look)
+    notes: list[str] = []
+    while (frame := source.read()) is not None:
+        notes += pipe.process(frame.image, frame.t, frame.index).notes
+    pipe.flush()
+    return pipe, look, notes, plays
+
+
+def _logged(path: Path) -> list[tuple[str, str]]:
+    return [(e.data["player"], e.data["card"]) for e in read_log(path).events
+            if e.kind == "play"]
+
+
+def test_a_card_the_reader_missed_is_found_in_its_players_pile(tmp_path: Path) -> None:
+    pipe, look, notes, plays = _round(tmp_path, look_misses=False)
+    assert "read again: Cy played 6♥" in notes
+    assert _logged(tmp_path / "g.jsonl") == plays  # in order, by the right players
+    assert not pipe.pending
+    # The seats' piles were read while the question waited, and only so long.
+    assert 4 <= look.reads <= 4 * TablePipeline.LOOK_FRAMES
+
+
+def test_a_card_the_second_look_does_not_find_either_stays_a_question(
+        tmp_path: Path) -> None:
+    """Nothing is guessed: the play that jumps past 6♥ waits for a person."""
+    pipe, _look, notes, plays = _round(tmp_path, look_misses=True)
+    assert not any(n.startswith("read again: Cy") for n in notes)
+    logged = _logged(tmp_path / "g.jsonl")
+    assert ("Cy", UNSEEN) not in logged
+    assert logged == plays[:plays.index(("Cy", UNSEEN))]
+    assert any(p.question == "6♥ was not seen: who played it?" for p in pipe.pending.values())
+
+
+def test_the_look_is_not_asked_when_nothing_is_missing(tmp_path: Path) -> None:
+    """A round the table reader reads whole never calls the second look for a missing card."""
+    video = TableVideo(simulated_round("michigan-rummy", seed=11),
+                       RenderConfig(width=320, height=240, seed=11, noise=0.0))
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    look = Look(truth)
+    pipe = TablePipeline(video.profile(), truth, None, tmp_path / "g.jsonl",
+                         script=video.truth.script, second_look=look)
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    pipe.flush()
+    assert look.reads == 0 and not pipe.pending
