@@ -387,8 +387,9 @@ class Questions(TableLog):
         by the second look (the index reader, which reads each corner index a spread leaves
         showing) in the next frames, from the moment it waits for the rest of its cards. The
         cards it reads in most of them and that nobody played this round, with those read at
-        first, make the hand when the table accepts it as it is (as many cards as the player
-        holds, breaking no rule): it is logged, and a question about it settles itself.
+        first (or alone: a card read first as its lookalike), make the hand when the table
+        accepts it as it is (as many cards as the player holds, breaking no rule): it is
+        logged, and a question about it settles itself.
         Otherwise the hand waits, and is put to people, as without the second look."""
         if self.second_look is None:
             return
@@ -412,13 +413,15 @@ class Questions(TableLog):
             if reads < self.LOOK_MIN:
                 continue
             first = list(event["cards"])
-            seen = sorted(c for c, n in votes.items() if n >= self.LOOK_SHARE * reads
-                          and c not in first and self._round_cards.get(c, 0) == 0)
-            if not seen:
-                continue
-            now = {**event, "cards": first + seen}
-            ok, violations, _why = self._accepts(now)
-            if not ok or violations:
+            looked = sorted(c for c, n in votes.items() if n >= self.LOOK_SHARE * reads
+                            and self._round_cards.get(c, 0) == 0)
+            # The cards read first with those the second look adds; else what the second
+            # look reads alone (a card read first as its lookalike, K♣ for Q♣, read right).
+            tries = [first + [c for c in looked if c not in first], looked]
+            now = next((t for t in ({**event, "cards": cards} for cards in tries
+                                    if cards and cards != first)
+                        if self._accepts(t)[:2] == (True, 0)), None)
+            if now is None:
                 continue
             if held_id is None:
                 del self._partial[zone]

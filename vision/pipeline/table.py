@@ -40,6 +40,10 @@ from vision.pipeline.results import (
 from vision.sources.frames import FrameSource, LatestFrame
 from vision.tracker import Observation, Tracker, TrackerConfig
 
+#: Games where one move may lay several cards in a pile (a Great Lakes dump, GL-3 and GL-4;
+#: every Wanagan lay is a hand shown). Elsewhere a move is one card.
+MOVES_OF_SEVERAL = frozenset({"great-lakes", "wanagan"})
+
 #: A frame that comes more than this many seconds after the one before it (`Frame.gap`)
 #: follows an outage: what changed on the table meanwhile was not seen, so it is put to people.
 OUTAGE_GAP = 1.5
@@ -394,6 +398,11 @@ class TablePipeline(Questions):
             # A card played in another pile cannot lie in this one: a card misread, kept for
             # the table to refuse the move and the camera to read it again.
             under = [c for c in dup if c not in elsewhere]
+            if self.game not in MOVES_OF_SEVERAL and len(fresh) == 1:
+                # Where a move is one card, cards already played (here or in another pile)
+                # read beside the one new card are misreadings (of a card under it, most
+                # often), not part of the move: the new card is the move.
+                under = dup
             result.notes.append(f"{' '.join(pretty_cards(under or dup))} already played this "
                                 f"round; {'ignored' if under else 'misread'}")
             fresh = [c for c in obs.cards if c not in under]
