@@ -2,15 +2,12 @@
 and of an Oh Claire! hand of tricks goes through `companion watch` (calibrated from the video,
 cards read zone by zone), and the event log it writes is compared with the ground truth.
 
-The goal (issue 8) is equality. The Oh Claire! hand (single cards, tricks) reaches it. The
-Michigan round does not yet: every play is read, and of the hands revealed at the round's end
-(cards spread in a row, each covering most of the one before) the whole-card reader sees the
-top card only; the index reader's second look (`Questions._look_again`) then reads Dee's
-five, but not the J♥ of Bob's four, whose narrow index the localiser boxes loosely
-(models/INDEX.md). The first
-test pins how close each game gets, so that a change making the vision worse fails; the
-last is the goal for the Michigan round, marked xfail (strict: it fails loudly once it
-passes, so the marker gets removed).
+The goal (issue 8) is equality, and both games reach it. Of the hands revealed at the
+Michigan round's end (cards spread in a row, each covering most of the one before) the
+whole-card reader sees the top card only; the index reader's second look
+(`Questions._look_again`) reads the corner indices the spread leaves showing, and the table
+takes the cards it reads most often as the hand. The first test pins every play of each game,
+so that a change making the vision worse fails on the play it loses.
 """
 
 from __future__ import annotations
@@ -83,9 +80,6 @@ def test_the_oh_claire_hand_read_by_the_model_equals_the_ground_truth(
     assert got == truth
 
 
-@pytest.mark.xfail(strict=True, reason="of Bob's spread hand the card reader sees the top card "
-                                       "and the index reader's second look misses J♥ "
-                                       "(models/INDEX.md)")
 def test_the_michigan_round_read_by_the_model_equals_the_ground_truth(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     truth, got, _ = watched("michigan-rummy", 11, tmp_path_factory.mktemp("michigan-rummy"))

@@ -40,11 +40,15 @@ class Questions(TableLog):
     #: the second look has read the seats' piles for it, and in how many each seat showed it.
     _hunts: dict[str, tuple[int, Counter[int]]]
 
-    #: The second look reads a held hand's zone in at most this many frames, decides from
-    #: `LOOK_MIN` on, and counts a card read in at least `LOOK_SHARE` of them.
+    #: The second look reads a held hand's zone (or the seats' piles for a card not seen) in
+    #: at most this many frames and decides from `LOOK_MIN` on: a card not seen is the card
+    #: of the one seat whose pile shows it in at least `LOOK_SHARE` of them; a hand's cards
+    #: are those read in at least `HAND_SHARE` of them, the most read first, as many as the
+    #: table takes (a card of a spread shows only its index, and is not read in every frame).
     LOOK_FRAMES = 12
     LOOK_MIN = 4
     LOOK_SHARE = 0.6
+    HAND_SHARE = 0.4
 
     def _outvoted(self, under: str, card: str, pos: tuple[float, float]) -> bool:
         """Has ``card`` been read on the spot of the logged ``under`` more often than ``under``
@@ -386,10 +390,10 @@ class Questions(TableLog):
         than the player holds (a spread, where only the top card shows whole), is read again
         by the second look (the index reader, which reads each corner index a spread leaves
         showing) in the next frames, from the moment it waits for the rest of its cards. The
-        cards it reads in most of them and that nobody played this round, with those read at
-        first (or alone: a card read first as its lookalike), make the hand when the table
-        accepts it as it is (as many cards as the player holds, breaking no rule): it is
-        logged, and a question about it settles itself.
+        cards it reads most often (`HAND_SHARE`) that nobody played this round, with those
+        read at first (or alone: a card read first as its lookalike), make the hand when the
+        table accepts it as it is (as many cards as the player holds, breaking no rule): it
+        is logged, and a question about it settles itself.
         Otherwise the hand waits, and is put to people, as without the second look."""
         if self.second_look is None:
             return
@@ -413,13 +417,18 @@ class Questions(TableLog):
             if reads < self.LOOK_MIN:
                 continue
             first = list(event["cards"])
-            looked = sorted(c for c, n in votes.items() if n >= self.LOOK_SHARE * reads
-                            and self._round_cards.get(c, 0) == 0)
-            # The cards read first with those the second look adds; else what the second
-            # look reads alone (a card read first as its lookalike, K♣ for Q♣, read right).
-            tries = [first + [c for c in looked if c not in first], looked]
+            # The cards the second look reads most often (in at least `HAND_SHARE` of its
+            # frames), with those read at first, or alone (a card read first as its
+            # lookalike, K♣ for Q♣, read right): the table, which knows how many cards the
+            # player holds, takes the first that makes a hand breaking no rule.
+            ranked = sorted((c for c, n in votes.items() if n >= self.HAND_SHARE * reads
+                             and self._round_cards.get(c, 0) == 0),
+                            key=lambda c: (-votes[c], c))
+            tries = [cards for n in range(1, len(ranked) + 1)
+                     for cards in (first + [c for c in ranked[:n] if c not in first],
+                                   sorted(ranked[:n]))]
             now = next((t for t in ({**event, "cards": cards} for cards in tries
-                                    if cards and cards != first)
+                                    if cards != first)
                         if self._accepts(t)[:2] == (True, 0)), None)
             if now is None:
                 continue
