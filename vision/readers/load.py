@@ -44,9 +44,9 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
     return CardDetector(model, threads=threads, **kwargs)
 
 
-#: Board units of table shown around a zone in the second look's views, and the least
-#: confidence of a card it reads (see `second_look`).
-SECOND_LOOK_MARGIN, SECOND_LOOK_CONF = 10.0, 0.35
+#: Board units of table shown around a zone in the second look's views, the least confidence
+#: of a card it reads, and the localiser's threshold (see `second_look`).
+SECOND_LOOK_MARGIN, SECOND_LOOK_CONF, SECOND_LOOK_INDEX_CONF = 10.0, 0.35, 0.1
 
 
 def second_look(threads: int = 2) -> Any:
@@ -58,11 +58,13 @@ def second_look(threads: int = 2) -> Any:
         return None
     from vision.zones import ZoneReader
 
-    # A lower card threshold than the reader's own (0.5): the table takes a card of the
-    # second look only in a hand it accepts as a whole (the count the player holds, no card
-    # played twice, no rule broken). The J♥ of a rendered spread, read 0.44 (its narrow index),
-    # was read in 1 of 12 frames at 0.5 and in 12 of 12 at 0.35.
-    reader = IndexReader(threads=threads, card_boxes=False, conf=SECOND_LOOK_CONF)
+    # Lower thresholds than the reader's own (card 0.5, localiser 0.25): the table takes a
+    # card of the second look only in a hand it accepts as a whole (the count the player
+    # holds, no card played twice, no rule broken), and the heads' is-index score weighs each
+    # box. Rendered spreads: a J♥ read 0.44 (its narrow index) was read in 1 of 12 frames at
+    # 0.5 and in 12 of 12 at 0.35; a Q♣ boxed 0.17 (is-index 0.98, read 0.92) was never read.
+    reader = IndexReader(threads=threads, card_boxes=False, conf=SECOND_LOOK_CONF,
+                         index_conf=SECOND_LOOK_INDEX_CONF)
     # Views as large as the localiser's input and tight around the zone (10 board units of
     # table around it, not the card reader's 35): the indices then come out large enough to
     # be found. On the demo table's revealed hands (Michigan seed 0, three frames) the index
