@@ -390,10 +390,10 @@ class Questions(TableLog):
         than the player holds (a spread, where only the top card shows whole), is read again
         by the second look (the index reader, which reads each corner index a spread leaves
         showing) in the next frames, from the moment it waits for the rest of its cards. The
-        cards it reads most often (`HAND_SHARE`) that nobody played this round, with those
-        read at first (or alone: a card read first as its lookalike), make the hand when the
-        table accepts it as it is (as many cards as the player holds, breaking no rule): it
-        is logged, and a question about it settles itself.
+        cards it reads most often (`HAND_SHARE`) that nobody played this round, alone or else
+        with those read at first, make the hand when the table accepts it as it is (as many
+        cards as the player holds, breaking no rule): it is logged, and a question about it
+        settles itself.
         Otherwise the hand waits, and is put to people, as without the second look."""
         if self.second_look is None:
             return
@@ -418,15 +418,18 @@ class Questions(TableLog):
                 continue
             first = list(event["cards"])
             # The cards the second look reads most often (in at least `HAND_SHARE` of its
-            # frames), with those read at first, or alone (a card read first as its
-            # lookalike, K♣ for Q♣, read right): the table, which knows how many cards the
-            # player holds, takes the first that makes a hand breaking no rule.
+            # frames) alone, else with those read at first (the top card of a spread, whose
+            # index another card may hide): the table, which knows how many cards the player
+            # holds, takes the first that makes a hand breaking no rule. The look's own
+            # reading goes first: it reads every index the spread shows, where the first
+            # reading saw the top card whole and may have taken it for its lookalike (Q♣
+            # read K♣: with it, 9♣ from the look made a hand the table accepted, wrongly).
             ranked = sorted((c for c, n in votes.items() if n >= self.HAND_SHARE * reads
                              and self._round_cards.get(c, 0) == 0),
                             key=lambda c: (-votes[c], c))
-            tries = [cards for n in range(1, len(ranked) + 1)
-                     for cards in (first + [c for c in ranked[:n] if c not in first],
-                                   sorted(ranked[:n]))]
+            tries = [sorted(ranked[:n]) for n in range(1, len(ranked) + 1)]
+            tries += [first + [c for c in ranked[:n] if c not in first]
+                      for n in range(1, len(ranked) + 1)]
             now = next((t for t in ({**event, "cards": cards} for cards in tries
                                     if cards != first)
                         if self._accepts(t)[:2] == (True, 0)), None)
