@@ -77,11 +77,16 @@ def _round(tmp_path: Path, look_for: str = "ok") -> tuple[TablePipeline, Look, l
             "misreads": Look(truth, wrong={dee[1]: played[0]})}[look_for]
     pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, dee[:-1]), None,
                          tmp_path / "g.jsonl", script=video.truth.script, second_look=look)
+    return pipe, look, play_through(pipe, source), shown
+
+
+def play_through(pipe: TablePipeline, source: RenderedSource) -> list[str]:
+    """Every frame of ``source`` through ``pipe``, then the end of the video: the notes."""
     notes: list[str] = []
     while (frame := source.read()) is not None:
         notes += pipe.process(frame.image, frame.t, frame.index).notes
     pipe.flush()
-    return pipe, look, notes, shown
+    return notes
 
 
 def _hands(path: Path) -> dict[str, list[str]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_pipeline_second_look import Look, SeesTopCardOnly
+from test_pipeline_second_look import Look, SeesTopCardOnly, play_through
 
 from companion.events import read_log
 from vision.pipeline.table import TablePipeline
@@ -33,11 +33,7 @@ def _round(tmp_path: Path, look_misses: bool) -> tuple[TablePipeline, Look, list
     look = Look(truth, missed=[UNSEEN] if look_misses else [])
     pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, [UNSEEN]), None,
                          tmp_path / "g.jsonl", script=video.truth.script, second_look=look)
-    notes: list[str] = []
-    while (frame := source.read()) is not None:
-        notes += pipe.process(frame.image, frame.t, frame.index).notes
-    pipe.flush()
-    return pipe, look, notes, plays
+    return pipe, look, play_through(pipe, source), plays
 
 
 def _logged(path: Path) -> list[tuple[str, str]]:
@@ -74,7 +70,5 @@ def test_the_look_is_not_asked_when_nothing_is_missing(tmp_path: Path) -> None:
     look = Look(truth)
     pipe = TablePipeline(video.profile(), truth, None, tmp_path / "g.jsonl",
                          script=video.truth.script, second_look=look)
-    while (frame := source.read()) is not None:
-        pipe.process(frame.image, frame.t, frame.index)
-    pipe.flush()
+    play_through(pipe, source)
     assert look.reads == 0 and not pipe.pending
