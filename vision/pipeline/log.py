@@ -24,6 +24,12 @@ REFUSED = (EventError, ValueError, TypeError, KeyError)
 _log = logging.getLogger("companion.pipeline")
 
 
+def comes_next(card: str) -> str:
+    """Why a play that jumps past ``card`` in its suit is held ("6♣ comes next"): the reason
+    the pipeline gives, and looks for once that card is found (`Questions._held_for`)."""
+    return f"{Card.parse(card).pretty()} comes next"
+
+
 def pretty_cards(codes: Sequence[str]) -> list[str]:
     """Card codes as people read them (``["10♣", "Q♥"]``)."""
     return [Card.parse(c).pretty() for c in codes]

@@ -14,7 +14,7 @@ from companion.cards import CARD_CODES, RANKS, Card
 from companion.events import Event, read_log
 from companion.referee import replay
 from vision.lookalikes import lookalikes
-from vision.pipeline.log import NEW_DEAL, TableLog, pretty_cards
+from vision.pipeline.log import NEW_DEAL, TableLog, comes_next, pretty_cards
 from vision.pipeline.results import Answer, FrameResult, Pending, ZoneLook
 from vision.tracker import Observation
 
@@ -461,17 +461,20 @@ class Questions(TableLog):
                 asked.setdefault(card, []).append(pid)
         for card in [c for c in self._hunts if c not in asked]:
             del self._hunts[card]
-        piles = [(z, zone.seat) for z, zone in enumerate(self.tracker.zones)
-                 if zone.kind == "pile" and zone.seat is not None
-                 and zone.seat < len(self.players)]
+        piles: dict[int, set[str]] | None = None  # each seat's pile, read once a frame
+        look = self.second_look
         for card, pids in asked.items():
             reads, votes = self._hunts.get(card, (0, Counter()))
             if reads >= self.LOOK_FRAMES:
                 continue
-            for z, seat in piles:
-                dets = self.second_look.detect_table(frame, self.profile, zones=[z])
-                if card in {dets.names[int(c)] for c in dets.class_id}:
-                    votes[seat] += 1
+            if piles is None:
+                piles = {}
+                for z, zone in enumerate(self.tracker.zones):
+                    if zone.kind == "pile" and zone.seat is not None \
+                            and zone.seat < len(self.players):
+                        dets = look.detect_table(frame, self.profile, zones=[z])
+                        piles[zone.seat] = {dets.names[int(c)] for c in dets.class_id}
+            votes.update(seat for seat, cards in piles.items() if card in cards)
             reads += 1
             self._hunts[card] = (reads, votes)
             found = [seat for seat, n in votes.items() if n >= self.LOOK_SHARE * reads]
@@ -492,7 +495,7 @@ class Questions(TableLog):
         """Readings held only because ``card`` had not been seen ("9♥ comes next"), now that
         it is logged: each is logged when the table now takes it as it is (no rule broken, no
         card jumped, no lookalike in doubt); the others stay held."""
-        reason = f"{Card.parse(card).pretty()} comes next"
+        reason = comes_next(card)
         for pid in pids:
             held = self.pending.get(pid)
             if held is None or held.reason != reason or not held.observation.certain:

@@ -26,7 +26,7 @@ from companion.cards import Card
 from companion.events import EventLog, read_log
 from companion.referee import EventError, Referee
 from vision.lookalikes import lookalikes
-from vision.pipeline.log import pretty_cards
+from vision.pipeline.log import comes_next, pretty_cards
 from vision.pipeline.questions import Questions
 from vision.pipeline.results import (
     Answer,
@@ -397,12 +397,11 @@ class TablePipeline(Questions):
             # The card under a new one peeking out (or the same card read again): not a play.
             # A card played in another pile cannot lie in this one: a card misread, kept for
             # the table to refuse the move and the camera to read it again.
-            under = [c for c in dup if c not in elsewhere]
-            if self.game not in MOVES_OF_SEVERAL and len(fresh) == 1:
-                # Where a move is one card, cards already played (here or in another pile)
-                # read beside the one new card are misreadings (of a card under it, most
-                # often), not part of the move: the new card is the move.
-                under = dup
+            # Where a move is one card, cards already played (here or in another pile) read
+            # beside the one new card are misreadings (of a card under it, most often), not
+            # part of the move: the new card is the move.
+            one_card = self.game not in MOVES_OF_SEVERAL and len(fresh) == 1
+            under = dup if one_card else [c for c in dup if c not in elsewhere]
             result.notes.append(f"{' '.join(pretty_cards(under or dup))} already played this "
                                 f"round; {'ignored' if under else 'misread'}")
             fresh = [c for c in obs.cards if c not in under]
@@ -432,7 +431,7 @@ class TablePipeline(Questions):
             return
         skipped = self._skipped(event)
         if skipped is not None and self._missed(skipped, event, obs):
-            self._hold(obs, f"{Card.parse(skipped).pretty()} comes next", event, result)
+            self._hold(obs, comes_next(skipped), event, result)
             return
         doubt = self._doubt(event, lookalike=True)
         if doubt:

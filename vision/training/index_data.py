@@ -37,6 +37,7 @@ from vision.readers.index_heads import (
 )
 from vision.render import decks
 from vision.training import scenes
+from vision.training.detector_eval import iou_matrix
 
 REAL_TRAIN = Path(os.environ.get("MICHIGAN_REAL_TRAIN", "/work/shared/real-cards-train"))
 ROOT = Path(__file__).resolve().parents[2] / "datasets" / "index"
@@ -316,20 +317,6 @@ def main(argv: list[str] | None = None) -> int:
 
 # ---------------------------------------------------------------- the localiser's own boxes
 
-def _iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of every box of ``a`` (N, 4) with every box of ``b`` (M, 4)."""
-    if not len(a) or not len(b):
-        return np.zeros((len(a), len(b)))
-    ix = np.clip(np.minimum(a[:, None, 2], b[None, :, 2])
-                 - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
-    iy = np.clip(np.minimum(a[:, None, 3], b[None, :, 3])
-                 - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
-    inter = ix * iy
-    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    return inter / np.maximum(area_a[:, None] + area_b[None, :] - inter, 1e-6)
-
-
 def label_proposals(out: _Patches, img: np.ndarray, proposals: np.ndarray,
                     truth: np.ndarray, codes: Sequence[str], orients: Sequence[int],
                     hit: float = 0.3, miss: float = 0.1) -> None:
@@ -338,7 +325,7 @@ def label_proposals(out: _Patches, img: np.ndarray, proposals: np.ndarray,
     boxed it, loosely or not); one overlapping every index by less than ``miss`` is a
     negative (the localiser's own false alarms: what is-index must learn to reject); the
     boxes between are ambiguous and left out."""
-    iou = _iou_matrix(proposals, truth)
+    iou = iou_matrix(proposals, truth)
     for i, box in enumerate(proposals):
         best = int(iou[i].argmax()) if iou.shape[1] else -1
         if best >= 0 and iou[i, best] >= hit:
