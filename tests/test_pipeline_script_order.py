@@ -101,7 +101,8 @@ def test_the_demo_feed_goes_on_until_the_held_play_is_answered(
 
     log = EventLog(tmp_path / "g.jsonl")
     log.append(game[0])
-    feed = RenderedDemoFeed(game, log, seed=1, interval_ms=1, size=(160, 120))
+    feed = RenderedDemoFeed(game, log, seed=1, interval_ms=1, detector="truth",
+                            size=(160, 120))
     ticks = 0
     answered: list[int] = []
     while True:

@@ -47,10 +47,14 @@ class Look:
                  missed: Collection[str] = ()) -> None:
         self.truth, self.wrong, self.missed = truth, wrong or {}, set(missed)
         self.reads = 0
+        self.times: list[float] = []  # when it was asked (the tracker's time)
+        self.clock: TablePipeline | None = None
 
     def detect_table(self, frame: np.ndarray, profile: TableProfile,
                      zones: Collection[int] | None = None) -> Detections:
         self.reads += 1
+        if self.clock is not None:
+            self.times.append(self.clock.tracker.t)
         dets = self.truth.detect(frame)
         if not len(dets):
             return dets
@@ -77,6 +81,7 @@ def _round(tmp_path: Path, look_for: str = "ok") -> tuple[TablePipeline, Look, l
             "misreads": Look(truth, wrong={dee[1]: played[0]})}[look_for]
     pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, dee[:-1]), None,
                          tmp_path / "g.jsonl", script=video.truth.script, second_look=look)
+    look.clock = pipe
     return pipe, look, play_through(pipe, source), shown
 
 
@@ -89,6 +94,11 @@ def play_through(pipe: TablePipeline, source: RenderedSource) -> list[str]:
     return notes
 
 
+def _round_over(pipe: TablePipeline) -> float:
+    """When the round's last card play was logged (its settled time)."""
+    return max(float(e.data["t"]) for e in read_log(pipe.log.path).events if e.kind == "play")
+
+
 def _hands(path: Path) -> dict[str, list[str]]:
     return {e.data["player"]: sorted(e.data["cards"]) for e in read_log(path).events
             if e.kind == "reveal"}
@@ -99,7 +109,10 @@ def test_a_spread_hand_is_read_whole_by_the_second_look(tmp_path: Path) -> None:
     assert not pipe.pending
     assert _hands(tmp_path / "g.jsonl") == {p: sorted(c) for p, c in shown.items()}
     assert any(n.startswith("read again: Dee shows") for n in notes)
-    assert 4 <= look.reads <= 12  # asked only while the hand was held, and only so often
+    # Asked only once the round was over (the held hand, at most `LOOK_FRAMES` times, and the
+    # seats' piles one a frame while hands are awaited), never during play.
+    assert 4 <= look.reads
+    assert min(look.times) >= _round_over(pipe)
 
 
 @pytest.mark.parametrize("look_for", ["misses", "misreads"])
@@ -111,5 +124,6 @@ def test_a_second_look_that_does_not_make_a_hand_the_table_accepts_leaves_the_qu
     [held] = pipe.pending.values()
     assert held.event["event"] == "reveal" and held.event["player"] == "Dee"
     assert "Dee" not in _hands(tmp_path / "g.jsonl")
-    assert look.reads == TablePipeline.LOOK_FRAMES
+    # From the moment the hand waits, only its own look reads, `LOOK_FRAMES` times.
+    assert sum(t > held.observation.t for t in look.times) == TablePipeline.LOOK_FRAMES
     assert not any(n.startswith("read again: Dee") for n in notes)

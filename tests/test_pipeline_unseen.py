@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_pipeline_second_look import Look, SeesTopCardOnly, play_through
 
 from companion.events import read_log
+from vision.pipeline.changes import ZoneChanges
 from vision.pipeline.table import TablePipeline
 from vision.render.demo import RenderedSource, simulated_round
 from vision.render.plan import RenderConfig
@@ -41,9 +43,16 @@ def _logged(path: Path) -> list[tuple[str, str]]:
             if e.kind == "play"]
 
 
-def test_a_card_the_reader_missed_is_found_in_its_players_pile(tmp_path: Path) -> None:
+@pytest.mark.parametrize("how", ["pile changed", "question"])
+def test_a_card_the_reader_missed_is_found_in_its_players_pile(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """Found at once, Cy's pile having changed with no card read there; or, where the
+    change went unseen, when the table asks who played the 6♥ it jumped past."""
+    if how == "question":
+        monkeypatch.setattr(ZoneChanges, "update", lambda self, frame, zones=None: [])
     pipe, look, notes, plays = _round(tmp_path, look_misses=False)
-    assert "read again: Cy played 6♥" in notes
+    assert ("read again: 6♥ in Cy's pile" if how == "pile changed"
+            else "read again: Cy played 6♥") in notes
     assert _logged(tmp_path / "g.jsonl") == plays  # in order, by the right players
     assert not pipe.pending
     # The seats' piles were read while the question waited, and only so long.
@@ -62,7 +71,9 @@ def test_a_card_the_second_look_does_not_find_either_stays_a_question(
 
 
 def test_the_look_is_not_asked_when_nothing_is_missing(tmp_path: Path) -> None:
-    """A round the table reader reads whole never calls the second look for a missing card."""
+    """A round the table reader reads whole never calls the second look for a missing card;
+    it reads piles only while hands are due to be shown (after the last play, until the
+    last hand is shown)."""
     video = TableVideo(simulated_round("michigan-rummy", seed=11),
                        RenderConfig(width=320, height=240, seed=11, noise=0.0))
     source = RenderedSource(video)
@@ -70,5 +81,10 @@ def test_the_look_is_not_asked_when_nothing_is_missing(tmp_path: Path) -> None:
     look = Look(truth)
     pipe = TablePipeline(video.profile(), truth, None, tmp_path / "g.jsonl",
                          script=video.truth.script, second_look=look)
+    look.clock = pipe
     play_through(pipe, source)
-    assert look.reads == 0 and not pipe.pending
+    assert not pipe.pending
+    events = read_log(tmp_path / "g.jsonl").events
+    last_play = max(float(e.data["t"]) for e in events if e.kind == "play")
+    last_shown = max(float(e.data["t"]) for e in events if e.kind == "reveal")
+    assert all(last_play < t <= last_shown + 0.5 for t in look.times), look.times

@@ -158,6 +158,17 @@ class TableLog:
             result.events.append((line, data))
         return line
 
+    def _covered(self, card: str) -> bool:
+        """Was a card logged in the same seat's pile after ``card`` this round? Then a card
+        read on ``card``'s spot lies on top of both: it is not ``card`` read again."""
+        logged = self._line_of.get(card)
+        seat = self._played_by.get(card)
+        if logged is None or seat is None:
+            return False
+        return any(other != card and s == seat and other in self._line_of
+                   and self._line_of[other][0] > logged[0]
+                   for other, s in self._played_by.items())
+
     def _correction(self, card: str, new_card: str) -> dict[str, Any] | None:
         """The ``correct`` event that makes the play logged as ``card`` this round a play of
         ``new_card``, when the table accepts the log that way (nothing refused, no new rule

@@ -4,8 +4,9 @@ read two ways, a card the camera missed; and the answers that settle them.
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -14,6 +15,7 @@ from companion.cards import CARD_CODES, RANKS, Card
 from companion.events import Event, read_log
 from companion.referee import replay
 from vision.lookalikes import lookalikes
+from vision.pipeline.changes import ZoneChanges
 from vision.pipeline.log import NEW_DEAL, TableLog, comes_next, pretty_cards
 from vision.pipeline.results import Answer, FrameResult, Pending, ZoneLook
 from vision.tracker import Observation
@@ -35,6 +37,22 @@ class Questions(TableLog):
     #: read it, and in how many of them it read each card.
     _looks: dict[int, tuple[int, Counter[str]]]
     _partial: dict[int, tuple[Observation, float, str, dict[str, Any] | None]]
+    _waiting: list[Observation]
+
+    #: Per seat's pile, while the table waits for hands to be shown: the cards nobody played
+    #: this round that the second look read there, in each of its latest frames.
+    _shown: dict[int, deque[frozenset[str]]]
+    _shown_next: int
+
+    #: Each seat's pile watched for a change of picture (`vision.pipeline.changes`); per pile
+    #: that changed with no new card read: since when, how many frames the second look read
+    #: it, and in how many it read each card nobody played this round; when each pile last
+    #: had a reading of the table reader placed.
+    _changes: ZoneChanges | None
+    _changed: dict[int, tuple[float, int, Counter[str]]]
+    _read_at: dict[int, float]
+    #: How long a changed pile is left to the table reader before the second look reads it.
+    CHANGE_WAIT = 0.3
 
     #: Per card the table asks about ("6♣ was not seen: who played it?"): how many frames
     #: the second look has read the seats' piles for it, and in how many each seat showed it.
@@ -49,6 +67,12 @@ class Questions(TableLog):
     LOOK_MIN = 4
     LOOK_SHARE = 0.6
     HAND_SHARE = 0.4
+
+    #: Games where one move may lay several cards in a pile, and how many (GL-3, GL-4: the
+    #: next-in-sequence card and three more, laid as a spread).
+    SEVERAL_AT_ONCE: dict[str, int] = {"great-lakes": 4}
+    #: The frame being processed (the second look at a move reads it).
+    _frame: np.ndarray | None
 
     def _outvoted(self, under: str, card: str, pos: tuple[float, float]) -> bool:
         """Has ``card`` been read on the spot of the logged ``under`` more often than ``under``
@@ -206,6 +230,7 @@ class Questions(TableLog):
             close = 1.5 * self.tracker.config.same_spot
             for under, (ux, uy) in list(self._spot_of.items()):
                 if (under != read and np.hypot(ux - x, uy - y) <= close
+                        and not self._covered(under)
                         and (corr := self._correction(under, read)) is not None):
                     options.insert(0, Answer(f"{Card.parse(read).pretty()}, not "
                                              f"{Card.parse(under).pretty()} before", (corr,)))
@@ -444,6 +469,130 @@ class Questions(TableLog):
                                 f"{' '.join(pretty_cards(now['cards']))}")
             self._flush_script(self.visual_count, result.announcements, result)
             self._log_visual(now, obs, result)
+
+    def _look_at_move(self, obs: Observation) -> dict[str, Any] | None:
+        """A move of several cards read as fewer (a Great Lakes dump laid as a spread, where
+        the reader sees the top card whole and the others only by their corner indices):
+        the second look reads the pile in this frame, and the cards it reads that nobody
+        played this round join those read at first. The first set of the move's size whose
+        play the table accepts breaking no rule (in any order of its first card, GL-3) is
+        the move. None: no such set (the move is placed as it was read)."""
+        size = self.SEVERAL_AT_ONCE.get(self.game)
+        if self.second_look is None or self._frame is None or size is None \
+                or obs.kind != "pile" or obs.seat is None or obs.seat >= len(self.players) \
+                or not 0 < len(obs.cards) < size:
+            return None
+        dets = self.second_look.detect_table(self._frame, self.profile, zones=[obs.zone])
+        seen = {dets.names[int(c)] for c in dets.class_id}
+        more = sorted(c for c in seen if c not in obs.cards and not self._round_cards.get(c, 0))
+        player = self.players[obs.seat]
+        for extra in combinations(more, size - len(obs.cards)):
+            cards = [*obs.cards, *extra]
+            for first in cards:
+                move = {"event": "play", "player": player,
+                        "cards": [first, *(c for c in cards if c != first)],
+                        "t": round(obs.t_still, 3), "confidence": round(obs.confidence, 3)}
+                if self._accepts(move)[:2] == (True, 0):
+                    return move
+        return None
+
+    def _look_at_changes(self, frame: np.ndarray, result: FrameResult) -> list[Observation]:
+        """A seat's pile that came to rest in another picture (a card laid, a hand shown)
+        while the table reader read no new card there (a card it does not read: a court card
+        of an unfamiliar deck, a spread of indices) is read by the second look in the next
+        frames. The cards nobody played this round that it reads in most of them
+        (`LOOK_SHARE` of `LOOK_MIN`) are a reading of that pile like any other (returned):
+        the table places it, or holds it for a person, in table order. A pile whose new
+        card the reader read (or reads now) is left to it."""
+        found: list[Observation] = []
+        if self.second_look is None:
+            return found
+        piles = [z for z, zone in enumerate(self.tracker.zones)
+                 if zone.kind == "pile" and zone.seat is not None
+                 and zone.seat < len(self.players)]
+        if self._changes is None:
+            self._changes = ZoneChanges.of_polygons(self.profile.zone_polygons_px(),
+                                                    frame.shape[:2])
+        t = result.t
+        for z in self._changes.update(frame, piles):
+            if t - self._read_at.get(z, float("-inf")) > 1.0:
+                self._changed[z] = (t, 0, Counter())
+        seeing = {d["zone"] for d in result.detections
+                  if not self._round_cards.get(str(d["card"]), 0)}
+        for z, (since, reads, votes) in list(self._changed.items()):
+            zone = self.tracker.zones[z]
+            if zone.name in seeing:  # the reader sees the new card: it places it
+                del self._changed[z]
+                continue
+            if t - since < self.CHANGE_WAIT:
+                continue
+            dets = self.second_look.detect_table(frame, self.profile, zones=[z])
+            votes.update({n for n in (dets.names[int(c)] for c in dets.class_id)
+                          if not self._round_cards.get(n, 0)})
+            reads += 1
+            self._changed[z] = (since, reads, votes)
+            if reads < self.LOOK_MIN:
+                continue
+            del self._changed[z]
+            cards = sorted((c for c, n in votes.items() if n >= self.LOOK_SHARE * reads),
+                           key=lambda c: (-votes[c], c))
+            if not cards:
+                continue
+            share = min(votes[c] for c in cards) / reads
+            result.notes.append(f"read again: {' '.join(pretty_cards(cards))} in "
+                                f"{self.players[zone.seat or 0]}'s pile")
+            found.append(Observation(z, zone.name, zone.kind, zone.seat, cards, share, t,
+                                     since))
+        return found
+
+    def _look_for_reveals(self, frame: np.ndarray, result: FrameResult) -> None:
+        """While the table waits for hands to be shown (a round over) and nothing else is
+        asked, waits or settles, the second look reads the piles of the players still to
+        show, one a frame in turn: a hand the reader did not see at all (a court card it
+        does not read whole, one under an arm) still shows its indices; a pile where the
+        reader sees a card nobody played is left to the reader. The cards nobody
+        played this round read in that pile in most of its latest frames (`LOOK_SHARE` of
+        up to `LOOK_FRAMES`, from `LOOK_MIN` on), as many as the player holds, are the hand
+        shown when the table accepts it as it is (no rule broken)."""
+        due = self.referee.to_reveal() if self.referee is not None else None
+        if self.second_look is None or not due or self.pending or self._partial \
+                or self._waiting:
+            self._shown.clear()
+            return
+        if self.tracker.settling_since() is not None:
+            return  # a card the reader sees comes first (table order)
+        # A pile where the table reader sees a card nobody played yet is left to it: that
+        # card settles and is placed as read (its own second look if the table refuses it).
+        seeing = {d["zone"] for d in result.detections
+                  if not self._round_cards.get(str(d["card"]), 0)}
+        piles = [(z, zone.seat) for z, zone in enumerate(self.tracker.zones)
+                 if zone.kind == "pile" and zone.seat is not None and zone.name not in seeing
+                 and zone.seat < len(self.players) and self.players[zone.seat] in due]
+        if not piles:
+            return
+        self._shown_next = (self._shown_next + 1) % len(piles)
+        z, seat = piles[self._shown_next]
+        dets = self.second_look.detect_table(frame, self.profile, zones=[z])
+        seen = self._shown.setdefault(z, deque(maxlen=self.LOOK_FRAMES))
+        seen.append(frozenset(n for n in (dets.names[int(c)] for c in dets.class_id)
+                              if not self._round_cards.get(n, 0)))
+        player = self.players[seat]
+        votes = Counter(c for cards in seen for c in cards)
+        ranked = sorted((c for c, n in votes.items() if n >= self.LOOK_SHARE * len(seen)),
+                        key=lambda c: (-votes[c], c))
+        if len(seen) < self.LOOK_MIN or len(ranked) < due[player]:
+            return
+        cards = sorted(ranked[:due[player]])
+        shown: dict[str, Any] = {"event": "reveal", "player": player, "cards": cards,
+                                 "t": round(result.t, 3)}
+        if self._accepts(shown)[:2] != (True, 0):
+            return
+        self._shown.pop(z, None)
+        zone = self.tracker.zones[z]
+        obs = Observation(z, zone.name, zone.kind, seat, list(cards), 1.0, result.t, result.t)
+        result.notes.append(f"read again: {player} shows {' '.join(pretty_cards(cards))}")
+        self._flush_script(self.visual_count, result.announcements, result)
+        self._log_visual(shown, obs, result)
 
     def _look_for_unseen(self, frame: np.ndarray, result: FrameResult) -> None:
         """A card the table asks about because the reader never saw it played ("9♥ was not

@@ -84,6 +84,12 @@ class TablePipeline(Questions):
         self.profile = profile
         self.detector = detector
         self.second_look = second_look
+        self._frame = None
+        self._shown = {}
+        self._shown_next = -1
+        self._changes = None
+        self._changed = {}
+        self._read_at = {}
         self._looks = {}
         self._hunts = {}
         self.log = log if isinstance(log, EventLog) else EventLog(log)
@@ -244,6 +250,7 @@ class TablePipeline(Questions):
         inferred across it: what changed meanwhile is asked about, seat by seat."""
         start = self.clock()
         result = FrameResult(t, index)
+        self._frame = frame
         if gap > OUTAGE_GAP:
             before = self._outage[0] if self._outage is not None else self._lying(
                 self.tracker.t - self.tracker.config.lost_time)
@@ -269,9 +276,15 @@ class TablePipeline(Questions):
                                               "zone": self.profile.zones[z].name})
         if self._outage is not None:
             observations = []  # settled across the outage: compared with the table before it
+        for obs in observations:  # a pile the reader read is not looked at again for it
+            self._read_at[obs.zone] = t
+            self._changed.pop(obs.zone, None)
         self._reread(t, result)
         self._look_again(frame, result)
         self._look_for_unseen(frame, result)
+        self._look_for_reveals(frame, result)
+        if self._outage is None:
+            observations += self._look_at_changes(frame, result)
         self._recount(result)
         if self.queue_questions:
             # In table order: a card counted again after an answer (the real card of a code
@@ -371,7 +384,7 @@ class TablePipeline(Questions):
         # People's events that come before this move (a new round, bids) go in first.
         self._flush_script(self.visual_count, result.announcements, result)
         if len(obs.cards) == 1 and obs.on_spot_of and obs.on_spot_of[0] \
-                and obs.zone not in self._partial:
+                and obs.zone not in self._partial and not self._covered(obs.on_spot_of[0]):
             # Read where a counted card lay a frame before: that card misread, or a new one
             # laid on it (a card played twice included: the table decides).
             self._on_spot(obs, obs.on_spot_of[0], result)
@@ -399,9 +412,11 @@ class TablePipeline(Questions):
             # the table to refuse the move and the camera to read it again.
             # Where a move is one card, cards already played (here or in another pile) read
             # beside the one new card are misreadings (of a card under it, most often), not
-            # part of the move: the new card is the move.
+            # part of the move: the new card is the move. So too in Great Lakes, where the
+            # other cards of a dump are read again by the second look (`_look_at_move`).
             one_card = self.game not in MOVES_OF_SEVERAL and len(fresh) == 1
-            under = dup if one_card else [c for c in dup if c not in elsewhere]
+            under = dup if one_card or self.game in self.SEVERAL_AT_ONCE \
+                else [c for c in dup if c not in elsewhere]
             result.notes.append(f"{' '.join(pretty_cards(under or dup))} already played this "
                                 f"round; {'ignored' if under else 'misread'}")
             fresh = [c for c in obs.cards if c not in under]
@@ -411,6 +426,12 @@ class TablePipeline(Questions):
             obs.votes = [v for v, k in zip(obs.votes, keep, strict=False) if k]
             obs.positions = [p for p, k in zip(obs.positions, keep, strict=False) if k]
             obs.cards = fresh
+        move = self._look_at_move(obs) if obs.zone not in self._partial else None
+        if move is not None:
+            result.notes.append(f"read again: {move['player']} plays "
+                                f"{' '.join(pretty_cards(move['cards']))}")
+            self._log_visual(move, obs, result)
+            return
         held = self._partial.pop(obs.zone, None)
         if held is not None:
             # The rest of a move the referee could not place alone (a hand uncovering the

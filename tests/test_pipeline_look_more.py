@@ -1,0 +1,109 @@
+"""The second look where the table reader sees less than was laid (issue 14): a Great Lakes
+dump laid as a spread, read as its top card only, and a hand shown at the round's end that
+the reader does not see at all. Rendered Great Lakes round (seed 12: Cy dumps four cards at
+once, Dee shows a single card last), with the renderer's truth as both readers, spoiled on
+purpose."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_pipeline_second_look import Look, SeesTopCardOnly, play_through
+
+from companion.events import read_log
+from vision.pipeline.table import TablePipeline
+from vision.render.demo import RenderedSource, simulated_round
+from vision.render.plan import RenderConfig
+from vision.render.table import TableVideo
+from vision.render.truth import TruthDetector
+
+
+def _round(tmp_path: Path, hidden: Collection[str], wrong: dict[str, str] | None = None,
+           missed: Collection[str] = ()) -> tuple[TablePipeline, list[str],
+                                                  list[dict[str, Any]], list[dict[str, Any]]]:
+    """(pipeline, notes, logged card events, true card events) of the round read by a
+    reader that never sees ``hidden``, looked at again by one that misreads ``wrong`` and
+    does not see ``missed``."""
+    video = TableVideo(simulated_round("great-lakes", seed=12),
+                       RenderConfig(width=320, height=240, seed=12, noise=0.0))
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    look = Look(truth, wrong=wrong, missed=missed)
+    pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, hidden), None,
+                         tmp_path / "g.jsonl", script=video.truth.script, second_look=look)
+    notes = play_through(pipe, source)
+    logged = [_plain(e.data) for e in read_log(tmp_path / "g.jsonl").events
+              if e.kind in ("play", "reveal")]
+    return pipe, notes, logged, [_plain(e) for e in video.truth.visual]
+
+
+def _plain(event: Any) -> dict[str, Any]:
+    """Who laid which cards: a dump's next-in-sequence card first, then the rest in any
+    order (GL-3); a hand shown in any order."""
+    out = {k: event[k] for k in ("event", "player", "card") if k in event}
+    if "cards" in event:
+        cards = list(event["cards"])
+        out["cards"] = (sorted(cards) if event["event"] == "reveal"
+                        else [cards[0], *sorted(cards[1:])])
+    return out
+
+
+def _dump(true: list[dict[str, Any]]) -> dict[str, Any]:
+    [dump] = [e for e in true if len(e.get("cards", ())) == 4 and e["event"] == "play"]
+    return dump
+
+
+def _hidden_of_dump() -> list[str]:
+    """The dump's cards the spread covers (all but its top card, the last laid)."""
+    video = TableVideo(simulated_round("great-lakes", seed=12), RenderConfig(seed=12))
+    [dump] = [e for e in video.truth.visual if len(e.get("cards", ())) == 4]
+    return list(dump["cards"][:-1])
+
+
+def test_a_dump_read_as_its_top_card_is_read_whole_by_the_second_look(tmp_path: Path) -> None:
+    pipe, notes, logged, true = _round(tmp_path, _hidden_of_dump())
+    dump = _dump(true)
+    assert dump in logged
+    assert logged == true and not pipe.pending
+    assert any(n.startswith(f"read again: {dump['player']} plays") for n in notes)
+
+
+@pytest.mark.parametrize("spoil", ["misses", "misreads"])
+def test_a_look_that_does_not_make_a_legal_dump_logs_no_dump(tmp_path: Path,
+                                                             spoil: str) -> None:
+    """One covered card not read again, or read as another card: no four-card move is made
+    up; what the reader saw is placed as it would be without the look."""
+    covered = _hidden_of_dump()
+    spoilt = covered[1]
+    _pipe, notes, logged, true = _round(
+        tmp_path, covered, missed=[spoilt] if spoil == "misses" else (),
+        wrong={spoilt: "KS"} if spoil == "misreads" else None)
+    dump = _dump(true)
+    assert not any(len(e.get("cards", ())) == 4 for e in logged if e["event"] == "play")
+    assert not any(n.startswith(f"read again: {dump['player']} plays") for n in notes)
+
+
+def _last_shown(true: list[dict[str, Any]]) -> dict[str, Any]:
+    return [e for e in true if e["event"] == "reveal"][-1]
+
+
+def test_a_hand_shown_that_the_reader_never_sees_is_read_by_the_second_look(
+        tmp_path: Path) -> None:
+    video = TableVideo(simulated_round("great-lakes", seed=12), RenderConfig(seed=12))
+    last = _last_shown([dict(e) for e in video.truth.visual])
+    pipe, notes, logged, true = _round(tmp_path, [*_hidden_of_dump(), *last["cards"]])
+    assert logged == true and not pipe.pending
+    assert f"read again: {last['player']} shows" in " ".join(notes)
+
+
+def test_a_hand_shown_read_as_a_card_played_is_not_logged(tmp_path: Path) -> None:
+    video = TableVideo(simulated_round("great-lakes", seed=12), RenderConfig(seed=12))
+    true = [dict(e) for e in video.truth.visual]
+    last = _last_shown(true)
+    played = next(e["card"] for e in true if e["event"] == "play")
+    _pipe, _notes, logged, _true = _round(tmp_path, [*_hidden_of_dump(), *last["cards"]],
+                                          wrong={c: played for c in last["cards"]})
+    assert not any(e["event"] == "reveal" and e["player"] == last["player"] for e in logged)

@@ -1,0 +1,56 @@
+"""`ZoneChanges`: a zone that comes to rest in another picture (a card laid) is a change,
+once; a hand passing over it and leaving it as it was, camera noise, or a picture that
+never rests are not."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.pipeline.changes import ZoneChanges
+
+H, W = 120, 160
+ZONE = (40, 30, 120, 90)  # x1 y1 x2 y2
+
+
+def _table(seed: int = 0, card: bool = False, hand: bool = False,
+           noise: float = 0.0, hand_at: int = 50) -> np.ndarray:
+    frame = np.full((H, W, 3), (40, 110, 50), np.uint8)  # green cloth
+    if card:
+        frame[40:80, 60:90] = 235  # a white card in the zone
+    if hand:
+        frame[20:100, hand_at:hand_at + 60] = (90, 140, 200)  # an arm over it
+    if noise:
+        rng = np.random.default_rng(seed)
+        frame = np.clip(frame + rng.normal(0, noise, frame.shape), 0, 255).astype(np.uint8)
+    return frame
+
+
+def _run(frames: list[np.ndarray]) -> list[tuple[int, list[int]]]:
+    watch = ZoneChanges([ZONE], still_frames=3)
+    return [(k, ch) for k, f in enumerate(frames) if (ch := watch.update(f))]
+
+
+def test_a_card_laid_is_one_change_once_the_zone_rests() -> None:
+    frames = ([_table(k, noise=4) for k in range(6)] + [_table(k, hand=True) for k in range(3)]
+              + [_table(k, card=True, noise=4) for k in range(10)])
+    assert _run(frames) == [(9 + 3, [0])]  # the third still frame after the hand left
+
+
+def test_a_hand_that_passes_and_leaves_nothing_is_no_change() -> None:
+    frames = ([_table(k, card=True, noise=4) for k in range(6)]
+              + [_table(k, card=True, hand=True, hand_at=20 + 12 * k) for k in range(6)]
+              + [_table(k, card=True, noise=4) for k in range(10)])
+    assert _run(frames) == []
+
+
+def test_noise_alone_and_a_picture_that_never_rests_are_no_change() -> None:
+    assert _run([_table(k, noise=6) for k in range(30)]) == []
+    moving = [_table(card=bool(k % 2), hand=k % 3 == 0) for k in range(30)]
+    assert _run(moving) == []
+
+
+def test_a_zone_outside_the_frame_is_never_read() -> None:
+    watch = ZoneChanges.of_polygons([np.array([[200.0, 10], [300, 10], [300, 50], [200, 50]])],
+                                    (H, W))
+    assert watch.boxes == [(200, 10, 160, 50)]
+    assert watch.update(_table()) == [] and watch.thumbnail(_table(), 0) is None

@@ -1,0 +1,82 @@
+"""Which zones changed picture and came to rest (`ZoneChanges`): a card laid where the table
+reader read nothing new is still a change in the picture of that zone, and the pipeline then
+reads the zone again with its second look (`Questions._look_at_changes`).
+
+Each zone is watched as a small grey thumbnail of its bounding box (area-averaged, so camera
+noise and a one-pixel shake wash out). A zone is *at rest* when its thumbnail stays the same
+for `still_frames` frames; it *changed* when the picture it rests in differs from the one it
+rested in before. A hand passing over a zone and leaving it as it was is no change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+#: Thumbnail side (pixels) a zone's picture is reduced to.
+SIDE = 24
+#: Mean absolute grey difference (0-255) under which two thumbnails are the same picture.
+STILL_DIFF = 3.0
+#: Mean absolute grey difference over which a zone at rest shows another picture than before.
+CHANGE_DIFF = 6.0
+
+
+class ZoneChanges:
+    """Watches the zones ``boxes`` (image pixels, x1 y1 x2 y2 each) frame by frame;
+    `update` says which came to rest in another picture than before."""
+
+    def __init__(self, boxes: Sequence[tuple[int, int, int, int]], still_frames: int = 3,
+                 still_diff: float = STILL_DIFF, change_diff: float = CHANGE_DIFF) -> None:
+        self.boxes = list(boxes)
+        self.still_frames = still_frames
+        self.still_diff = still_diff
+        self.change_diff = change_diff
+        n = len(self.boxes)
+        self._last: list[np.ndarray | None] = [None] * n
+        self._still: list[int] = [0] * n
+        self._rest: list[np.ndarray | None] = [None] * n
+
+    @classmethod
+    def of_polygons(cls, polygons: Sequence[np.ndarray], shape: tuple[int, int],
+                    **kwargs: float) -> ZoneChanges:
+        """From zone polygons in image pixels, clipped to a frame of ``shape`` (h, w)."""
+        h, w = shape
+        boxes = []
+        for poly in polygons:
+            x1, y1 = np.floor(poly.min(axis=0)).astype(int)
+            x2, y2 = np.ceil(poly.max(axis=0)).astype(int)
+            boxes.append((max(0, x1), max(0, y1), min(w, x2), min(h, y2)))
+        return cls(boxes, **kwargs)  # type: ignore[arg-type]
+
+    def thumbnail(self, frame: np.ndarray, zone: int) -> np.ndarray | None:
+        x1, y1, x2, y2 = self.boxes[zone]
+        if x2 - x1 < 2 or y2 - y1 < 2:
+            return None  # outside the frame
+        crop = frame[y1:y2, x1:x2]
+        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
+        return cv2.resize(grey, (SIDE, SIDE), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+    def update(self, frame: np.ndarray, zones: Sequence[int] | None = None) -> list[int]:
+        """The zones (of ``zones``, default all) that have just come to rest in a picture
+        other than the one they rested in before. The first rest of a zone is its starting
+        picture, not a change."""
+        changed = []
+        for z in range(len(self.boxes)) if zones is None else zones:
+            thumb = self.thumbnail(frame, z)
+            if thumb is None:
+                continue
+            last = self._last[z]
+            self._last[z] = thumb
+            if last is None or float(np.abs(thumb - last).mean()) > self.still_diff:
+                self._still[z] = 0
+                continue
+            self._still[z] += 1
+            if self._still[z] != self.still_frames:
+                continue
+            rest = self._rest[z]
+            self._rest[z] = thumb
+            if rest is not None and float(np.abs(thumb - rest).mean()) > self.change_diff:
+                changed.append(z)
+        return changed
