@@ -120,12 +120,6 @@ class Referee:
         (and offered for correction) as the kind the table is at."""
         return None
 
-    def to_reveal(self) -> dict[str, int] | None:
-        """The players who must still show their hand now, each with how many cards they
-        hold (public: every card they played was seen); None when the rule set does not say
-        (or nobody is due to show)."""
-        return None
-
     def finish(self, line: int) -> None:
         """Called once after the last event of the log (nothing to do by default)."""
 

@@ -4,7 +4,7 @@ read two ways, a card the camera missed; and the answers that settle them.
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
 from typing import Any
@@ -36,13 +36,10 @@ class Questions(TableLog):
     #: Per zone where a hand shown waits or is held: how many frames the second look has
     #: read it, and in how many of them it read each card.
     _looks: dict[int, tuple[int, Counter[str]]]
+    #: Zones whose look has read all its frames and decided on them (no more tries).
+    _looks_decided: set[int]
     _partial: dict[int, tuple[Observation, float, str, dict[str, Any] | None]]
     _waiting: list[Observation]
-
-    #: Per seat's pile, while the table waits for hands to be shown: the cards nobody played
-    #: this round that the second look read there, in each of its latest frames.
-    _shown: dict[int, deque[frozenset[str]]]
-    _shown_next: int
 
     #: Each seat's pile watched for a change of picture (`vision.pipeline.changes`); per pile
     #: that changed with no new card read: since when, how many frames the second look read
@@ -429,18 +426,33 @@ class Questions(TableLog):
         for pid, held in self.pending.items():
             if held.event.get("event") == "reveal" and held.observation.zone >= 0:
                 shown.setdefault(held.observation.zone, (held.event, held.observation, pid))
-        for zone in [z for z in self._looks if z not in shown]:
+        # A reading waiting behind a question may be a hand shown: its pile is read while
+        # the hand lies there (the table may be cleared for the next deal by the time the
+        # question is answered), and the votes wait with it.
+        waiting = {o.zone for o in self._waiting if o.kind == "pile" and o.seat is not None
+                   and o.zone not in shown}
+        for zone in [z for z in self._looks if z not in shown and z not in waiting]:
             del self._looks[zone]  # that hand was logged or answered
+            self._looks_decided.discard(zone)
+        for zone in waiting:
+            reads, votes = self._looks.get(zone, (0, Counter()))
+            if reads < self.LOOK_FRAMES:
+                dets = self.second_look.detect_table(frame, self.profile, zones=[zone])
+                votes.update({dets.names[int(c)] for c in dets.class_id})
+                self._looks[zone] = (reads + 1, votes)
         for zone, (event, obs, held_id) in shown.items():
             reads, votes = self._looks.get(zone, (0, Counter()))
-            if reads >= self.LOOK_FRAMES:
-                continue
-            dets = self.second_look.detect_table(frame, self.profile, zones=[zone])
-            votes.update({dets.names[int(c)] for c in dets.class_id})
-            reads += 1
-            self._looks[zone] = (reads, votes)
+            if reads < self.LOOK_FRAMES:
+                dets = self.second_look.detect_table(frame, self.profile, zones=[zone])
+                votes.update({dets.names[int(c)] for c in dets.class_id})
+                reads += 1
+                self._looks[zone] = (reads, votes)
+            elif zone in self._looks_decided:
+                continue  # its last reading decided nothing: it stays with people
             if reads < self.LOOK_MIN:
                 continue
+            if reads >= self.LOOK_FRAMES:
+                self._looks_decided.add(zone)
             first = list(event["cards"])
             # The cards the second look reads most often (in at least `HAND_SHARE` of its
             # frames) alone, else with those read at first (the top card of a spread, whose
@@ -455,9 +467,14 @@ class Questions(TableLog):
             tries = [sorted(ranked[:n]) for n in range(1, len(ranked) + 1)]
             tries += [first + [c for c in ranked[:n] if c not in first]
                       for n in range(1, len(ranked) + 1)]
+            # A hand that proves a rule broken (a card it shows was due to be played) is
+            # taken only when each of its cards was read in most frames (`LOOK_SHARE`): a
+            # misread card must not make a finding.
+            sure = {c for c, n in votes.items() if n >= self.LOOK_SHARE * reads}
             now = next((t for t in ({**event, "cards": cards} for cards in tries
                                     if cards != first)
-                        if self._accepts(t)[:2] == (True, 0)), None)
+                        if (verdict := self._accepts(t))[0]
+                        and (verdict[1] == 0 or set(t["cards"]) <= sure)), None)
             if now is None:
                 continue
             if held_id is None:
@@ -465,6 +482,7 @@ class Questions(TableLog):
             else:
                 del self.pending[held_id]
             del self._looks[zone]
+            self._looks_decided.discard(zone)
             result.notes.append(f"read again: {now['player']} shows "
                                 f"{' '.join(pretty_cards(now['cards']))}")
             self._flush_script(self.visual_count, result.announcements, result)
@@ -544,55 +562,6 @@ class Questions(TableLog):
             found.append(Observation(z, zone.name, zone.kind, zone.seat, cards, share, t,
                                      since))
         return found
-
-    def _look_for_reveals(self, frame: np.ndarray, result: FrameResult) -> None:
-        """While the table waits for hands to be shown (a round over) and nothing else is
-        asked, waits or settles, the second look reads the piles of the players still to
-        show, one a frame in turn: a hand the reader did not see at all (a court card it
-        does not read whole, one under an arm) still shows its indices; a pile where the
-        reader sees a card nobody played is left to the reader. The cards nobody
-        played this round read in that pile in most of its latest frames (`LOOK_SHARE` of
-        up to `LOOK_FRAMES`, from `LOOK_MIN` on), as many as the player holds, are the hand
-        shown when the table accepts it as it is (no rule broken)."""
-        due = self.referee.to_reveal() if self.referee is not None else None
-        if self.second_look is None or not due or self.pending or self._partial \
-                or self._waiting:
-            self._shown.clear()
-            return
-        if self.tracker.settling_since() is not None:
-            return  # a card the reader sees comes first (table order)
-        # A pile where the table reader sees a card nobody played yet is left to it: that
-        # card settles and is placed as read (its own second look if the table refuses it).
-        seeing = {d["zone"] for d in result.detections
-                  if not self._round_cards.get(str(d["card"]), 0)}
-        piles = [(z, zone.seat) for z, zone in enumerate(self.tracker.zones)
-                 if zone.kind == "pile" and zone.seat is not None and zone.name not in seeing
-                 and zone.seat < len(self.players) and self.players[zone.seat] in due]
-        if not piles:
-            return
-        self._shown_next = (self._shown_next + 1) % len(piles)
-        z, seat = piles[self._shown_next]
-        dets = self.second_look.detect_table(frame, self.profile, zones=[z])
-        seen = self._shown.setdefault(z, deque(maxlen=self.LOOK_FRAMES))
-        seen.append(frozenset(n for n in (dets.names[int(c)] for c in dets.class_id)
-                              if not self._round_cards.get(n, 0)))
-        player = self.players[seat]
-        votes = Counter(c for cards in seen for c in cards)
-        ranked = sorted((c for c, n in votes.items() if n >= self.LOOK_SHARE * len(seen)),
-                        key=lambda c: (-votes[c], c))
-        if len(seen) < self.LOOK_MIN or len(ranked) < due[player]:
-            return
-        cards = sorted(ranked[:due[player]])
-        shown: dict[str, Any] = {"event": "reveal", "player": player, "cards": cards,
-                                 "t": round(result.t, 3)}
-        if self._accepts(shown)[:2] != (True, 0):
-            return
-        self._shown.pop(z, None)
-        zone = self.tracker.zones[z]
-        obs = Observation(z, zone.name, zone.kind, seat, list(cards), 1.0, result.t, result.t)
-        result.notes.append(f"read again: {player} shows {' '.join(pretty_cards(cards))}")
-        self._flush_script(self.visual_count, result.announcements, result)
-        self._log_visual(shown, obs, result)
 
     def _look_for_unseen(self, frame: np.ndarray, result: FrameResult) -> None:
         """A card the table asks about because the reader never saw it played ("9♥ was not

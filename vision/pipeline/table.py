@@ -85,12 +85,11 @@ class TablePipeline(Questions):
         self.detector = detector
         self.second_look = second_look
         self._frame = None
-        self._shown = {}
-        self._shown_next = -1
         self._changes = None
         self._changed = {}
         self._read_at = {}
         self._looks = {}
+        self._looks_decided = set()
         self._hunts = {}
         self.log = log if isinstance(log, EventLog) else EventLog(log)
         self.clock = clock
@@ -282,7 +281,6 @@ class TablePipeline(Questions):
         self._reread(t, result)
         self._look_again(frame, result)
         self._look_for_unseen(frame, result)
-        self._look_for_reveals(frame, result)
         if self._outage is None:
             observations += self._look_at_changes(frame, result)
         self._recount(result)

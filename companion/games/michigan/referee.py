@@ -140,13 +140,6 @@ class MichiganReferee(Referee):
             return frozenset({"reveal"})
         return frozenset()
 
-    def to_reveal(self) -> dict[str, int] | None:
-        st = self.state
-        if st.phase != "reveal":
-            return None
-        return {p: st.counts[p] for p in self.players if st.counts[p] > 0
-                and p not in st.revealed}
-
     def next_card(self) -> str | None:
         """The card that continues the sequence now (public: it follows from the cards on the
         table), None when a lead is due. A camera reading that jumps past it (5♣ then 7♣)
