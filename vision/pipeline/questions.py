@@ -461,9 +461,11 @@ class Questions(TableLog):
             # reading goes first: it reads every index the spread shows, where the first
             # reading saw the top card whole and may have taken it for its lookalike (Q♣
             # read K♣: with it, 9♣ from the look made a hand the table accepted, wrongly).
+            # Read as often, a card that looks like one played into this pile this round
+            # comes after the others (5♥ beside the 5♦ lying there: the 5♦ misread, most often).
             ranked = sorted((c for c, n in votes.items() if n >= self.HAND_SHARE * reads
                              and self._round_cards.get(c, 0) == 0),
-                            key=lambda c: (-votes[c], c))
+                            key=lambda c: (-votes[c], self._shadowed(c, obs.seat), c))
             tries = [sorted(ranked[:n]) for n in range(1, len(ranked) + 1)]
             tries += [first + [c for c in ranked[:n] if c not in first]
                       for n in range(1, len(ranked) + 1)]
@@ -514,6 +516,12 @@ class Questions(TableLog):
                     return move
         return None
 
+    def _shadowed(self, card: str, seat: int | None) -> bool:
+        """Does ``card`` look like a card played into ``seat``'s pile this round (one of its
+        three closest lookalikes)?"""
+        return seat is not None and any(self._played_by.get(other, -1) == seat
+                                        for other in lookalikes(card)[:3])
+
     def _look_at_changes(self, frame: np.ndarray, result: FrameResult) -> list[Observation]:
         """A seat's pile that came to rest in another picture (a card laid, a hand shown)
         while the table reader read no new card there (a card it does not read: a court card
@@ -552,7 +560,10 @@ class Questions(TableLog):
             if reads < self.LOOK_MIN:
                 continue
             del self._changed[z]
-            cards = sorted((c for c, n in votes.items() if n >= self.LOOK_SHARE * reads),
+            # A card that looks like one played into this pile this round is that card
+            # misread, most often: left out (the reader, or a person, has the last word).
+            cards = sorted((c for c, n in votes.items() if n >= self.LOOK_SHARE * reads
+                            and not self._shadowed(c, zone.seat)),
                            key=lambda c: (-votes[c], c))
             if not cards:
                 continue
