@@ -55,7 +55,7 @@ def _app() -> object:
 
 def build_window(demo: bool | None = None, game: str = "michigan-rummy", seed: int = 1,
                  speech: bool | None = None, ask_resume: bool = True,
-                 cameras: Sequence[Camera] | None = None, detector: str = "truth") -> object:
+                 cameras: Sequence[Camera] | None = None, detector: str = "model") -> object:
     """Make the main window and start what the situation calls for (returns the window)."""
     _app()
     from PySide6.QtCore import QSettings
@@ -107,7 +107,7 @@ def dispose(*widgets: object) -> None:
 
 
 def run_window(demo: bool | None = None, game: str = "michigan-rummy", seed: int = 1,
-               speech: bool | None = None, detector: str = "truth") -> int:
+               speech: bool | None = None, detector: str = "model") -> int:
     """Entry point of `companion` without a subcommand: open the window, run until closed.
     With no display the demo table plays in the terminal; when Qt cannot load its display
     support, the missing libraries are named in one line (exit 2) instead of Qt aborting."""
@@ -115,7 +115,7 @@ def run_window(demo: bool | None = None, game: str = "michigan-rummy", seed: int
 
     problem = qt_platform_problem()
     if problem == NO_DISPLAY:
-        return terminal_demo(game=game, seed=seed)
+        return terminal_demo(game=game, seed=seed, detector=detector)
     if problem:
         print(problem, file=sys.stderr)
         return 2
@@ -141,10 +141,10 @@ def register_demo(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--game", "-g", default="michigan-rummy", choices=sorted(GAME_MODULES))
     p.add_argument("--seed", "-s", type=int, default=1)
     p.add_argument("--speak", action="store_true", help="speak the announcements")
-    p.add_argument("--detector", choices=["truth", "model"], default="truth",
-                   help="who reads the demo table's cards: 'truth' (the renderer knows them; "
-                        "every card right, to show the referee) or 'model' (the shipped card "
-                        "detector, as with a camera)")
+    p.add_argument("--detector", choices=["model", "truth"], default="model",
+                   help="who reads the demo table's cards: 'model' (the shipped card models, "
+                        "as with a camera; the default) or 'truth' (the renderer knows them: "
+                        "every card right, to show the referee alone)")
     p.set_defaults(func=run_demo)
 
 

@@ -2,59 +2,24 @@
 (`vision.render`), read by the detector, the zones and the tracker, and logged by
 `vision.pipeline.table.TablePipeline` into the game's own log, as at a real table.
 
-By default the detector is the renderer's truth detector (the cards whose corner index is
-visible), so the demo shows the referee on a correctly read game; ``detector="model"`` uses the
-shipped weights instead (when present, and not disabled by ``COMPANION_NO_DETECTOR=1``).
-Everything after the detector is the real pipeline. The events people would type (round,
+By default the cards are read by the shipped models, as at a real table
+(`vision.render.demo.demo_readers`); ``detector="truth"`` reads the renderer's truth instead
+(the cards whose corner index shows: the referee on a correctly read game, a test double).
+Everything after the reader is the real pipeline. The events people would type (round,
 dummy, bids) come from the simulated script.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
 from calibration.profile import TableProfile
-from companion.diagnostics import log_failure, where_logged
 from companion.events import EventLog
 from ui.demo import CardMark
 from ui.worker import FramePacket, PipelineFeed, SeenEvent, Tick, pending_of
-
-
-def _detector(source: Any, which: str = "truth", fallible: float = 0.0) -> tuple[Any, str]:
-    """``which``: "model" (the shipped weights when present), or "truth" (the renderer's own
-    knowledge of which cards show: every card read right, so the demo shows the referee).
-    ``fallible`` > 0: the truth misreads and misses that share of the cards in each frame,
-    and misreads a few cards the same way for seconds (how the app copes with a camera)."""
-    from vision.render.demo import RenderedSource
-    from vision.render.truth import TruthDetector
-
-    if fallible > 0 and which == "truth":
-        from vision.render.truth import FallibleReader
-
-        return (FallibleReader(cast(RenderedSource, source), misread=fallible, drop=fallible,
-                               stuck=0.03),
-                f"the demo itself, made to misread and miss {fallible:.0%} of its readings "
-                f"(the app asks when the table contradicts a reading)")
-
-    why = "" if which == "truth" else " (the card detector could not be loaded)"
-    if which == "model" and os.environ.get("COMPANION_NO_DETECTOR") != "1":
-        try:
-            from vision.readers.detector import CardDetector, default_model_path
-            from vision.zones import ZoneReader
-
-            if default_model_path().is_file():
-                return ZoneReader(CardDetector()), "the card detector"
-            why = " (no card detector weights are installed)"
-        except Exception as exc:  # noqa: BLE001 - no weights or no onnxruntime: use the stand-in
-            log_failure("the card detector could not be loaded for the demo", exc)
-            why = f" (the card detector could not be loaded; {where_logged()})"
-    return (TruthDetector(cast(RenderedSource, source)),
-            "the demo itself (it knows which cards show; at your table the card detector reads "
-            "them)" + why)
 
 
 class RenderedDemoFeed(PipelineFeed):
@@ -66,10 +31,11 @@ class RenderedDemoFeed(PipelineFeed):
     """
 
     def __init__(self, events: Sequence[dict[str, Any]], log: EventLog, seed: int = 0,
-                 interval_ms: int = 100, detector: str = "truth", fallible: float = 0.0,
+                 interval_ms: int = 100, detector: str = "model", fallible: float = 0.0,
                  size: tuple[int, int] | None = None) -> None:
         from companion.events import read_log
         from vision.pipeline.table import TablePipeline
+        from vision.render.demo import demo_readers
         from vision.render.plan import RenderConfig
         from vision.render.table import TableVideo
 
@@ -79,15 +45,8 @@ class RenderedDemoFeed(PipelineFeed):
         self.video = TableVideo(events, config)
         self.profile: TableProfile = self.video.profile()
         self.last: Any = None  # the latest FrameTruth (read by the truth detector)
-        self.detector, self.detector_name = _detector(self, detector, fallible)
+        self.detector, self.detector_name, look = demo_readers(self, detector, fallible)
         script = [dict(e) for e in self.video.truth.script if e.get("event") != "game"]
-        from vision.zones import ZoneReader
-
-        look = None
-        if isinstance(self.detector, ZoneReader):  # a model reads: hands shown are read twice
-            from vision.readers.load import second_look
-
-            look = second_look()
         self.pipeline = TablePipeline(self.profile, self.detector, None, log, script=script,
                                       second_look=look)
         logged = read_log(log.path).events

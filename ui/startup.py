@@ -105,15 +105,17 @@ def qt_platform_problem(env: Mapping[str, str] | None = None, system: str | None
 
 
 def terminal_demo(game: str = "michigan-rummy", seed: int = 1, out: TextIO | None = None,
-                  realtime: bool | None = None) -> int:
-    """The demo table without a window: its cards read and refereed, the announcements
-    printed as they come (what a machine with no display can show)."""
+                  realtime: bool | None = None, detector: str = "model") -> int:
+    """The demo table without a window: its cards read (by the shipped models, as at a real
+    table; ``detector="truth"``: by the renderer's own truth) and refereed, the announcements
+    printed as they come (what a machine with no display can show). Frames come at the pace
+    of a real table (``realtime``, default `PACE_TO_CLOCK`) but none is skipped: where the
+    reading is slower than the table, the demo table waits for it."""
     from calibration.calibrate import calibrate
     from companion.events import describe_event
     from vision.pipeline.results import FrameResult
     from vision.pipeline.table import TablePipeline
-    from vision.render.demo import demo_source
-    from vision.render.truth import TruthDetector
+    from vision.render.demo import demo_readers, demo_source
 
     stream = out or sys.stdout
     pace = PACE_TO_CLOCK if realtime is None else realtime
@@ -123,24 +125,33 @@ def terminal_demo(game: str = "michigan-rummy", seed: int = 1, out: TextIO | Non
     source, truth = demo_source(seed, game=game, realtime=pace)
     first = source.video.render(0.0).image
     profile = calibrate([first, first, first], game, len(source.video.players))
+    reader, name, look = demo_readers(source, detector)
+    print(f"The cards are read by {name}.", file=stream, flush=True)
 
     def show(res: FrameResult) -> None:
-        kinds = {ev.get("event") for _line, ev in res.events}
-        if kinds <= {"play", "reveal", "trump"}:  # else the order of the lines would be lost
-            for _line, ev in res.events:
-                print(describe_event(dict(ev)), file=stream, flush=True)
+        for _line, ev in res.events:  # what happened, then what the referee says of it
+            print(describe_event(dict(ev)), file=stream, flush=True)
         for text in res.announcements:
             print(f"    {text}", file=stream, flush=True)
+        for held in res.pending:
+            if held.id not in asked:
+                asked.add(held.id)
+                print(f"    (to confirm: {held.question})", file=stream, flush=True)
 
+    asked: set[int] = set()
     with tempfile.TemporaryDirectory(prefix="companion-demo-") as folder:
-        pipe = TablePipeline(profile, TruthDetector(source), None, Path(folder) / "demo.jsonl",
-                             script=truth.script)
+        pipe = TablePipeline(profile, reader, None, Path(folder) / "demo.jsonl",
+                             script=truth.script, second_look=look)
         try:
-            pipe.run(source, None, show)
+            pipe.run(source, None, show, realtime=False)
         except KeyboardInterrupt:
             return 130
         for text in pipe.finish():
             print(f"    {text}", file=stream, flush=True)
+        waiting = list(pipe.pending.values())
+    if waiting:
+        print(f"{len(waiting)} reading(s) still wait for a person to confirm: "
+              + "; ".join(h.question for h in waiting), file=stream, flush=True)
     print("The demo is over. On a machine with a screen, `companion` opens the window.",
           file=stream, flush=True)
     return 0

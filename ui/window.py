@@ -62,8 +62,9 @@ class MainWindow(WindowSessions):
         #: The toolbar's Demo button (and a demo chosen in the setup) reads a rendered table
         #: through the vision pipeline; tests switch it off for exact, fast games.
         self.rendered_demo = True
-        #: Who reads the rendered demo's cards: "truth" (the renderer) or "model" (the weights).
-        self.demo_detector = "truth"
+        #: Who reads the rendered demo's cards: "model" (the shipped models, as at a table) or
+        #: "truth" (the renderer: every card right).
+        self.demo_detector = "model"
         #: How often the rendered demo's reader misreads and misses a card per frame (0: never),
         #: to show how the app copes with a fallible camera (View → Demo camera makes
         #: mistakes; remembered in the settings).

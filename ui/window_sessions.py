@@ -96,7 +96,7 @@ class WindowSessions(WindowEntry):
         if params.get("rendered"):
             events, log, seed = table.events, session.log, int(params.get("seed") or 0)
             ms = 100 if interval_ms is None else interval_ms
-            which = str(params.get("detector") or "truth")
+            which = str(params.get("detector") or "model")
             fallible = float(params.get("fallible") or 0.0)
 
             def make() -> Feed:
