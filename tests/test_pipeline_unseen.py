@@ -70,6 +70,19 @@ def test_a_card_the_second_look_does_not_find_either_stays_a_question(
     assert any(p.question == "6♥ was not seen: who played it?" for p in pipe.pending.values())
 
 
+def test_a_question_about_a_card_logged_since_settles_itself(tmp_path: Path) -> None:
+    """The 6♥ nobody saw is entered by hand instead of answering the question ("Cy played
+    6♥"): the question has nothing left to ask; the 7♥ held for it, and the readings that
+    waited behind it, are logged in order."""
+    pipe, _look, _notes, plays = _round(tmp_path, look_misses=True)
+    [asked] = [p for p in pipe.pending.values()
+               if p.question == "6♥ was not seen: who played it?"]
+    assert asked.event["card"] == "7H"
+    pipe.inject({"event": "play", "player": "Cy", "card": UNSEEN})
+    assert not pipe.flush().pending
+    assert _logged(tmp_path / "g.jsonl") == plays
+
+
 def test_the_look_is_not_asked_when_nothing_is_missing(tmp_path: Path) -> None:
     """A round the table reader reads whole never calls the second look: no card missing,
     no pile changed without a new card read there, no hand waiting."""

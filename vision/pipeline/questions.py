@@ -574,6 +574,23 @@ class Questions(TableLog):
                                      since))
         return found
 
+    def _settle_found(self, result: FrameResult) -> None:
+        """A question about a card never seen ("9♥ was not seen: who played it?") whose card
+        has been logged since (read late, or found by a second look): the reading held for it
+        is logged when the table now takes it as it is (`_held_for`); where its cards are
+        logged already too, the question has nothing left to ask and goes."""
+        for pid, held in list(self.pending.items()):
+            card = _unseen_card(held, self.players)
+            if card is None or not self._round_cards.get(card, 0):
+                continue
+            self._held_for(card, [pid], result)
+            cards = held.event.get("cards", [held.event.get("card")])
+            if pid in self.pending and all(self._round_cards.get(str(c), 0) for c in cards):
+                del self.pending[pid]
+                result.notes.append(f"{held.question}: {Card.parse(card).pretty()} and "
+                                    f"{' '.join(pretty_cards([str(c) for c in cards]))} "
+                                    f"are logged since")
+
     def _look_for_unseen(self, frame: np.ndarray, result: FrameResult) -> None:
         """A card the table asks about because the reader never saw it played ("9♥ was not
         seen: who played it?", a sequence that jumps past it) is looked for by the second

@@ -163,6 +163,7 @@ class TablePipeline(Questions):
         result = FrameResult(self.tracker.t, -1)
         if self._outage is not None:  # it ended while the table settled after an outage
             self._after_outage(self.tracker.t, result)
+        self._settle_found(result)
         self._drain(result)
         if not self.pending:
             for zone, (obs, _deadline, why, offer) in list(self._partial.items()):
@@ -280,6 +281,7 @@ class TablePipeline(Questions):
             self._changed.pop(obs.zone, None)
         self._reread(t, result)
         self._look_again(frame, result)
+        self._settle_found(result)
         self._look_for_unseen(frame, result)
         if self._outage is None:
             observations += self._look_at_changes(frame, result)
