@@ -66,8 +66,11 @@ class TablePipeline(Questions):
     still covers the rest) wait ``merge_window`` seconds for the rest of their move in the
     same zone before they are held for confirmation. ``second_look`` (optional, the index
     reader in a `vision.zones.ZoneReader`) reads again the zone of a hand shown that was held
-    for holding fewer cards than the player has (`Questions._look_again`), and looks in the
-    seats' piles for a card the table asks about as never seen (`Questions._look_for_unseen`).
+    for holding fewer cards than the player has (`Questions._look_again`, also while it waits
+    behind a question), reads a Great Lakes dump read as fewer cards (`Questions._look_at_move`)
+    and a pile whose picture changed with no new card read there (`Questions._look_at_changes`),
+    and looks in the seats' piles for a card the table asks about as never seen
+    (`Questions._look_for_unseen`).
     """
 
     def __init__(self, profile: TableProfile, detector: Detector | TableReader,
