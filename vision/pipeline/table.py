@@ -207,15 +207,18 @@ class TablePipeline(Questions):
         if obs.kind != "pile" or obs.seat is None or obs.seat >= len(self.players):
             return None, f"cards in the {obs.zone_name} area", None
         player = self.players[obs.seat]
-        reveal = {"event": "reveal", "player": player, "cards": list(obs.cards), **extra}
+        # With one deck, a code read twice in one lay is one card (read at two spots).
+        laid = list(dict.fromkeys(obs.cards)) if self.tracker.config.copies == 1 \
+            else list(obs.cards)
+        reveal = {"event": "reveal", "player": player, "cards": laid, **extra}
         if self.game == "wanagan":
             return reveal, "", None  # WA-3: every lay is a hand shown
         options: list[dict[str, Any]] = []
-        if len(obs.cards) == 1:
-            options.append({"event": "play", "player": player, "card": obs.cards[0], **extra})
+        if len(laid) == 1:
+            options.append({"event": "play", "player": player, "card": laid[0], **extra})
         else:
-            for first in obs.cards:  # GL-3: the next-in-sequence card comes first
-                rest = [c for c in obs.cards if c != first]
+            for first in laid:  # GL-3: the next-in-sequence card comes first
+                rest = [c for c in laid if c != first]
                 options.append({"event": "play", "player": player, "cards": [first, *rest],
                                 **extra})
         best: tuple[int, dict[str, Any]] | None = None
