@@ -43,7 +43,8 @@ sys.path.insert(0, str(ROOT))
 from companion.events import Event, apply_corrections, read_log  # noqa: E402
 from vision.pipeline.results import Pending  # noqa: E402
 from vision.pipeline.table import TablePipeline  # noqa: E402
-from vision.render.demo import RenderedSource, demo_readers, simulated_round  # noqa: E402
+from vision.readers.load import demo_readers  # noqa: E402
+from vision.render.demo import RenderedSource, simulated_round  # noqa: E402
 from vision.render.plan import VISUAL_EVENTS, RenderConfig  # noqa: E402
 from vision.render.table import TableVideo  # noqa: E402
 from vision.render.truth import FallibleReader  # noqa: E402

@@ -3,7 +3,7 @@
 `vision.pipeline.table.TablePipeline` into the game's own log, as at a real table.
 
 By default the cards are read by the shipped models, as at a real table
-(`vision.render.demo.demo_readers`); ``detector="truth"`` reads the renderer's truth instead
+(`vision.readers.load.demo_readers`); ``detector="truth"`` reads the renderer's truth instead
 (the cards whose corner index shows: the referee on a correctly read game, a test double).
 Everything after the reader is the real pipeline. The events people would type (round,
 dummy, bids) come from the simulated script.
@@ -35,7 +35,7 @@ class RenderedDemoFeed(PipelineFeed):
                  size: tuple[int, int] | None = None) -> None:
         from companion.events import read_log
         from vision.pipeline.table import TablePipeline
-        from vision.render.demo import demo_readers
+        from vision.readers.load import demo_readers
         from vision.render.plan import RenderConfig
         from vision.render.table import TableVideo
 

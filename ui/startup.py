@@ -115,7 +115,8 @@ def terminal_demo(game: str = "michigan-rummy", seed: int = 1, out: TextIO | Non
     from companion.events import describe_event
     from vision.pipeline.results import FrameResult
     from vision.pipeline.table import TablePipeline
-    from vision.render.demo import demo_readers, demo_source
+    from vision.readers.load import demo_readers
+    from vision.render.demo import demo_source
 
     stream = out or sys.stdout
     pace = PACE_TO_CLOCK if realtime is None else realtime

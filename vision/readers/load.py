@@ -5,6 +5,7 @@ detector with its crop classifier, or the two together; ``"auto"`` picks by wher
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -70,3 +71,45 @@ def second_look(threads: int = 2) -> Any:
     # be found. On the demo table's revealed hands (Michigan seed 0, three frames) the index
     # reader read 2 of 11 shown cards in the card reader's views and all 11 in these.
     return ZoneReader(reader, view_px=reader.imgsz, margin=SECOND_LOOK_MARGIN)
+
+
+def demo_readers(source: Any, which: str = "model", fallible: float = 0.0
+                 ) -> tuple[Any, str, Any]:
+    """Who reads the demo table's cards: (table reader, how to say it to people, second
+    look or None). ``source`` is the demo's `vision.render.demo.RenderedSource` (or
+    anything with its ``last`` `FrameTruth`).
+
+    ``which="model"`` (the default, as at a real table): the shipped card detector zone by
+    zone, and the index reader's second look (`second_look`) where its
+    models are installed; the renderer's truth stands in, and says why, where the card model
+    is missing, cannot be loaded or is turned off (``COMPANION_NO_DETECTOR=1``, as the UI
+    tests do). ``which="truth"``: the renderer's own knowledge of which cards show (every
+    card right, to show the referee alone); ``fallible`` > 0 makes it misread and miss that
+    share of the cards in each frame, and misread a few the same way for seconds."""
+    from companion.diagnostics import log_failure, where_logged
+    from vision.render.truth import FallibleReader, TruthDetector
+
+    truth = source
+    if fallible > 0 and which == "truth":
+        return (FallibleReader(truth, misread=fallible, drop=fallible, stuck=0.03),
+                f"the demo itself, made to misread and miss {fallible:.0%} of its readings "
+                f"(the app asks when the table contradicts a reading)", None)
+    why = ""
+    if which == "model":
+        if os.environ.get("COMPANION_NO_DETECTOR") == "1":
+            why = " (the card model is turned off here: COMPANION_NO_DETECTOR=1)"
+        else:
+            try:
+                from vision.readers.detector import CardDetector, default_model_path
+                from vision.zones import ZoneReader
+
+                if default_model_path().is_file():
+                    return (ZoneReader(CardDetector()), "the card models, as at your table",
+                            second_look())
+                why = " (no card model is installed)"
+            except Exception as exc:  # noqa: BLE001 - no weights or no onnxruntime
+                log_failure("the card detector could not be loaded for the demo", exc)
+                why = f" (the card model could not be loaded; {where_logged()})"
+    return (TruthDetector(truth),
+            "the demo itself (it knows which cards show; at your table the card models read "
+            "them)" + why, None)

@@ -4,9 +4,8 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Sequence
-from typing import Any, cast
+from typing import Any
 
 from vision.render.plan import GroundTruth, RenderConfig
 from vision.render.table import FrameTruth, TableVideo
@@ -115,46 +114,3 @@ def demo_source(seed: int = 0, game: str = "michigan-rummy", realtime: bool = Fa
     cfg = config or RenderConfig(seed=seed)
     video = TableVideo(events, cfg)
     return RenderedSource(video, realtime=realtime), video.truth
-
-
-def demo_readers(source: Any, which: str = "model", fallible: float = 0.0
-                 ) -> tuple[Any, str, Any]:
-    """Who reads the demo table's cards: (table reader, how to say it to people, second
-    look or None). ``source`` is the demo's `RenderedSource` (or anything with its ``last``
-    `FrameTruth`).
-
-    ``which="model"`` (the default, as at a real table): the shipped card detector zone by
-    zone, and the index reader's second look (`vision.readers.load.second_look`) where its
-    models are installed; the renderer's truth stands in, and says why, where the card model
-    is missing, cannot be loaded or is turned off (``COMPANION_NO_DETECTOR=1``, as the UI
-    tests do). ``which="truth"``: the renderer's own knowledge of which cards show (every
-    card right, to show the referee alone); ``fallible`` > 0 makes it misread and miss that
-    share of the cards in each frame, and misread a few the same way for seconds."""
-    from companion.diagnostics import log_failure, where_logged
-    from vision.render.truth import FallibleReader, TruthDetector
-
-    truth = cast(RenderedSource, source)
-    if fallible > 0 and which == "truth":
-        return (FallibleReader(truth, misread=fallible, drop=fallible, stuck=0.03),
-                f"the demo itself, made to misread and miss {fallible:.0%} of its readings "
-                f"(the app asks when the table contradicts a reading)", None)
-    why = ""
-    if which == "model":
-        if os.environ.get("COMPANION_NO_DETECTOR") == "1":
-            why = " (the card model is turned off here: COMPANION_NO_DETECTOR=1)"
-        else:
-            try:
-                from vision.readers.detector import CardDetector, default_model_path
-                from vision.readers.load import second_look
-                from vision.zones import ZoneReader
-
-                if default_model_path().is_file():
-                    return (ZoneReader(CardDetector()), "the card models, as at your table",
-                            second_look())
-                why = " (no card model is installed)"
-            except Exception as exc:  # noqa: BLE001 - no weights or no onnxruntime
-                log_failure("the card detector could not be loaded for the demo", exc)
-                why = f" (the card model could not be loaded; {where_logged()})"
-    return (TruthDetector(truth),
-            "the demo itself (it knows which cards show; at your table the card models read "
-            "them)" + why, None)
