@@ -127,3 +127,28 @@ def test_a_second_look_that_does_not_make_a_hand_the_table_accepts_leaves_the_qu
     # From the moment the hand waits, only its own look reads, `LOOK_FRAMES` times.
     assert sum(t > held.observation.t for t in look.times) == TablePipeline.LOOK_FRAMES
     assert not any(n.startswith("read again: Dee") for n in notes)
+
+
+def test_a_card_lookalike_of_one_played_into_the_pile_never_proves_a_rule_broken(
+        tmp_path: Path) -> None:
+    """Great Lakes, seed 12: Ann holds 9♥ A♦ at the end and played 5♦ into her pile. The
+    second look misses her A♦ and reads the 5♦ lying there as 5♥, the card due when her
+    sequence stopped at 4♥. 5♥ 9♥ is a hand the table accepts as two cards, and it would
+    prove Ann withheld 5♥: a reading that a card lying in her pile explains is no proof.
+    The hand stays a question, and nobody is accused."""
+    video = TableVideo(simulated_round("great-lakes", seed=12),
+                       RenderConfig(width=320, height=240, seed=12, noise=0.0))
+    shown = {e["player"]: sorted(e["cards"]) for e in video.truth.visual
+             if e["event"] == "reveal"}
+    assert shown["Ann"] == ["9H", "AD"]
+    assert any(e["event"] == "play" and e["player"] == "Ann" and e.get("card") == "5D"
+               for e in video.truth.visual)
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, ["AD"]), None,
+                         tmp_path / "g.jsonl", script=video.truth.script,
+                         second_look=Look(truth, wrong={"5D": "5H"}, missed=["AD"]))
+    notes = play_through(pipe, source)
+    assert "Ann" not in _hands(tmp_path / "g.jsonl")
+    assert any(held.event.get("player") == "Ann" for held in pipe.pending.values())
+    assert not any(n.startswith("read again: Ann") for n in notes)

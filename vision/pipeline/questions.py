@@ -470,9 +470,12 @@ class Questions(TableLog):
             tries += [first + [c for c in ranked[:n] if c not in first]
                       for n in range(1, len(ranked) + 1)]
             # A hand that proves a rule broken (a card it shows was due to be played) is
-            # taken only when each of its cards was read in most frames (`LOOK_SHARE`): a
-            # misread card must not make a finding.
-            sure = {c for c, n in votes.items() if n >= self.LOOK_SHARE * reads}
+            # taken only when each of its cards was read in most frames (`LOOK_SHARE`) and
+            # none looks like a card played into this pile this round: a misread card must
+            # not make a finding (Ann's 5♦ lying in her pile, read 5♥ in most frames, made
+            # her hand 5♥ 9♥ and accused her of withholding 5♥; she held 9♥ A♦).
+            sure = {c for c, n in votes.items() if n >= self.LOOK_SHARE * reads
+                    and not self._shadowed(c, obs.seat)}
             now = next((t for t in ({**event, "cards": cards} for cards in tries
                                     if cards != first)
                         if (verdict := self._accepts(t))[0]
