@@ -34,6 +34,7 @@ from vision.render.plan import RenderConfig
 from vision.render.table import TableVideo
 from vision.render.truth import TruthDetector
 from vision.sources.frames import Frame, FrameSource  # noqa: E402
+from vision.zones import TABLE_STILL_DIFF  # noqa: E402
 
 
 class PacedFrames(FrameSource):
@@ -112,6 +113,12 @@ def main() -> int:
     ap.add_argument("--imgsz", type=int, help="detector input size (default: the model's)")
     ap.add_argument("--full-frame", action="store_true",
                     help="run the model on the whole frame, not on the zone views")
+    ap.add_argument("--still-diff", type=float, default=TABLE_STILL_DIFF,
+                    help="zone views: keep the reading of a still view (grey levels; 0: read "
+                         "every view in every frame) (default: the table's, %(default)s)")
+    ap.add_argument("--agree", type=int, default=3,
+                    help="with --still-diff: reads in a row that must agree before a still "
+                         "view's reading is kept")
     ap.add_argument("--game", default="michigan-rummy")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--fps", type=float, default=15.0, help="camera frame rate (live run)")
@@ -138,7 +145,7 @@ def main() -> int:
         kw: dict[str, Any] = {"imgsz": args.imgsz} if args.imgsz else {}
         detector = load_reader(args.reader, args.model, table=not args.full_frame, **kw)
         if not args.full_frame:
-            detector = ZoneReader(detector)
+            detector = ZoneReader(detector, still_diff=args.still_diff, agree=args.agree)
 
     def pipeline(log: Path) -> TablePipeline:
         return TablePipeline(profile, detector, None, log, script=video.truth.script)

@@ -126,7 +126,7 @@ def test_detect_many_equals_detect_one_by_one() -> None:
 def test_unchanged_views_keep_their_reading_and_a_changed_one_is_read_again() -> None:
     prof = profile()
     det = CentreDetector()
-    reader = ZoneReader(det, still_diff=2.0, refresh_every=5)
+    reader = ZoneReader(det, margin=2.0, still_diff=2.0, refresh_every=5, agree=1)
     frame = np.full((480, 640, 3), 90, np.uint8)
     first = reader.detect_table(frame, prof)
     again = reader.detect_table(frame.copy(), prof)
@@ -144,3 +144,39 @@ def test_unchanged_views_keep_their_reading_and_a_changed_one_is_read_again() ->
     every.detect_table(frame, prof)
     every.detect_table(frame, prof)
     assert det.calls[-2:] == [4, 4]
+
+
+class SteadyOrFlickering:
+    """Reads one card in the middle of every view: always 2♣, or (``flicker``) 2♣ and 3♣
+    in turn from one call to the next."""
+
+    names = CARD_CODES
+
+    def __init__(self, flicker: bool) -> None:
+        self.flicker = flicker
+        self.calls: list[int] = []
+
+    def detect_many(self, frames_bgr: Sequence[np.ndarray], conf: float | None = None,
+                    card_conf: float | None = None) -> list[Detections]:
+        self.calls.append(len(frames_bgr))
+        code = len(self.calls) % 2 if self.flicker else 0
+        out = []
+        for img in frames_bgr:
+            h, w = img.shape[:2]
+            box = np.array([[w / 2 - 30, h / 2 - 40, w / 2 + 30, h / 2 + 40]], np.float32)
+            out.append(Detections(box, np.array([0.9]), np.array([code])))
+        return out
+
+
+@pytest.mark.parametrize("flicker", [False, True])
+def test_a_still_view_is_kept_only_once_its_readings_agree(flicker: bool) -> None:
+    """A still picture is read until the detector said the same cards ``agree`` times in a
+    row; then its reading is kept. A detector that keeps changing its mind about the same
+    picture (a misread as a hand leaves) is asked again every frame."""
+    prof = profile()
+    det = SteadyOrFlickering(flicker)
+    reader = ZoneReader(det, still_diff=2.0, refresh_every=100, agree=3)
+    frame = np.full((480, 640, 3), 90, np.uint8)
+    for _ in range(6):
+        reader.detect_table(frame, prof)
+    assert det.calls == ([4] * 6 if flicker else [4, 4, 4])

@@ -196,10 +196,11 @@ def make_camera_feed(source: str, profile: TableProfile | None, game: str,
             from vision.pipeline.table import TablePipeline
             from vision.readers.detector import CardDetector
             from vision.readers.load import second_look
-            from vision.zones import ZoneReader
+            from vision.zones import TABLE_STILL_DIFF, ZoneReader
 
             feed = CameraFeed(source, profile, game, players)
-            pipeline = TablePipeline(feed.profile, ZoneReader(CardDetector()), None, log,
+            reader = ZoneReader(CardDetector(), still_diff=TABLE_STILL_DIFF)
+            pipeline = TablePipeline(feed.profile, reader, None, log,
                                      second_look=second_look())
             feed.pipeline = pipeline
             return feed

@@ -36,6 +36,7 @@ from vision.pipeline.table import TablePipeline
 from vision.prompt import enter_typed
 from vision.sources.frames import FrameSource
 from vision.tracker import TrackerConfig
+from vision.zones import TABLE_STILL_DIFF
 
 #: Events the camera logs (each one counts towards a script event's "at").
 VISUAL = frozenset({"play", "reveal", "trump"})
@@ -106,10 +107,11 @@ def register_watch(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--full-frame", action="store_true",
                    help="run the model on the whole frame instead of on each zone's "
                         "rectified view (slower to read side and far seats; for comparison)")
-    p.add_argument("--still-diff", type=float, default=0.0,
+    p.add_argument("--still-diff", type=float, default=TABLE_STILL_DIFF,
                    help="keep the last reading of a zone whose picture changed less than "
-                        "this (grey levels; e.g. 2): much faster on a slow machine, slightly "
-                        "less accurate (docs/pipeline.md)")
+                        "this (grey levels) once it was read the same 3 times in a row; 0 "
+                        "reads every zone in every frame (slower: frames are dropped on a "
+                        "slow machine) (default: %(default)s)")
     p.add_argument("--still-time", type=float, default=TrackerConfig.still_time,
                    help="seconds a card must lie still before it counts")
     p.add_argument("--confirm-below", type=float, default=TrackerConfig.confirm_below,

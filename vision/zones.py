@@ -104,6 +104,14 @@ def boxes_to_image(boxes: np.ndarray, to_image: np.ndarray) -> tuple[np.ndarray,
     return out, centres
 
 
+#: ``still_diff`` of the table's reader (`companion watch`, the demo, the camera window): a
+#: still zone whose reading agreed 3 times in a row is not read again until some patch of
+#: its picture changes by this many grey levels (or 15 frames pass). A still view of the
+#: rendered table, through video compression, differs by at most 2-3 between frames; a hand
+#: leaving a corner of it by 96 and more (docs/pipeline.md).
+TABLE_STILL_DIFF = 8.0
+
+
 class ZoneReader:
     """Runs a detector on the rectified zone views of a frame; `Detections` in frame pixels.
 
@@ -118,19 +126,23 @@ class ZoneReader:
       instead of views: 0.698 / 0.142 (docs/pipeline.md).
     - ``conf`` / ``card_conf``: the detector's score thresholds for the views (its own when
       None). The tracker's ``min_confidence`` and ``confirm_below`` act after them.
-    - ``still_diff``: a view whose 32x32 grey thumbnail differs from the one last read by less
-      than this (mean absolute difference, grey levels) keeps its last reading instead of
-      running the detector again; ``refresh_every``: every view is read again at least every
-      this many frames. Off (0) by default: it is much faster (the pipeline benchmark: 101
-      instead of 16 frames per second at 2.0 / 15) but the tracker then sees one reading
-      of a still view many times over instead of many readings, and a misread made as a hand
-      leaves can stick: on four rendered games it cost 1-3 plays of ~35 (0.7 / 5 and 2.0 /
-      15 alike). Worth it on a slow machine that would otherwise drop most frames.
+    - ``still_diff``: a view whose 32x32 grey thumbnail differs nowhere from the one last
+      read by this much (grey levels, each thumbnail pixel the average of a patch of the
+      view) keeps its last reading instead of running the detector again, once its picture
+      has been read the same way (the same cards) ``agree`` times in a row; ``refresh_every``:
+      every view is read again at least every this many frames. Off (0) by default. A first
+      version compared the mean difference of the whole thumbnail and kept every first
+      reading (``agree`` 1): much faster (the pipeline benchmark: 101 instead of 16 frames
+      per second) but a hand leaving a corner of a view moved the mean by less than 2 grey
+      levels (its patches by 96), and a reading made as it left stuck: on four rendered
+      games it cost 1-3 plays of ~35. With the largest patch difference and ``agree`` a
+      reading is kept only once the detector has said the same about a still picture
+      several times.
     """
 
     def __init__(self, detector: ManyDetector, view_px: int = 320, margin: float = 35.0,
                  conf: float | None = None, card_conf: float | None = None,
-                 still_diff: float = 0.0, refresh_every: int = 15) -> None:
+                 still_diff: float = 0.0, refresh_every: int = 15, agree: int = 3) -> None:
         self.detector = detector
         self.view_px = view_px
         self.margin = margin
@@ -138,10 +150,12 @@ class ZoneReader:
         self.card_conf = card_conf
         self.still_diff = still_diff
         self.refresh_every = refresh_every
+        self.agree = max(1, int(agree))
         self._key: tuple[Any, ...] | None = None
         self._views: list[ZoneView] = []
-        #: Per view: (thumbnail it was read on, its detections, frames since it was read).
-        self._last: dict[int, tuple[np.ndarray, Detections, int]] = {}
+        #: Per view: (thumbnail it was read on, its detections, frames since it was read, how
+        #: many reads in a row of a still picture gave these cards).
+        self._last: dict[int, tuple[np.ndarray, Detections, int, int]] = {}
         #: Views actually run through the detector on the last frame (for benchmarks/tests).
         self.last_read = 0
 
@@ -166,23 +180,32 @@ class ZoneReader:
         thumbs = [cv2.resize(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img,
                              (32, 32), interpolation=cv2.INTER_AREA).astype(np.float32)
                   for img in images]
-        todo = []
+        todo, still = [], []
         for k, (view, thumb) in enumerate(zip(views, thumbs, strict=True)):
             last = self._last.get(view.zone)
-            if (last is None or last[2] + 1 >= self.refresh_every
-                    or float(np.mean(np.abs(thumb - last[0]))) >= self.still_diff):
+            same = (last is not None
+                    and float(np.max(np.abs(thumb - last[0]))) < self.still_diff)
+            still.append(same)
+            if (last is None or not same or last[3] < self.agree
+                    or last[2] + 1 >= self.refresh_every):
                 todo.append(k)
         fresh = (self.detector.detect_many([images[k] for k in todo], self.conf, self.card_conf)
                  if todo else [])
         out: list[Detections] = []
         got = dict(zip(todo, fresh, strict=True))
         for k, view in enumerate(views):
+            last = self._last.get(view.zone)
             if k in got:
-                self._last[view.zone] = (thumbs[k], got[k], 0)
-                out.append(got[k])
+                dets = got[k]
+                agreed = (last is not None and still[k]
+                          and sorted(dets.labels) == sorted(last[1].labels))
+                streak = last[3] + 1 if last is not None and agreed else 1
+                self._last[view.zone] = (thumbs[k], dets, 0, streak)
+                out.append(dets)
             else:
-                thumb, dets, age = self._last[view.zone]
-                self._last[view.zone] = (thumb, dets, age + 1)
+                assert last is not None
+                thumb, dets, age, streak = last
+                self._last[view.zone] = (thumb, dets, age + 1, streak)
                 out.append(dets)
         self.last_read = len(todo)
         return out

@@ -101,10 +101,11 @@ def demo_readers(source: Any, which: str = "model", fallible: float = 0.0
         else:
             try:
                 from vision.readers.detector import CardDetector, default_model_path
-                from vision.zones import ZoneReader
+                from vision.zones import TABLE_STILL_DIFF, ZoneReader
 
                 if default_model_path().is_file():
-                    return (ZoneReader(CardDetector()), "the card models, as at your table",
+                    return (ZoneReader(CardDetector(), still_diff=TABLE_STILL_DIFF),
+                            "the card models, as at your table",
                             second_look())
                 why = " (no card model is installed)"
             except Exception as exc:  # noqa: BLE001 - no weights or no onnxruntime
