@@ -22,7 +22,8 @@ from vision.render.truth import TruthDetector
 
 
 def _round(tmp_path: Path, hidden: Collection[str], wrong: dict[str, str] | None = None,
-           missed: Collection[str] = ()) -> tuple[TablePipeline, list[str],
+           missed: Collection[str] = (), unsure: Collection[str] = ()
+           ) -> tuple[TablePipeline, list[str],
                                                   list[dict[str, Any]], list[dict[str, Any]]]:
     """(pipeline, notes, logged card events, true card events) of the round read by a
     reader that never sees ``hidden``, looked at again by one that misreads ``wrong`` and
@@ -31,7 +32,7 @@ def _round(tmp_path: Path, hidden: Collection[str], wrong: dict[str, str] | None
                        RenderConfig(width=320, height=240, seed=12, noise=0.0))
     source = RenderedSource(video)
     truth = TruthDetector(source)
-    look = Look(truth, wrong=wrong, missed=missed)
+    look = Look(truth, wrong=wrong, missed=missed, unsure=unsure)
     pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, hidden), None,
                          tmp_path / "g.jsonl", script=video.truth.script, second_look=look)
     notes = play_through(pipe, source)
@@ -109,3 +110,20 @@ def test_a_hand_shown_read_as_a_card_played_is_not_logged(tmp_path: Path) -> Non
     _pipe, _notes, logged, _true = _round(tmp_path, [*_hidden_of_dump(), *last["cards"]],
                                           wrong={c: played for c in last["cards"]})
     assert not any(e["event"] == "reveal" and e["player"] == last["player"] for e in logged)
+
+
+def test_a_dump_card_the_look_is_unsure_of_is_asked_not_logged(tmp_path: Path) -> None:
+    """A covered card of the dump read once, unsure, as its lookalike of another suit (4♣
+    for 4♠): a dump takes any suit, so the table would accept it and nothing could catch it
+    later. The dump is put to people, the move as read first, the true one among the
+    answers; nothing is logged in silence."""
+    covered = _hidden_of_dump()
+    assert "4S" in covered
+    pipe, _notes, logged, true = _round(tmp_path, covered, wrong={"4S": "4C"}, unsure=["4C"])
+    dump = _dump(true)
+    assert not any(e.get("player") == dump["player"] and len(e.get("cards", ())) == 4
+                   for e in logged)
+    [held] = [h for h in pipe.pending.values() if len(h.event.get("cards", ())) == 4]
+    assert "4C" in held.event["cards"] and held.question.startswith(f"{dump['player']} played")
+    answers = [_plain(a.events[-1]) for a in held.options if a.events]
+    assert answers[0] == _plain(held.event) and dump in answers

@@ -41,11 +41,12 @@ class SeesTopCardOnly:
 
 class Look:
     """The second look: reads the given zones, saying ``wrong`` for some cards, not seeing
-    ``missed``, and counting how often it was asked."""
+    ``missed``, unsure of ``unsure``, and counting how often it was asked."""
 
     def __init__(self, truth: TruthDetector, wrong: dict[str, str] | None = None,
-                 missed: Collection[str] = ()) -> None:
+                 missed: Collection[str] = (), unsure: Collection[str] = ()) -> None:
         self.truth, self.wrong, self.missed = truth, wrong or {}, set(missed)
+        self.unsure = set(unsure)  # cards it reads with a score of 0.4
         self.reads = 0
         self.times: list[float] = []  # when it was asked (the tracker's time)
         self.clock: TablePipeline | None = None
@@ -62,7 +63,8 @@ class Look:
         dets = _keep(dets, ((zones is None or int(z) in zones) and name not in self.missed
                             for z, (name, _b, _s) in zip(where, dets, strict=True)))
         names = [self.wrong.get(name, name) for name, _b, _s in dets]
-        return Detections(dets.xyxy, dets.confidence,
+        scores = np.where([n in self.unsure for n in names], 0.4, dets.confidence)
+        return Detections(dets.xyxy, scores.astype(np.float32),
                           np.array([CARD_CODES.index(n) for n in names], int), dets.names)
 
 

@@ -65,6 +65,10 @@ class Questions(TableLog):
     LOOK_SHARE = 0.6
     HAND_SHARE = 0.4
 
+    #: A card the second look reads in one frame below this score is not sure enough to be
+    #: logged where the table cannot check it (a suit in a dump): a person is asked.
+    LOOK_SURE = 0.6
+
     #: Games where one move may lay several cards in a pile, and how many (GL-3, GL-4: the
     #: next-in-sequence card and three more, laid as a spread).
     SEVERAL_AT_ONCE: dict[str, int] = {"great-lakes": 4}
@@ -493,31 +497,58 @@ class Questions(TableLog):
             self._flush_script(self.visual_count, result.announcements, result)
             self._log_visual(now, obs, result)
 
-    def _look_at_move(self, obs: Observation) -> dict[str, Any] | None:
+    def _look_at_move(self, obs: Observation
+                      ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         """A move of several cards read as fewer (a Great Lakes dump laid as a spread, where
         the reader sees the top card whole and the others only by their corner indices):
         the second look reads the pile in this frame, and the cards it reads that nobody
         played this round join those read at first. The first set of the move's size whose
         play the table accepts breaking no rule (in any order of its first card, GL-3) is
-        the move. None: no such set (the move is placed as it was read)."""
+        the move. None: no such set (the move is placed as it was read).
+
+        With it, the other moves a person should choose from when the look is unsure of it:
+        other sets the table accepts as well, and, for a card the look read below
+        `LOOK_SURE` in its one frame, the move with that card's lookalikes instead. A run
+        or a set does not depend on suits: the table cannot catch a suit read wrong in a
+        dump, so an unsure one is asked, not logged in silence."""
         size = self.SEVERAL_AT_ONCE.get(self.game)
         if self.second_look is None or self._frame is None or size is None \
                 or obs.kind != "pile" or obs.seat is None or obs.seat >= len(self.players) \
                 or not 0 < len(obs.cards) < size:
             return None
         dets = self.second_look.detect_table(self._frame, self.profile, zones=[obs.zone])
-        seen = {dets.names[int(c)] for c in dets.class_id}
-        more = sorted(c for c in seen if c not in obs.cards and not self._round_cards.get(c, 0))
+        sure: dict[str, float] = {}
+        for cid, conf in zip(dets.class_id, dets.confidence, strict=True):
+            code = dets.names[int(cid)]
+            sure[code] = max(sure.get(code, 0.0), float(conf))
+        more = sorted(c for c in sure if c not in obs.cards and not self._round_cards.get(c, 0))
         player = self.players[obs.seat]
-        for extra in combinations(more, size - len(obs.cards)):
-            cards = [*obs.cards, *extra]
+
+        def accepted(cards: list[str]) -> dict[str, Any] | None:
             for first in cards:
                 move = {"event": "play", "player": player,
                         "cards": [first, *(c for c in cards if c != first)],
                         "t": round(obs.t_still, 3), "confidence": round(obs.confidence, 3)}
                 if self._accepts(move)[:2] == (True, 0):
                     return move
-        return None
+            return None
+
+        moves = [m for extra in combinations(more, size - len(obs.cards))
+                 if (m := accepted([*obs.cards, *extra])) is not None]
+        if not moves:
+            return None
+        move, others = moves[0], moves[1:]
+        for card in move["cards"]:
+            if card in obs.cards or sure[card] >= self.LOOK_SURE:
+                continue
+            for alt in lookalikes(card)[:3]:
+                if alt in move["cards"] or self._round_cards.get(alt, 0):
+                    continue
+                swapped = accepted([alt if c == card else c for c in move["cards"]])
+                if swapped is not None and all(set(swapped["cards"]) != set(o["cards"])
+                                               for o in others):
+                    others.append(swapped)
+        return move, others
 
     def _shadowed(self, card: str, seat: int | None) -> bool:
         """Does ``card`` look like a card played into ``seat``'s pile this round (one of its

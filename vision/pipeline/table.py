@@ -432,10 +432,18 @@ class TablePipeline(Questions):
             obs.votes = [v for v, k in zip(obs.votes, keep, strict=False) if k]
             obs.positions = [p for p, k in zip(obs.positions, keep, strict=False) if k]
             obs.cards = fresh
-        move = self._look_at_move(obs) if obs.zone not in self._partial else None
-        if move is not None:
-            result.notes.append(f"read again: {move['player']} plays "
-                                f"{' '.join(pretty_cards(move['cards']))}")
+        found = self._look_at_move(obs) if obs.zone not in self._partial else None
+        if found is not None:
+            move, others = found
+            said = " ".join(pretty_cards(move["cards"]))
+            if others:
+                # The look is unsure: the move as read first, then the others it may be.
+                options = [Answer(" ".join(pretty_cards(m["cards"])), (m,))
+                           for m in (move, *others)]
+                self._hold(obs, "its lower cards are hard to read", move, result,
+                           (f"{move['player']} played {said}?", options))
+                return
+            result.notes.append(f"read again: {move['player']} plays {said}")
             self._log_visual(move, obs, result)
             return
         held = self._partial.pop(obs.zone, None)
