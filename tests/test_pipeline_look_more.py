@@ -22,7 +22,7 @@ from vision.render.truth import TruthDetector
 
 
 def _round(tmp_path: Path, hidden: Collection[str], wrong: dict[str, str] | None = None,
-           missed: Collection[str] = (), unsure: Collection[str] = ()
+           missed: Collection[str] = (), unsure: Collection[str] = (), wrong_from: float = 0.0
            ) -> tuple[TablePipeline, list[str],
                                                   list[dict[str, Any]], list[dict[str, Any]]]:
     """(pipeline, notes, logged card events, true card events) of the round read by a
@@ -32,9 +32,10 @@ def _round(tmp_path: Path, hidden: Collection[str], wrong: dict[str, str] | None
                        RenderConfig(width=320, height=240, seed=12, noise=0.0))
     source = RenderedSource(video)
     truth = TruthDetector(source)
-    look = Look(truth, wrong=wrong, missed=missed, unsure=unsure)
+    look = Look(truth, wrong=wrong, missed=missed, unsure=unsure, wrong_from=wrong_from)
     pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, hidden), None,
                          tmp_path / "g.jsonl", script=video.truth.script, second_look=look)
+    look.clock = pipe
     notes = play_through(pipe, source)
     logged = [_plain(e.data) for e in read_log(tmp_path / "g.jsonl").events
               if e.kind in ("play", "reveal")]
@@ -127,3 +128,31 @@ def test_a_dump_card_the_look_is_unsure_of_is_asked_not_logged(tmp_path: Path) -
     assert "4C" in held.event["cards"] and held.question.startswith(f"{dump['player']} played")
     answers = [_plain(a.events[-1]) for a in held.options if a.events]
     assert answers[0] == _plain(held.event) and dump in answers
+
+
+def test_a_dump_card_read_again_where_it_lies_is_not_a_card_of_the_hand(
+        tmp_path: Path) -> None:
+    """Great Lakes, seed 106: Cy dumps 6♠ 2♣ 3♦ 4♣ and shows 3♠ 8♠ K♠ at the end. The table
+    reader sees the dump's top card and two of his hand; the look misses his K♠ and, once
+    the dump is logged, reads its 4♣ where it lies as 4♠. 3♠ 4♠ 8♠ is a hand the table
+    would take: read on the spot where the look read the 4♣ when the dump was logged, and
+    looking like it, the 4♠ is the 4♣ again, not a card shown. His hand stays a question."""
+    video = TableVideo(simulated_round("great-lakes", seed=106),
+                       RenderConfig(width=320, height=240, seed=106, noise=0.0))
+    true = [dict(e) for e in video.truth.visual]
+    [dump] = [e for e in true if len(e.get("cards", ())) == 4 and e["player"] == "Cy"]
+    [shown] = [e for e in true if e["event"] == "reveal" and e["player"] == "Cy"]
+    assert "4C" in dump["cards"] and "KS" in shown["cards"] and "4S" not in shown["cards"]
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    look = Look(truth, wrong={"4C": "4S"}, missed=["KS"], wrong_from=dump["t_free"] + 1.0)
+    pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, [*dump["cards"][:-1], "KS"]),
+                         None, tmp_path / "g.jsonl", script=video.truth.script,
+                         second_look=look)
+    look.clock = pipe
+    play_through(pipe, source)
+    logged = [_plain(e.data) for e in read_log(tmp_path / "g.jsonl").events
+              if e.kind in ("play", "reveal")]
+    assert _plain(dump) in logged
+    assert not any(e["event"] == "reveal" and e["player"] == dump["player"] for e in logged)
+    assert any(h.event.get("player") == dump["player"] for h in pipe.pending.values())

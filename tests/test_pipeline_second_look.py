@@ -44,9 +44,11 @@ class Look:
     ``missed``, unsure of ``unsure``, and counting how often it was asked."""
 
     def __init__(self, truth: TruthDetector, wrong: dict[str, str] | None = None,
-                 missed: Collection[str] = (), unsure: Collection[str] = ()) -> None:
+                 missed: Collection[str] = (), unsure: Collection[str] = (),
+                 wrong_from: float = 0.0) -> None:
         self.truth, self.wrong, self.missed = truth, wrong or {}, set(missed)
         self.unsure = set(unsure)  # cards it reads with a score of 0.4
+        self.wrong_from = wrong_from  # the table time from which it misreads ``wrong``
         self.reads = 0
         self.times: list[float] = []  # when it was asked (the tracker's time)
         self.clock: TablePipeline | None = None
@@ -62,7 +64,9 @@ class Look:
         where = profile.zone_index(apply_homography(profile.inverse, dets.centers))
         dets = _keep(dets, ((zones is None or int(z) in zones) and name not in self.missed
                             for z, (name, _b, _s) in zip(where, dets, strict=True)))
-        names = [self.wrong.get(name, name) for name, _b, _s in dets]
+        now = self.clock.tracker.t if self.clock is not None else 0.0
+        wrong = self.wrong if now >= self.wrong_from else {}
+        names = [wrong.get(name, name) for name, _b, _s in dets]
         scores = np.where([n in self.unsure for n in names], 0.4, dets.confidence)
         return Detections(dets.xyxy, scores.astype(np.float32),
                           np.array([CARD_CODES.index(n) for n in names], int), dets.names)

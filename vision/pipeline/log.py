@@ -55,6 +55,7 @@ class TableLog:
     _played_by: dict[str, int | None]
     _line_of: dict[str, tuple[int, dict[str, Any]]]
     _spot_of: dict[str, tuple[float, float]]
+    _look_spot: dict[str, tuple[float, float]]
 
     def _script_game(self) -> dict[str, Any] | None:
         for i, ev in enumerate(self.script):
@@ -80,6 +81,7 @@ class TableLog:
             self._played_by.clear()
             self._line_of.clear()
             self._spot_of.clear()
+            self._look_spot.clear()
         elif kind in ("play", "reveal"):
             player = str(ev.get("player"))
             players: list[str] = getattr(self, "players", [])

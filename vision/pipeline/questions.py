@@ -11,9 +11,11 @@ from typing import Any
 
 import numpy as np
 
+from calibration.profile import apply_homography
 from companion.cards import CARD_CODES, RANKS, Card
 from companion.events import Event, read_log
 from companion.referee import replay
+from vision.detections import Detections
 from vision.lookalikes import lookalikes
 from vision.pipeline.changes import ZoneChanges
 from vision.pipeline.log import NEW_DEAL, TableLog, comes_next, pretty_cards
@@ -74,6 +76,7 @@ class Questions(TableLog):
     SEVERAL_AT_ONCE: dict[str, int] = {"great-lakes": 4}
     #: The frame being processed (the second look at a move reads it).
     _frame: np.ndarray | None
+    _look_spot: dict[str, tuple[float, float]]
 
     def _outvoted(self, under: str, card: str, pos: tuple[float, float]) -> bool:
         """Has ``card`` been read on the spot of the logged ``under`` more often than ``under``
@@ -442,13 +445,13 @@ class Questions(TableLog):
             reads, votes = self._looks.get(zone, (0, Counter()))
             if reads < self.LOOK_FRAMES:
                 dets = self.second_look.detect_table(frame, self.profile, zones=[zone])
-                votes.update({dets.names[int(c)] for c in dets.class_id})
+                votes.update(self._new_cards(dets))
                 self._looks[zone] = (reads + 1, votes)
         for zone, (event, obs, held_id) in shown.items():
             reads, votes = self._looks.get(zone, (0, Counter()))
             if reads < self.LOOK_FRAMES:
                 dets = self.second_look.detect_table(frame, self.profile, zones=[zone])
-                votes.update({dets.names[int(c)] for c in dets.class_id})
+                votes.update(self._new_cards(dets))
                 reads += 1
                 self._looks[zone] = (reads, votes)
             elif zone in self._looks_decided:
@@ -518,9 +521,13 @@ class Questions(TableLog):
             return None
         dets = self.second_look.detect_table(self._frame, self.profile, zones=[obs.zone])
         sure: dict[str, float] = {}
-        for cid, conf in zip(dets.class_id, dets.confidence, strict=True):
+        spots: dict[str, tuple[float, float]] = {}
+        where = (apply_homography(self.profile.inverse, dets.centers) if len(dets)
+                 else np.zeros((0, 2)))
+        for cid, conf, (x, y) in zip(dets.class_id, dets.confidence, where, strict=True):
             code = dets.names[int(cid)]
-            sure[code] = max(sure.get(code, 0.0), float(conf))
+            if float(conf) > sure.get(code, -1.0):
+                sure[code], spots[code] = float(conf), (float(x), float(y))
         more = sorted(c for c in sure if c not in obs.cards and not self._round_cards.get(c, 0))
         player = self.players[obs.seat]
 
@@ -538,6 +545,7 @@ class Questions(TableLog):
         if not moves:
             return None
         move, others = moves[0], moves[1:]
+        self._look_spot.update({c: spots[c] for m in moves for c in m["cards"] if c in spots})
         for card in move["cards"]:
             if card in obs.cards or sure[card] >= self.LOOK_SURE:
                 continue
@@ -549,6 +557,27 @@ class Questions(TableLog):
                                                for o in others):
                     others.append(swapped)
         return move, others
+
+    def _new_cards(self, dets: Detections) -> set[str]:
+        """The cards a second look read, less those read on the spot where it read a card of
+        a several-card move when the move was logged, and that look like that card: that
+        card, covered or misread, not a new one (Cy's 4♣, laid in a Great Lakes dump, read
+        as 4♠ where it lay made his hand shown 3♠ 4♠ 8♠, not 3♠ 8♠ K♠). Not the spots of
+        single plays: a hand shown is often laid on its player's pile, and its cards then lie
+        where the cards under them were read (Bob's 2♦ on his 2♥ at the demo table); where
+        one is left out the hand is asked, not logged."""
+        if not len(dets) or not self._look_spot:
+            return {dets.names[int(c)] for c in dets.class_id}
+        where = apply_homography(self.profile.inverse, dets.centers)
+        spot = self.tracker.config.same_spot
+        out = set()
+        for cid, (x, y) in zip(dets.class_id, where, strict=True):
+            code = dets.names[int(cid)]
+            if not any((at := self._look_spot.get(o)) is not None
+                       and float(np.hypot(at[0] - x, at[1] - y)) <= spot
+                       for o in lookalikes(code)[:3] if self._round_cards.get(o, 0)):
+                out.add(code)
+        return out
 
     def _shadowed(self, card: str, seat: int | None) -> bool:
         """Does ``card`` look like a card played into ``seat``'s pile this round (one of its

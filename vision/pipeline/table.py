@@ -131,6 +131,8 @@ class TablePipeline(Questions):
         self._contests: list[tuple[str, str, tuple[float, float]]] = []
         #: Card -> where on the table it was read when it was logged (this round).
         self._spot_of: dict[str, tuple[float, float]] = {}
+        #: Card of a several-card move -> where the second look read it (this round).
+        self._look_spot: dict[str, tuple[float, float]] = {}
         #: After an outage: the cards each zone showed before it (code, x, y), how long the
         #: camera was away, and until when the table settles again (`_after_outage`).
         self._outage: tuple[dict[int, list[tuple[str, float, float]]], float, float] | None \
