@@ -141,7 +141,7 @@ def test_a_card_lookalike_of_one_played_into_the_pile_never_proves_a_rule_broken
     second look misses her A♦ and reads the 5♦ lying there as 5♥, the card due when her
     sequence stopped at 4♥. 5♥ 9♥ is a hand the table accepts as two cards, and it would
     prove Ann withheld 5♥: a reading that a card lying in her pile explains is no proof.
-    The hand stays a question, and nobody is accused."""
+    The hand stays a question, and nobody is accused unless people say so."""
     video = TableVideo(simulated_round("great-lakes", seed=12),
                        RenderConfig(width=320, height=240, seed=12, noise=0.0))
     shown = {e["player"]: sorted(e["cards"]) for e in video.truth.visual
@@ -156,5 +156,8 @@ def test_a_card_lookalike_of_one_played_into_the_pile_never_proves_a_rule_broken
                          second_look=Look(truth, wrong={"5D": "5H"}, missed=["AD"]))
     notes = play_through(pipe, source)
     assert "Ann" not in _hands(tmp_path / "g.jsonl")
-    assert any(held.event.get("player") == "Ann" for held in pipe.pending.values())
+    [held] = [h for h in pipe.pending.values() if h.event.get("player") == "Ann"]
     assert not any(n.startswith("read again: Ann") for n in notes)
+    # People decide, with what the look read as their first one-click answer.
+    assert held.options[0].label == "5♥ 9♥"
+    assert sorted(held.options[0].events[0]["cards"]) == ["5H", "9H"]

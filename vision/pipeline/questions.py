@@ -40,6 +40,8 @@ class Questions(TableLog):
     _looks: dict[int, tuple[int, Counter[str]]]
     #: Zones whose look has read all its frames and decided on them (no more tries).
     _looks_decided: set[int]
+    #: Per zone: the hand its look read that proves a rule broken, offered to people.
+    _proofs: dict[int, dict[str, Any]]
     _partial: dict[int, tuple[Observation, float, str, dict[str, Any] | None]]
     _waiting: list[Observation]
 
@@ -441,6 +443,7 @@ class Questions(TableLog):
         for zone in [z for z in self._looks if z not in shown and z not in waiting]:
             del self._looks[zone]  # that hand was logged or answered
             self._looks_decided.discard(zone)
+            self._proofs.pop(zone, None)
         for zone in waiting:
             reads, votes = self._looks.get(zone, (0, Counter()))
             if reads < self.LOOK_FRAMES:
@@ -448,6 +451,8 @@ class Questions(TableLog):
                 votes.update(self._new_cards(dets))
                 self._looks[zone] = (reads + 1, votes)
         for zone, (event, obs, held_id) in shown.items():
+            if held_id is not None and zone in self._proofs:
+                self._offer(held_id, self._proofs[zone])
             reads, votes = self._looks.get(zone, (0, Counter()))
             if reads < self.LOOK_FRAMES:
                 dets = self.second_look.detect_table(frame, self.profile, zones=[zone])
@@ -488,6 +493,11 @@ class Questions(TableLog):
                         if (verdict := self._accepts(t))[0]
                         and (verdict[1] == 0 or set(t["cards"]) <= sure)), None)
             if now is None:
+                proof = self._proof(event, tries, votes, reads)
+                if proof is not None:
+                    self._proofs[zone] = proof
+                    if held_id is not None:
+                        self._offer(held_id, proof)
                 continue
             if held_id is None:
                 del self._partial[zone]
@@ -499,6 +509,25 @@ class Questions(TableLog):
                                 f"{' '.join(pretty_cards(now['cards']))}")
             self._flush_script(self.visual_count, result.announcements, result)
             self._log_visual(now, obs, result)
+
+    def _proof(self, event: dict[str, Any], tries: list[list[str]], votes: Counter[str],
+               reads: int) -> dict[str, Any] | None:
+        """A hand the look read in most frames that the table accepts as proving a rule
+        broken, held back only because one of its cards looks like a card played into that
+        pile (`_shadowed`); None if there is none."""
+        often = {c for c, n in votes.items() if n >= self.LOOK_SHARE * reads}
+        for cards in tries:
+            proof = {**event, "cards": cards}
+            if set(cards) <= often and self._accepts(proof)[0]:
+                return proof
+        return None
+
+    def _offer(self, held_id: int, proof: dict[str, Any]) -> None:
+        """Make ``proof`` the first one-click answer of the held hand: people decide."""
+        held = self.pending[held_id]
+        label = " ".join(pretty_cards(list(proof["cards"])))
+        if all(a.label != label for a in held.options):
+            held.options.insert(0, Answer(label, (proof,)))
 
     def _look_at_move(self, obs: Observation
                       ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:

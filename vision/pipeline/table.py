@@ -93,6 +93,7 @@ class TablePipeline(Questions):
         self._read_at = {}
         self._looks = {}
         self._looks_decided = set()
+        self._proofs = {}
         self._hunts = {}
         self.log = log if isinstance(log, EventLog) else EventLog(log)
         self.clock = clock
