@@ -156,3 +156,51 @@ def test_a_dump_card_read_again_where_it_lies_is_not_a_card_of_the_hand(
     assert _plain(dump) in logged
     assert not any(e["event"] == "reveal" and e["player"] == dump["player"] for e in logged)
     assert any(h.event.get("player") == dump["player"] for h in pipe.pending.values())
+
+
+class SeesTwice:
+    """The table reader: reads everything, and reads each card of ``twice`` a second time,
+    as another card, beside itself (a spread's index taken for a second card)."""
+
+    def __init__(self, truth: TruthDetector, twice: dict[str, str]) -> None:
+        self.truth, self.twice = truth, twice
+
+    def detect(self, frame: Any) -> Any:
+        import numpy as np
+
+        from companion.cards import CARD_CODES
+        from vision.detections import Detections
+
+        dets = self.truth.detect(frame)
+        extra = [(box + np.array([6.0, 0.0, 6.0, 0.0], np.float32), score,
+                  CARD_CODES.index(self.twice[name]))
+                 for name, box, score in dets if name in self.twice]
+        if not extra:
+            return dets
+        return Detections(np.vstack([dets.xyxy, [e[0] for e in extra]]).astype(np.float32),
+                          np.concatenate([dets.confidence, [e[1] for e in extra]]),
+                          np.concatenate([dets.class_id, [e[2] for e in extra]]), dets.names)
+
+
+def test_a_dump_read_as_more_cards_than_a_move_lays_is_asked_as_the_look_reads_it(
+        tmp_path: Path) -> None:
+    """The table reader reads two of the dump's cards twice, each also as another card: six
+    cards, more than one move lays. The look's own reading of the pile is put to people,
+    the true dump as the first answer; nothing of it is logged in silence."""
+    video = TableVideo(simulated_round("great-lakes", seed=12),
+                       RenderConfig(width=320, height=240, seed=12, noise=0.0))
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    true = [_plain(e) for e in video.truth.visual]
+    dump = _dump(true)
+    twice = {dump["cards"][1]: "2H", dump["cards"][2]: "3H"}
+    pipe = TablePipeline(video.profile(), SeesTwice(truth, twice), None, tmp_path / "g.jsonl",
+                         script=video.truth.script, second_look=Look(truth))
+    play_through(pipe, source)
+    logged = [_plain(e.data) for e in read_log(tmp_path / "g.jsonl").events
+              if e.kind in ("play", "reveal")]
+    assert not any(e.get("player") == dump["player"] and "cards" in e and e["event"] == "play"
+                   for e in logged)
+    [held] = [h for h in pipe.pending.values() if h.event.get("player") == dump["player"]
+              and len(h.event.get("cards", ())) == 4]
+    assert _plain(held.options[0].events[0]) == dump

@@ -530,7 +530,7 @@ class Questions(TableLog):
             held.options.insert(0, Answer(label, (proof,)))
 
     def _look_at_move(self, obs: Observation
-                      ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+                      ) -> tuple[dict[str, Any], list[dict[str, Any]], bool] | None:
         """A move of several cards read as fewer (a Great Lakes dump laid as a spread, where
         the reader sees the top card whole and the others only by their corner indices):
         the second look reads the pile in this frame, and the cards it reads that nobody
@@ -540,13 +540,15 @@ class Questions(TableLog):
 
         With it, the other moves a person should choose from when the look is unsure of it:
         other sets the table accepts as well, and, for a card the look read below
-        `LOOK_SURE` in its one frame, the move with that card's lookalikes instead. A run
-        or a set does not depend on suits: the table cannot catch a suit read wrong in a
-        dump, so an unsure one is asked, not logged in silence."""
+        `LOOK_SURE` in its one frame, the move with that card's lookalikes instead; and
+        whether it may be logged without asking (no other move, and not read from more
+        cards than a move lays). A run or a set does not depend on suits: the table cannot
+        catch a suit read wrong in a dump, so an unsure one is asked, not logged in
+        silence."""
         size = self.SEVERAL_AT_ONCE.get(self.game)
         if self.second_look is None or self._frame is None or size is None \
                 or obs.kind != "pile" or obs.seat is None or obs.seat >= len(self.players) \
-                or not 0 < len(obs.cards) < size:
+                or not 0 < len(obs.cards) != size:
             return None
         dets = self.second_look.detect_table(self._frame, self.profile, zones=[obs.zone])
         sure: dict[str, float] = {}
@@ -569,6 +571,18 @@ class Questions(TableLog):
                     return move
             return None
 
+        if len(obs.cards) > size:
+            # More cards than one move lays: misreadings among them (a dump's indices read
+            # as other cards, one read twice). The sets of the look's own readings that make
+            # a move are put to people, the likeliest first; nothing is logged in silence.
+            pool = sorted((c for c in sure if not self._round_cards.get(c, 0)),
+                          key=lambda c: (-sure[c], c))
+            moves = [m for cards in combinations(pool, size)
+                     if (m := accepted(list(cards))) is not None][:4]
+            if not moves:
+                return None
+            self._look_spot.update({c: spots[c] for m in moves for c in m["cards"]})
+            return moves[0], moves[1:], False
         moves = [m for extra in combinations(more, size - len(obs.cards))
                  if (m := accepted([*obs.cards, *extra])) is not None]
         if not moves:
@@ -585,7 +599,7 @@ class Questions(TableLog):
                 if swapped is not None and all(set(swapped["cards"]) != set(o["cards"])
                                                for o in others):
                     others.append(swapped)
-        return move, others
+        return move, others, not others
 
     def _new_cards(self, dets: Detections) -> set[str]:
         """The cards a second look read, less those read on the spot where it read a card of

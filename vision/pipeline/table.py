@@ -435,25 +435,16 @@ class TablePipeline(Questions):
             obs.votes = [v for v, k in zip(obs.votes, keep, strict=False) if k]
             obs.positions = [p for p, k in zip(obs.positions, keep, strict=False) if k]
             obs.cards = fresh
-        found = self._look_at_move(obs) if obs.zone not in self._partial else None
-        if found is not None:
-            move, others = found
-            said = " ".join(pretty_cards(move["cards"]))
-            if others:
-                # The look is unsure: the move as read first, then the others it may be.
-                options = [Answer(" ".join(pretty_cards(m["cards"])), (m,))
-                           for m in (move, *others)]
-                self._hold(obs, "its lower cards are hard to read", move, result,
-                           (f"{move['player']} played {said}?", options))
-                return
-            result.notes.append(f"read again: {move['player']} plays {said}")
-            self._log_visual(move, obs, result)
+        if obs.zone not in self._partial and self._placed_by_look(obs, result):
             return
         held = self._partial.pop(obs.zone, None)
         if held is not None:
             # The rest of a move the referee could not place alone (a hand uncovering the
             # other cards of a revealed hand a moment later): try them together.
             obs = _merge(held[0], obs)
+            if len(obs.cards) > self.SEVERAL_AT_ONCE.get(self.game, len(obs.cards)) \
+                    and self._placed_by_look(obs, result):
+                return
         event, why, offer = self._interpret(obs)
         if event is None and obs.kind == "pile" and obs.certain:
             self._partial[obs.zone] = (obs, obs.t + self.merge_window, why, offer)
@@ -476,6 +467,26 @@ class TablePipeline(Questions):
             self._hold(obs, doubt, event, result)
             return
         self._log_visual(event, obs, result)
+
+    def _placed_by_look(self, obs: Observation, result: FrameResult) -> bool:
+        """A move of several cards read as fewer or more (`_look_at_move`): logged as the
+        second look reads it, or put to people with the moves it may be. False: the look
+        made no move of it."""
+        found = self._look_at_move(obs)
+        if found is None:
+            return False
+        move, others, sure = found
+        said = " ".join(pretty_cards(move["cards"]))
+        if not sure:
+            # The look is unsure: the move as read first, then the others it may be.
+            options = [Answer(" ".join(pretty_cards(m["cards"])), (m,))
+                       for m in (move, *others)]
+            self._hold(obs, "its lower cards are hard to read", move, result,
+                       (f"{move['player']} played {said}?", options))
+            return True
+        result.notes.append(f"read again: {move['player']} plays {said}")
+        self._log_visual(move, obs, result)
+        return True
 
     def _read_at_once(self, card: str, pos: tuple[float, float], since: float) -> bool:
         """Is the logged ``card`` still read on its own spot, away from ``pos``, since
