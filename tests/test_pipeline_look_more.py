@@ -162,8 +162,9 @@ class SeesTwice:
     """The table reader: reads everything, and reads each card of ``twice`` a second time,
     as another card, beside itself (a spread's index taken for a second card)."""
 
-    def __init__(self, truth: TruthDetector, twice: dict[str, str]) -> None:
-        self.truth, self.twice = truth, twice
+    def __init__(self, truth: TruthDetector, twice: dict[str, str], hidden: Collection[str] = (),
+                 shift: float = 6.0) -> None:
+        self.truth, self.twice, self.hidden, self.shift = truth, twice, set(hidden), shift
 
     def detect(self, frame: Any) -> Any:
         import numpy as np
@@ -172,7 +173,11 @@ class SeesTwice:
         from vision.detections import Detections
 
         dets = self.truth.detect(frame)
-        extra = [(box + np.array([6.0, 0.0, 6.0, 0.0], np.float32), score,
+        keep = np.array([name not in self.hidden for name, _b, _s in dets], bool)
+        dets = Detections(dets.xyxy[keep], dets.confidence[keep], dets.class_id[keep],
+                          dets.names)
+        move = np.array([self.shift, 0.0, self.shift, 0.0], np.float32)
+        extra = [(box + move, score,
                   CARD_CODES.index(self.twice[name]))
                  for name, box, score in dets if name in self.twice]
         if not extra:
@@ -204,3 +209,26 @@ def test_a_dump_read_as_more_cards_than_a_move_lays_is_asked_as_the_look_reads_i
     [held] = [h for h in pipe.pending.values() if h.event.get("player") == dump["player"]
               and len(h.event.get("cards", ())) == 4]
     assert _plain(held.options[0].events[0]) == dump
+
+
+def test_a_dump_with_one_of_its_cards_read_twice_is_read_whole_by_the_look(
+        tmp_path: Path) -> None:
+    """The dump's first card unseen and another read twice, at two spots (one deck: one
+    card): three cards of four, not four. The look reads the rest and the dump is logged
+    (Great Lakes seed 101 with the models: Dee's dump read as 9♦ J♠ 9♦, held, and her next
+    three plays merged into it)."""
+    video = TableVideo(simulated_round("great-lakes", seed=12),
+                       RenderConfig(width=320, height=240, seed=12, noise=0.0))
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    true = [_plain(e) for e in video.truth.visual]
+    dump = _dump(true)
+    [laid] = [e for e in video.truth.visual if len(e.get("cards", ())) == 4]
+    first, twice = laid["cards"][0], laid["cards"][1]
+    reader = SeesTwice(truth, {twice: twice}, hidden=[first], shift=30.0)
+    pipe = TablePipeline(video.profile(), reader, None, tmp_path / "g.jsonl",
+                         script=video.truth.script, second_look=Look(truth))
+    play_through(pipe, source)
+    logged = [_plain(e.data) for e in read_log(tmp_path / "g.jsonl").events
+              if e.kind in ("play", "reveal")]
+    assert dump in logged

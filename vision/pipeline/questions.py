@@ -546,9 +546,12 @@ class Questions(TableLog):
         catch a suit read wrong in a dump, so an unsure one is asked, not logged in
         silence."""
         size = self.SEVERAL_AT_ONCE.get(self.game)
+        # With one deck a code read twice in one lay is one card.
+        read = (list(dict.fromkeys(obs.cards)) if self.tracker.config.copies == 1
+                else list(obs.cards))
         if self.second_look is None or self._frame is None or size is None \
                 or obs.kind != "pile" or obs.seat is None or obs.seat >= len(self.players) \
-                or not 0 < len(obs.cards) != size:
+                or not 0 < len(read) != size:
             return None
         dets = self.second_look.detect_table(self._frame, self.profile, zones=[obs.zone])
         sure: dict[str, float] = {}
@@ -559,7 +562,7 @@ class Questions(TableLog):
             code = dets.names[int(cid)]
             if float(conf) > sure.get(code, -1.0):
                 sure[code], spots[code] = float(conf), (float(x), float(y))
-        more = sorted(c for c in sure if c not in obs.cards and not self._round_cards.get(c, 0))
+        more = sorted(c for c in sure if c not in read and not self._round_cards.get(c, 0))
         player = self.players[obs.seat]
 
         def accepted(cards: list[str]) -> dict[str, Any] | None:
@@ -571,7 +574,7 @@ class Questions(TableLog):
                     return move
             return None
 
-        if len(obs.cards) > size:
+        if len(read) > size:
             # More cards than one move lays: misreadings among them (a dump's indices read
             # as other cards, one read twice). The sets of the look's own readings that make
             # a move are put to people, the likeliest first; nothing is logged in silence.
@@ -583,14 +586,14 @@ class Questions(TableLog):
                 return None
             self._look_spot.update({c: spots[c] for m in moves for c in m["cards"]})
             return moves[0], moves[1:], False
-        moves = [m for extra in combinations(more, size - len(obs.cards))
-                 if (m := accepted([*obs.cards, *extra])) is not None]
+        moves = [m for extra in combinations(more, size - len(read))
+                 if (m := accepted([*read, *extra])) is not None]
         if not moves:
             return None
         move, others = moves[0], moves[1:]
         self._look_spot.update({c: spots[c] for m in moves for c in m["cards"] if c in spots})
         for card in move["cards"]:
-            if card in obs.cards or sure[card] >= self.LOOK_SURE:
+            if card in read or sure[card] >= self.LOOK_SURE:
                 continue
             for alt in lookalikes(card)[:3]:
                 if alt in move["cards"] or self._round_cards.get(alt, 0):
