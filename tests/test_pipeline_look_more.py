@@ -6,14 +6,17 @@ last), with the renderer's truth as both readers, spoiled on purpose."""
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from test_pipeline_second_look import Look, SeesTopCardOnly, play_through
 
+from companion.cards import CARD_CODES
 from companion.events import read_log
+from vision.detections import Detections
 from vision.pipeline.table import TablePipeline
 from vision.render.demo import RenderedSource, simulated_round
 from vision.render.plan import RenderConfig
@@ -21,20 +24,22 @@ from vision.render.table import TableVideo
 from vision.render.truth import TruthDetector
 
 
-def _round(tmp_path: Path, hidden: Collection[str], wrong: dict[str, str] | None = None,
-           missed: Collection[str] = (), unsure: Collection[str] = (), wrong_from: float = 0.0
-           ) -> tuple[TablePipeline, list[str],
-                                                  list[dict[str, Any]], list[dict[str, Any]]]:
-    """(pipeline, notes, logged card events, true card events) of the round read by a
-    reader that never sees ``hidden``, looked at again by one that misreads ``wrong`` and
-    does not see ``missed``."""
-    video = TableVideo(simulated_round("great-lakes", seed=12),
-                       RenderConfig(width=320, height=240, seed=12, noise=0.0))
+def _round(tmp_path: Path, hidden: Collection[str] = (), wrong: dict[str, str] | None = None,
+           missed: Collection[str] = (), unsure: Collection[str] = (), wrong_from: float = 0.0,
+           seed: int = 12, reader: Callable[[TruthDetector], Any] | None = None
+           ) -> tuple[TablePipeline, list[str], list[dict[str, Any]], list[dict[str, Any]]]:
+    """(pipeline, notes, logged card events, true card events) of the round (Great Lakes,
+    ``seed``) read by a reader that never sees ``hidden`` (or by ``reader`` of the truth),
+    looked at again by one that misreads ``wrong`` (from the table time ``wrong_from`` on),
+    does not see ``missed`` and is unsure of ``unsure``."""
+    video = TableVideo(simulated_round("great-lakes", seed=seed),
+                       RenderConfig(width=320, height=240, seed=seed, noise=0.0))
     source = RenderedSource(video)
     truth = TruthDetector(source)
     look = Look(truth, wrong=wrong, missed=missed, unsure=unsure, wrong_from=wrong_from)
-    pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, hidden), None,
-                         tmp_path / "g.jsonl", script=video.truth.script, second_look=look)
+    table = reader(truth) if reader is not None else SeesTopCardOnly(truth, hidden)
+    pipe = TablePipeline(video.profile(), table, None, tmp_path / "g.jsonl",
+                         script=video.truth.script, second_look=look)
     look.clock = pipe
     notes = play_through(pipe, source)
     logged = [_plain(e.data) for e in read_log(tmp_path / "g.jsonl").events
@@ -137,22 +142,14 @@ def test_a_dump_card_read_again_where_it_lies_is_not_a_card_of_the_hand(
     the dump is logged, reads its 4♣ where it lies as 4♠. 3♠ 4♠ 8♠ is a hand the table
     would take: read on the spot where the look read the 4♣ when the dump was logged, and
     looking like it, the 4♠ is the 4♣ again, not a card shown. His hand stays a question."""
-    video = TableVideo(simulated_round("great-lakes", seed=106),
-                       RenderConfig(width=320, height=240, seed=106, noise=0.0))
-    true = [dict(e) for e in video.truth.visual]
+    true = [dict(e) for e in TableVideo(simulated_round("great-lakes", seed=106),
+                                        RenderConfig(seed=106)).truth.visual]
     [dump] = [e for e in true if len(e.get("cards", ())) == 4 and e["player"] == "Cy"]
     [shown] = [e for e in true if e["event"] == "reveal" and e["player"] == "Cy"]
     assert "4C" in dump["cards"] and "KS" in shown["cards"] and "4S" not in shown["cards"]
-    source = RenderedSource(video)
-    truth = TruthDetector(source)
-    look = Look(truth, wrong={"4C": "4S"}, missed=["KS"], wrong_from=dump["t_free"] + 1.0)
-    pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, [*dump["cards"][:-1], "KS"]),
-                         None, tmp_path / "g.jsonl", script=video.truth.script,
-                         second_look=look)
-    look.clock = pipe
-    play_through(pipe, source)
-    logged = [_plain(e.data) for e in read_log(tmp_path / "g.jsonl").events
-              if e.kind in ("play", "reveal")]
+    pipe, _notes, logged, _true = _round(
+        tmp_path, [*dump["cards"][:-1], "KS"], wrong={"4C": "4S"}, missed=["KS"],
+        wrong_from=dump["t_free"] + 1.0, seed=106)
     assert _plain(dump) in logged
     assert not any(e["event"] == "reveal" and e["player"] == dump["player"] for e in logged)
     assert any(h.event.get("player") == dump["player"] for h in pipe.pending.values())
@@ -166,19 +163,13 @@ class SeesTwice:
                  shift: float = 6.0) -> None:
         self.truth, self.twice, self.hidden, self.shift = truth, twice, set(hidden), shift
 
-    def detect(self, frame: Any) -> Any:
-        import numpy as np
-
-        from companion.cards import CARD_CODES
-        from vision.detections import Detections
-
+    def detect(self, frame: Any) -> Detections:
         dets = self.truth.detect(frame)
         keep = np.array([name not in self.hidden for name, _b, _s in dets], bool)
         dets = Detections(dets.xyxy[keep], dets.confidence[keep], dets.class_id[keep],
                           dets.names)
         move = np.array([self.shift, 0.0, self.shift, 0.0], np.float32)
-        extra = [(box + move, score,
-                  CARD_CODES.index(self.twice[name]))
+        extra = [(box + move, score, CARD_CODES.index(self.twice[name]))
                  for name, box, score in dets if name in self.twice]
         if not extra:
             return dets
@@ -192,18 +183,10 @@ def test_a_dump_read_as_more_cards_than_a_move_lays_is_asked_as_the_look_reads_i
     """The table reader reads two of the dump's cards twice, each also as another card: six
     cards, more than one move lays. The look's own reading of the pile is put to people,
     the true dump as the first answer; nothing of it is logged in silence."""
-    video = TableVideo(simulated_round("great-lakes", seed=12),
-                       RenderConfig(width=320, height=240, seed=12, noise=0.0))
-    source = RenderedSource(video)
-    truth = TruthDetector(source)
-    true = [_plain(e) for e in video.truth.visual]
-    dump = _dump(true)
+    dump = _dump([_plain(e) for e in TableVideo(simulated_round("great-lakes", seed=12),
+                                                RenderConfig(seed=12)).truth.visual])
     twice = {dump["cards"][1]: "2H", dump["cards"][2]: "3H"}
-    pipe = TablePipeline(video.profile(), SeesTwice(truth, twice), None, tmp_path / "g.jsonl",
-                         script=video.truth.script, second_look=Look(truth))
-    play_through(pipe, source)
-    logged = [_plain(e.data) for e in read_log(tmp_path / "g.jsonl").events
-              if e.kind in ("play", "reveal")]
+    pipe, _notes, logged, _true = _round(tmp_path, reader=lambda t: SeesTwice(t, twice))
     assert not any(e.get("player") == dump["player"] and "cards" in e and e["event"] == "play"
                    for e in logged)
     [held] = [h for h in pipe.pending.values() if h.event.get("player") == dump["player"]
@@ -217,18 +200,9 @@ def test_a_dump_with_one_of_its_cards_read_twice_is_read_whole_by_the_look(
     card): three cards of four, not four. The look reads the rest and the dump is logged
     (Great Lakes seed 101 with the models: Dee's dump read as 9♦ J♠ 9♦, held, and her next
     three plays merged into it)."""
-    video = TableVideo(simulated_round("great-lakes", seed=12),
-                       RenderConfig(width=320, height=240, seed=12, noise=0.0))
-    source = RenderedSource(video)
-    truth = TruthDetector(source)
-    true = [_plain(e) for e in video.truth.visual]
-    dump = _dump(true)
+    video = TableVideo(simulated_round("great-lakes", seed=12), RenderConfig(seed=12))
     [laid] = [e for e in video.truth.visual if len(e.get("cards", ())) == 4]
     first, twice = laid["cards"][0], laid["cards"][1]
-    reader = SeesTwice(truth, {twice: twice}, hidden=[first], shift=30.0)
-    pipe = TablePipeline(video.profile(), reader, None, tmp_path / "g.jsonl",
-                         script=video.truth.script, second_look=Look(truth))
-    play_through(pipe, source)
-    logged = [_plain(e.data) for e in read_log(tmp_path / "g.jsonl").events
-              if e.kind in ("play", "reveal")]
-    assert dump in logged
+    _pipe, _notes, logged, true = _round(
+        tmp_path, reader=lambda t: SeesTwice(t, {twice: twice}, hidden=[first], shift=30.0))
+    assert _dump(true) in logged

@@ -194,13 +194,10 @@ def make_camera_feed(source: str, profile: TableProfile | None, game: str,
     if log is not None and os.environ.get("COMPANION_NO_DETECTOR") != "1":
         try:
             from vision.pipeline.table import TablePipeline
-            from vision.readers.detector import CardDetector
-            from vision.readers.load import second_look
-            from vision.zones import TABLE_STILL_DIFF, ZoneReader
+            from vision.readers.load import second_look, table_reader
 
             feed = CameraFeed(source, profile, game, players)
-            reader = ZoneReader(CardDetector(), still_diff=TABLE_STILL_DIFF)
-            pipeline = TablePipeline(feed.profile, reader, None, log,
+            pipeline = TablePipeline(feed.profile, table_reader(), None, log,
                                      second_look=second_look())
             feed.pipeline = pipeline
             return feed

@@ -486,14 +486,14 @@ class Questions(TableLog):
             # none looks like a card played into this pile this round: a misread card must
             # not make a finding (Ann's 5♦ lying in her pile, read 5♥ in most frames, made
             # her hand 5♥ 9♥ and accused her of withholding 5♥; she held 9♥ A♦).
-            sure = {c for c, n in votes.items() if n >= self.LOOK_SHARE * reads
-                    and not self._shadowed(c, obs.seat)}
+            often = {c for c, n in votes.items() if n >= self.LOOK_SHARE * reads}
+            sure = {c for c in often if not self._shadowed(c, obs.seat)}
             now = next((t for t in ({**event, "cards": cards} for cards in tries
                                     if cards != first)
                         if (verdict := self._accepts(t))[0]
                         and (verdict[1] == 0 or set(t["cards"]) <= sure)), None)
             if now is None:
-                proof = self._proof(event, tries, votes, reads)
+                proof = self._proof(event, tries, often)
                 if proof is not None:
                     self._proofs[zone] = proof
                     if held_id is not None:
@@ -510,12 +510,11 @@ class Questions(TableLog):
             self._flush_script(self.visual_count, result.announcements, result)
             self._log_visual(now, obs, result)
 
-    def _proof(self, event: dict[str, Any], tries: list[list[str]], votes: Counter[str],
-               reads: int) -> dict[str, Any] | None:
-        """A hand the look read in most frames that the table accepts as proving a rule
-        broken, held back only because one of its cards looks like a card played into that
-        pile (`_shadowed`); None if there is none."""
-        often = {c for c, n in votes.items() if n >= self.LOOK_SHARE * reads}
+    def _proof(self, event: dict[str, Any], tries: list[list[str]], often: set[str]
+               ) -> dict[str, Any] | None:
+        """A hand of cards the look read ``often`` (in most frames) that the table accepts as
+        proving a rule broken, held back only because one of its cards looks like a card
+        played into that pile (`_shadowed`); None if there is none."""
         for cards in tries:
             proof = {**event, "cards": cards}
             if set(cards) <= often and self._accepts(proof)[0]:
@@ -556,9 +555,8 @@ class Questions(TableLog):
         dets = self.second_look.detect_table(self._frame, self.profile, zones=[obs.zone])
         sure: dict[str, float] = {}
         spots: dict[str, tuple[float, float]] = {}
-        where = (apply_homography(self.profile.inverse, dets.centers) if len(dets)
-                 else np.zeros((0, 2)))
-        for cid, conf, (x, y) in zip(dets.class_id, dets.confidence, where, strict=True):
+        for cid, conf, (x, y) in zip(dets.class_id, dets.confidence, self._on_board(dets),
+                                     strict=True):
             code = dets.names[int(cid)]
             if float(conf) > sure.get(code, -1.0):
                 sure[code], spots[code] = float(conf), (float(x), float(y))
@@ -604,6 +602,13 @@ class Questions(TableLog):
                     others.append(swapped)
         return move, others, not others
 
+    def _on_board(self, dets: Detections) -> np.ndarray:
+        """Where each detection's centre lies on the board (board units, as the tracker
+        places cards): (N, 2)."""
+        if not len(dets):
+            return np.zeros((0, 2))
+        return np.asarray(apply_homography(self.profile.inverse, dets.centers))
+
     def _new_cards(self, dets: Detections) -> set[str]:
         """The cards a second look read, less those read on the spot where it read a card of
         a several-card move when the move was logged, and that look like that card: that
@@ -614,10 +619,9 @@ class Questions(TableLog):
         one is left out the hand is asked, not logged."""
         if not len(dets) or not self._look_spot:
             return {dets.names[int(c)] for c in dets.class_id}
-        where = apply_homography(self.profile.inverse, dets.centers)
         spot = self.tracker.config.same_spot
         out = set()
-        for cid, (x, y) in zip(dets.class_id, where, strict=True):
+        for cid, (x, y) in zip(dets.class_id, self._on_board(dets), strict=True):
             code = dets.names[int(cid)]
             if not any((at := self._look_spot.get(o)) is not None
                        and float(np.hypot(at[0] - x, at[1] - y)) <= spot

@@ -275,9 +275,7 @@ class TablePipeline(Questions):
         inverse = self.profile.inverse
         observations = self.tracker.update(t, dets, inverse)
         if len(dets):
-            from calibration.profile import apply_homography
-
-            zones = self.tracker.zone_of(apply_homography(inverse, dets.centers))
+            zones = self.tracker.zone_of(self._on_board(dets))
             for (name, box, score), z in zip(dets, zones, strict=True):
                 if z >= 0:  # cards outside the zones are neither shown nor kept
                     result.detections.append({"card": name, "box": [round(v, 1) for v in box],

@@ -73,6 +73,16 @@ def second_look(threads: int = 2) -> Any:
     return ZoneReader(reader, view_px=reader.imgsz, margin=SECOND_LOOK_MARGIN)
 
 
+def table_reader() -> Any:
+    """The reader at the table (the camera window, the demo): the shipped card detector on
+    each zone's view, a still zone read once it was read the same way a few times
+    (`vision.zones.TABLE_STILL_DIFF`)."""
+    from vision.readers.detector import CardDetector
+    from vision.zones import TABLE_STILL_DIFF, ZoneReader
+
+    return ZoneReader(CardDetector(), still_diff=TABLE_STILL_DIFF)
+
+
 def demo_readers(source: Any, which: str = "model", fallible: float = 0.0
                  ) -> tuple[Any, str, Any]:
     """Who reads the demo table's cards: (table reader, how to say it to people, second
@@ -89,9 +99,8 @@ def demo_readers(source: Any, which: str = "model", fallible: float = 0.0
     from companion.diagnostics import log_failure, where_logged
     from vision.render.truth import FallibleReader, TruthDetector
 
-    truth = source
     if fallible > 0 and which == "truth":
-        return (FallibleReader(truth, misread=fallible, drop=fallible, stuck=0.03),
+        return (FallibleReader(source, misread=fallible, drop=fallible, stuck=0.03),
                 f"the demo itself, made to misread and miss {fallible:.0%} of its readings "
                 f"(the app asks when the table contradicts a reading)", None)
     why = ""
@@ -100,17 +109,14 @@ def demo_readers(source: Any, which: str = "model", fallible: float = 0.0
             why = " (the card model is turned off here: COMPANION_NO_DETECTOR=1)"
         else:
             try:
-                from vision.readers.detector import CardDetector, default_model_path
-                from vision.zones import TABLE_STILL_DIFF, ZoneReader
+                from vision.readers.detector import default_model_path
 
                 if default_model_path().is_file():
-                    return (ZoneReader(CardDetector(), still_diff=TABLE_STILL_DIFF),
-                            "the card models, as at your table",
-                            second_look())
+                    return table_reader(), "the card models, as at your table", second_look()
                 why = " (no card model is installed)"
             except Exception as exc:  # noqa: BLE001 - no weights or no onnxruntime
                 log_failure("the card detector could not be loaded for the demo", exc)
                 why = f" (the card model could not be loaded; {where_logged()})"
-    return (TruthDetector(truth),
+    return (TruthDetector(source),
             "the demo itself (it knows which cards show; at your table the card models read "
             "them)" + why, None)
