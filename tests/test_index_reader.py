@@ -329,6 +329,7 @@ def test_the_hybrid_asks_the_ocr_only_about_cards_the_classifier_is_unsure_of() 
     reader.card_detector, reader.ocr = Detector(), _CountingOCR()  # type: ignore[assignment]
     reader.ocr_mode, reader.ocr_below, reader.decks = True, 0.9, 1
     reader.index_weight, reader.corner_gate, reader.corner_weight = 1.0, 0.9, 0.3
+    reader.loose_conf = 0.6
     unsure_rank = np.full(13, 0.3 / 12)
     unsure_rank[RANKS.index("9")] = 0.7
     hearts, clubs = np.array([0.01, 0.01, 0.97, 0.01]), np.array([0.97, 0.01, 0.01, 0.01])
@@ -338,6 +339,75 @@ def test_the_hybrid_asks_the_ocr_only_about_cards_the_classifier_is_unsure_of() 
     got = reader._with_whole_cards(frame, readings, 0.3)
     assert reader.ocr.read == 1  # only the index of the box the classifier is unsure of
     assert set(got.labels) == {"9H", "4C"}  # one OCR'd 2 does not outvote two 9s
+
+
+def _hybrid(boxes: np.ndarray, favourite: str) -> Any:
+    """An index reader with whole-card boxes and a crop classifier sure of ``favourite``."""
+    from vision.readers.index_reader import IndexReader
+
+    class Classifier:
+        def crops(self, frame: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+            return np.zeros((len(boxes), 8, 8, 3), np.uint8)
+
+        def classify_patches(self, crops: np.ndarray) -> tuple[Any, Any, np.ndarray]:
+            p = np.full((len(crops), 52), 0.1 / 51)
+            p[:, CARD_CODES.index(favourite)] = 0.9
+            return None, None, p
+
+    class Detector:
+        classifier = Classifier()
+        agnostic_iou, card_conf, class_smoothing = 0.7, 0.3, 0.0
+
+        def _candidates(self, frame: np.ndarray, conf: float) -> tuple[Any, Any, Any]:
+            return boxes, np.full((len(boxes), 52), 0.9 / 52), None
+
+    reader = IndexReader.__new__(IndexReader)
+    reader.card_detector, reader.ocr = Detector(), None  # type: ignore[assignment]
+    reader.ocr_mode, reader.ocr_below, reader.decks = False, 0.9, 1
+    reader.index_weight, reader.corner_gate, reader.corner_weight = 1.0, 0.9, 0.3
+    reader.loose_conf = 0.6
+    return reader
+
+
+def test_a_whole_card_box_around_a_pile_names_every_card_whose_index_shows() -> None:
+    # The detector drew one box around a pile of three cards (each lower card shows its
+    # index strip); the crop classifier names the top card. Each index is a card.
+    box = np.array([[0, 0, 200, 140]], np.float32)
+    reader = _hybrid(box, "QH")
+    frame = np.full((200, 320, 3), 255, np.uint8)
+    got = reader._with_whole_cards(frame, [reading("TH", (5, 5, 15, 25)),
+                                           reading("JH", (45, 5, 55, 25)),
+                                           reading("QH", (85, 5, 95, 25))], 0.5)
+    assert sorted(got.labels) == ["JH", "QH", "TH"]
+    assert got.xyxy[got.labels.index("QH")].tolist() == [0, 0, 200, 140]  # the box's own
+    th = got.xyxy[got.labels.index("TH")]
+    assert th[0] < 15 and th[2] < 100  # the lower card lies about its index
+
+
+def test_one_cards_two_corners_read_two_ways_stay_one_card() -> None:
+    from vision.readers.index_reader import split_box
+
+    two = [reading("6C", (5, 5, 15, 25)), reading("6S", (85, 115, 95, 135), orient=2)]
+    probs = np.full(52, 1 / 52)
+    assert split_box(two, probs) == (two, [])
+    # Three cards of a spread (all pointing one way): the classifier's card keeps the box.
+    row = [reading("2D", (5, 5, 15, 25)), reading("3D", (45, 5, 55, 25)),
+           reading("4D", (85, 5, 95, 25), p=0.6)]
+    probs[CARD_CODES.index("4D")] = 1.0
+    own, others = split_box(row, probs)
+    assert [r.code for r in own] == ["4D"] and {r.code for r in others} == {"2D", "3D"}
+
+
+def test_a_free_shape_localiser_input_is_padded_only_to_its_stride() -> None:
+    from vision.readers.detector import letterbox
+
+    frame = np.zeros((480, 640, 3), np.uint8)
+    square, r, pad = letterbox(frame, 640)
+    assert square.shape[:2] == (640, 640) and r == 1 and pad == (0, 80)
+    rect, r, pad = letterbox(frame, 640, 32)
+    assert rect.shape[:2] == (480, 640) and pad == (0, 0)
+    small, r, pad = letterbox(np.zeros((100, 300, 3), np.uint8), 384, 32)
+    assert small.shape[:2] == (128, 384) and r == 1.28 and pad == (0, 0)
 
 
 def test_detect_takes_folders(tmp_path) -> None:  # noqa: ANN001

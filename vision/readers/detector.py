@@ -69,15 +69,20 @@ def read_model_names(model_path: str | Path, session: Any = None) -> tuple[str, 
     return names
 
 
-def letterbox(frame: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[float, float]]:
-    """Resize keeping the aspect ratio and pad to ``size`` x ``size`` (grey 114)."""
+def letterbox(frame: np.ndarray, size: int, stride: int | None = None
+              ) -> tuple[np.ndarray, float, tuple[float, float]]:
+    """Resize keeping the aspect ratio so the longer side is ``size``, and pad (grey 114) to
+    ``size`` x ``size``, or with ``stride`` (a model that takes any input shape) only up to the
+    next multiple of ``stride`` on each side."""
     h, w = frame.shape[:2]
     r = min(size / h, size / w)
     nw, nh = round(w * r), round(h * r)
     img = cv2.resize(frame, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
-    px, py = (size - nw) / 2, (size - nh) / 2
+    ow, oh = (size, size) if stride is None else (-(-nw // stride) * stride,
+                                                  -(-nh // stride) * stride)
+    px, py = (ow - nw) / 2, (oh - nh) / 2
     top, left = round(py - 0.1), round(px - 0.1)
-    out = cv2.copyMakeBorder(img, top, size - nh - top, left, size - nw - left,
+    out = cv2.copyMakeBorder(img, top, oh - nh - top, left, ow - nw - left,
                              cv2.BORDER_CONSTANT, value=(114, 114, 114))
     return out, r, (left, top)
 

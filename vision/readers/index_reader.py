@@ -176,7 +176,11 @@ class IndexReader:
       card box, its 52 probabilities multiplied with the indices' rank x suit vote raised to
       ``index_weight`` (0: the classifier alone; large: the indices decide). A box with no
       index found inside whose classifier vote is below ``corner_gate`` has its four corners
-      read by the heads (`corner_vote`), raised to ``corner_weight``.
+      read by the heads (`corner_vote`), raised to ``corner_weight``. A card read from
+      indices outside every card box (or split from a box around several cards) needs at
+      least ``loose_conf``.
+    - ``imgsz``: the longer side the localiser reads a frame at (a localiser exported with a
+      free input shape; default: its JSON's ``imgsz``). Larger finds smaller indices.
     """
 
     names = CARD_CODES
@@ -187,7 +191,8 @@ class IndexReader:
                  decks: int = 1, tta: bool | str = "unsure",
                  deck: str | Path | dict[str, Any] | None = None,
                  whole_cards: bool = False, index_weight: float = 1.0,
-                 corner_gate: float = 0.9, corner_weight: float = 0.3) -> None:
+                 corner_gate: float = 0.9, corner_weight: float = 0.3,
+                 imgsz: int | None = None, loose_conf: float = 0.6) -> None:
         import onnxruntime as ort
 
         self.localiser_path = Path(localiser) if localiser else localiser_path()
@@ -203,12 +208,21 @@ class IndexReader:
         opts.log_severity_level = 3
         self.session = ort.InferenceSession(str(self.localiser_path), opts,
                                             providers=["CPUExecutionProvider"])
-        self.input = self.session.get_inputs()[0].name
+        first = self.session.get_inputs()[0]
+        self.input = first.name
+        # A localiser exported with a free input shape reads at any size (the frame padded
+        # only to a multiple of 32); a fixed one only at the size it was exported at.
+        self.free_shape = not all(isinstance(d, int) for d in first.shape[2:])
         self.imgsz = int(info["imgsz"])
+        if imgsz is not None and int(imgsz) != self.imgsz:
+            if not self.free_shape:
+                raise ValueError(f"{self.localiser_path} reads only at {self.imgsz} px")
+            self.imgsz = int(imgsz)
         self.heads = IndexHeads(heads, threads=threads, tta=tta, deck=deck)
         self.conf, self.index_conf = float(conf), float(index_conf)
         self.index_weight = float(index_weight)
         self.corner_gate, self.corner_weight = float(corner_gate), float(corner_weight)
+        self.loose_conf = float(loose_conf)
         self.decks = int(decks)
         self.card_detector = None
         if card_boxes:
@@ -232,7 +246,7 @@ class IndexReader:
         from vision.readers.detector import letterbox, nms
 
         thr = self.index_conf if index_conf is None else float(index_conf)
-        img, r, (px, py) = letterbox(frame, self.imgsz)
+        img, r, (px, py) = letterbox(frame, self.imgsz, 32 if self.free_shape else None)
         blob = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1)[None], np.float32) / 255
         out = np.asarray(self.session.run(None, {self.input: blob})[0])[0]
         if out.ndim == 2 and out.shape[1] == 6:  # end-to-end head: x1 y1 x2 y2 score class
@@ -348,6 +362,13 @@ class IndexReader:
                 inside.setdefault(int(hit[int(areas.argmin())]), []).append(r)
             else:
                 loose.append(r)
+        for i in list(inside):
+            # A box around an overlapped pile or spread holds the indices of several cards:
+            # the box is named for one of them, every other card shown there is a card too.
+            inside[i], others = split_box(inside[i], probs[i])
+            loose.extend(others)
+            if not inside[i]:
+                del inside[i]
         # The rank OCR for the indices outside every card box and in boxes the classifier is
         # unsure of (where a sure classifier decides, the OCR would change nothing).
         unsure = [i for i in inside if probs[i].max() < self.corner_gate * probs[i].sum()]
@@ -360,13 +381,13 @@ class IndexReader:
         names, scores = [], []
         for i in range(len(boxes)):
             p = probs[i]
-            for r in inside.get(i, []):  # each corner votes (suit-major, as CARD_CODES)
-                p = p * np.outer(r.suit, r.rank).reshape(-1) ** (self.index_weight * r.is_index)
+            for r in inside.get(i, []):  # each corner votes
+                p = p * vote(r) ** (self.index_weight * r.is_index)
             if i not in inside and p.max() < self.corner_gate * p.sum():
                 # No index found in an unsure box: read its corners where indices lie.
-                vote = corner_vote(self.heads, grey, boxes[i])
-                if vote is not None:
-                    p = p * vote ** self.corner_weight
+                corners = corner_vote(self.heads, grey, boxes[i])
+                if corners is not None:
+                    p = p * corners ** self.corner_weight
             p = p / max(float(p.sum()), 1e-12)
             c = int(p.argmax())
             names.append(c)
@@ -375,7 +396,8 @@ class IndexReader:
         from vision.readers.detector import merge_physical_cards
 
         merged = merge_physical_cards(merged[merged.confidence >= min_conf])
-        extra = fuse_cards(loose, None, decks=self.decks, min_conf=max(min_conf, 0.6))
+        extra = fuse_cards(loose, None, decks=self.decks,
+                           min_conf=max(min_conf, self.loose_conf))
         if not len(extra):
             return merged
         seen = set(merged.labels)
@@ -383,6 +405,37 @@ class IndexReader:
         return Detections(np.concatenate([merged.xyxy, extra.xyxy]),
                           np.concatenate([merged.confidence, extra.confidence]),
                           np.concatenate([merged.class_id, extra.class_id]))
+
+
+def vote(r: IndexReading) -> np.ndarray:
+    """One index's reading as 52 probabilities (suit-major, as `CARD_CODES`)."""
+    return np.outer(r.suit, r.rank).reshape(-1)
+
+
+def split_box(readings: list[IndexReading], probs: np.ndarray
+              ) -> tuple[list[IndexReading], list[IndexReading]]:
+    """The indices read inside one whole-card box, split into the box's own card and the
+    indices of other cards (a box the detector drew around a pile or a spread).
+
+    Readings group by the code they read; one card's two corners read two ways (two readings
+    pointing opposite ways: a card's corners are a half turn apart, a spread's all alike) stay
+    one card. The box keeps the group whose code the crop classifier's ``probs`` (52) and
+    its indices name most surely; the other groups are cards of their own."""
+    codes = {r.code for r in readings}
+    two_corners = len(readings) == 2 and (readings[0].orient - readings[1].orient) % 4 == 2
+    if len(codes) < 2 or two_corners:
+        return readings, []
+    by: dict[str, list[IndexReading]] = {}
+    for r in readings:
+        by.setdefault(r.code, []).append(r)
+
+    q = probs / max(float(probs.sum()), 1e-12)
+    # The classifier's word for each group's code (0.1 so a classifier that names none of them
+    # leaves it to the indices), times how surely its indices read.
+    score = {c: (float(q[CARD_CODES.index(c)]) + 0.1) * sum(r.confidence for r in g)
+             for c, g in by.items()}
+    own = max(score, key=lambda c: score[c])
+    return by[own], [r for c, g in by.items() if c != own for r in g]
 
 
 def upright_cut(frame: np.ndarray, box: Sequence[float] | np.ndarray, orient: int,

@@ -48,6 +48,9 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
 #: Board units of table shown around a zone in the second look's views, the least confidence
 #: of a card it reads, and the localiser's threshold (see `second_look`).
 SECOND_LOOK_MARGIN, SECOND_LOOK_CONF, SECOND_LOOK_INDEX_CONF = 10.0, 0.35, 0.1
+#: The side of the second look's zone views, and the size its localiser reads them at: a
+#: zone view is small, its indices come out large at 384 px (photos are read at 640).
+SECOND_LOOK_PX = 384
 
 
 def second_look(threads: int = 2) -> Any:
@@ -65,7 +68,7 @@ def second_look(threads: int = 2) -> Any:
     # box. Rendered spreads: a J♥ read 0.44 (its narrow index) was read in 1 of 12 frames at
     # 0.5 and in 12 of 12 at 0.35; a Q♣ boxed 0.17 (is-index 0.98, read 0.92) was never read.
     reader = IndexReader(threads=threads, card_boxes=False, conf=SECOND_LOOK_CONF,
-                         index_conf=SECOND_LOOK_INDEX_CONF)
+                         index_conf=SECOND_LOOK_INDEX_CONF, imgsz=SECOND_LOOK_PX)
     # Views as large as the localiser's input and tight around the zone (10 board units of
     # table around it, not the card reader's 35): the indices then come out large enough to
     # be found. On the demo table's revealed hands (Michigan seed 0, three frames) the index

@@ -59,7 +59,8 @@ def train(hours: float, epochs: int, imgsz: int, name: str, threads: int = 2,
 
 
 def export(weights: Path, imgsz: int, out: Path = OUT) -> Path:
-    """ONNX (static input, opset 17, simplified) + a JSON with names and input size."""
+    """ONNX (a free input shape, opset 17, simplified) + a JSON with names and the input size
+    it reads at by default (`IndexReader`'s ``imgsz``)."""
     offline_environment()
     from ultralytics import YOLO
 
@@ -68,7 +69,7 @@ def export(weights: Path, imgsz: int, out: Path = OUT) -> Path:
     if names != NAMES:
         raise ValueError(f"trained names {names} are not {NAMES}")
     path = Path(model.export(format="onnx", imgsz=imgsz, opset=17, simplify=True,
-                             dynamic=False, device="cpu"))
+                             dynamic=True, device="cpu"))
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(path, out)
     tidy_metadata(out)
