@@ -410,6 +410,30 @@ def test_a_free_shape_localiser_input_is_padded_only_to_its_stride() -> None:
     assert small.shape[:2] == (128, 384) and r == 1.28 and pad == (0, 0)
 
 
+def test_a_large_photo_is_also_read_in_overlapping_tiles() -> None:
+    from vision.readers.index_reader import IndexReader
+
+    reader = IndexReader.__new__(IndexReader)
+    reader.imgsz, reader.free_shape, reader.tile = 640, True, True
+    assert reader.tiles(640, 480) == [] and reader.tiles(960, 720) == []  # one look will do
+    tiles = reader.tiles(1280, 720)  # a 720p webcam frame: tiles at its own resolution
+    assert {scale for _, scale in tiles} == {1.0}
+    covered = np.zeros((720, 1280), bool)
+    for (x0, y0, x1, y1), _ in tiles:
+        assert x1 - x0 <= 640 and y1 - y0 <= 640
+        covered[y0:y1, x0:x1] = True
+    assert covered.all()
+    big = reader.tiles(4032, 3024)  # a phone photo: read at twice the input size, not more
+    assert all(abs(scale - 1280 / 4032) < 1e-9 for _, scale in big)
+    spans = [(x1 - x0) * scale for (x0, _, x1, _), scale in big]
+    assert max(spans) <= 640.5 and len(big) == 6
+    (a, _, b, _), _ = big[0]
+    (c, _, d, _), _ = big[1]
+    assert c < b  # neighbours overlap, so an index cut by one tile's edge is whole in the next
+    reader.tile = False
+    assert reader.tiles(4032, 3024) == []
+
+
 def test_detect_takes_folders(tmp_path) -> None:  # noqa: ANN001
     from vision.cli import _expand_images
 

@@ -181,6 +181,7 @@ class IndexReader:
       least ``loose_conf``.
     - ``imgsz``: the longer side the localiser reads a frame at (a localiser exported with a
       free input shape; default: its JSON's ``imgsz``). Larger finds smaller indices.
+      ``tile``: a frame over 1.5 times that size is also read in tiles (`tiles`).
     """
 
     names = CARD_CODES
@@ -192,7 +193,7 @@ class IndexReader:
                  deck: str | Path | dict[str, Any] | None = None,
                  whole_cards: bool = False, index_weight: float = 1.0,
                  corner_gate: float = 0.9, corner_weight: float = 0.3,
-                 imgsz: int | None = None, loose_conf: float = 0.6) -> None:
+                 imgsz: int | None = None, loose_conf: float = 0.6, tile: bool = True) -> None:
         import onnxruntime as ort
 
         self.localiser_path = Path(localiser) if localiser else localiser_path()
@@ -223,6 +224,7 @@ class IndexReader:
         self.index_weight = float(index_weight)
         self.corner_gate, self.corner_weight = float(corner_gate), float(corner_weight)
         self.loose_conf = float(loose_conf)
+        self.tile = bool(tile)
         self.decks = int(decks)
         self.card_detector = None
         if card_boxes:
@@ -242,10 +244,59 @@ class IndexReader:
     # -- stage 1: where the indices are
     def index_boxes(self, frame: np.ndarray, index_conf: float | None = None
                     ) -> tuple[np.ndarray, np.ndarray]:
-        """Index boxes (N, 4) in frame pixels and their localiser scores (N,)."""
-        from vision.readers.detector import letterbox, nms
+        """Index boxes (N, 4) in frame pixels and their localiser scores (N,). A frame much
+        larger than the localiser's input (a photo) is also read in overlapping tiles at up
+        to twice that resolution (`tiles`), so small indices are not shrunk away."""
+        from vision.readers.detector import nms
 
         thr = self.index_conf if index_conf is None else float(index_conf)
+        boxes, scores = self._localise(frame, thr)
+        parts = [(boxes, scores)]
+        for (x0, y0, x1, y1), scale in self.tiles(frame.shape[1], frame.shape[0]):
+            cut = frame[y0:y1, x0:x1]
+            if scale != 1.0:
+                cut = cv2.resize(cut, (round((x1 - x0) * scale), round((y1 - y0) * scale)),
+                                 interpolation=cv2.INTER_AREA)
+            b, sc = self._localise(cut, thr)
+            b = b / scale + np.array([x0, y0, x0, y0], np.float32)
+            # A box cut by an edge of the tile inside the frame is that index in part only:
+            # the overlapping tile holds it whole.
+            m = 2 / scale
+            whole = (((b[:, 0] > x0 + m) | (x0 == 0)) & ((b[:, 1] > y0 + m) | (y0 == 0))
+                     & ((b[:, 2] < x1 - m) | (x1 == frame.shape[1]))
+                     & ((b[:, 3] < y1 - m) | (y1 == frame.shape[0])))
+            parts.append((b[whole], sc[whole]))
+        if len(parts) > 1:
+            boxes = np.concatenate([b for b, _ in parts]).astype(np.float32)
+            scores = np.concatenate([sc for _, sc in parts]).astype(np.float32)
+            if len(boxes):
+                k = nms(boxes, scores, 0.5)
+                boxes, scores = boxes[k], scores[k]
+        return boxes, scores
+
+    def tiles(self, width: int, height: int) -> list[tuple[tuple[int, int, int, int], float]]:
+        """The tiles a frame of this size is also read in, each ``((x0, y0, x1, y1), scale)``:
+        none unless the frame's longer side is over 1.5 times the localiser's input (the
+        reader's free-shape localiser only); then the frame at up to twice the input size, cut
+        into input-sized tiles that overlap by a quarter."""
+        size = self.imgsz
+        if not self.tile or not self.free_shape or max(width, height) <= 1.5 * size:
+            return []
+        scale = min(1.0, 2 * size / max(width, height))
+        span = size / scale  # a tile's side in frame pixels
+        step = 0.75 * span
+        out = []
+        for ty in _starts(height, span, step):
+            for tx in _starts(width, span, step):
+                x0, y0 = int(tx), int(ty)
+                x1, y1 = min(width, int(round(tx + span))), min(height, int(round(ty + span)))
+                out.append(((x0, y0, x1, y1), scale))
+        return out
+
+    def _localise(self, frame: np.ndarray, thr: float) -> tuple[np.ndarray, np.ndarray]:
+        """The localiser's boxes (after NMS) on one image, in its pixels."""
+        from vision.readers.detector import letterbox, nms
+
         img, r, (px, py) = letterbox(frame, self.imgsz, 32 if self.free_shape else None)
         blob = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1)[None], np.float32) / 255
         out = np.asarray(self.session.run(None, {self.input: blob})[0])[0]
@@ -405,6 +456,15 @@ class IndexReader:
         return Detections(np.concatenate([merged.xyxy, extra.xyxy]),
                           np.concatenate([merged.confidence, extra.confidence]),
                           np.concatenate([merged.class_id, extra.class_id]))
+
+
+def _starts(length: int, span: float, step: float) -> list[float]:
+    """Where tiles of ``span`` start along a side of ``length``, ``step`` apart, the last one
+    ending at the side's end."""
+    if length <= span:
+        return [0.0]
+    n = int(np.ceil((length - span) / step))
+    return [min(i * step, length - span) for i in range(n + 1)]
 
 
 def vote(r: IndexReading) -> np.ndarray:
