@@ -480,3 +480,26 @@ def test_auto_reads_photos_with_the_hybrid_and_the_table_with_the_card_reader() 
     assert isinstance(load.load_reader("auto", threads=1, table=True), CardDetector)
     assert isinstance(load.load_reader("auto", "models/cards.onnx", threads=1),
                       CardDetector)  # a whole-card model named: the card reader
+
+
+def test_one_deck_a_code_read_on_two_cards_goes_to_the_surer_and_the_other_reads_on() -> None:
+    from vision.detections import Detections
+    from vision.readers.index_reader import one_per_deck
+
+    def dist(first: str, p: float, second: str) -> np.ndarray:
+        d = np.full(52, (1 - p - 0.2) / 50)
+        d[CARD_CODES.index(first)], d[CARD_CODES.index(second)] = p, 0.2
+        return d
+
+    boxes = np.array([[0, 0, 50, 70], [100, 0, 150, 70], [200, 0, 250, 70]], np.float32)
+    dists = [dist("9D", 0.9, "6D"), dist("9D", 0.6, "6D"), dist("KS", 0.8, "KC")]
+    conf = np.sqrt(np.array([0.9, 0.6, 0.8], np.float32))
+    dets = Detections(boxes, conf, np.array([CARD_CODES.index(c) for c in ("9D", "9D", "KS")]))
+    got = one_per_deck(dets, dists, np.ones(3), decks=1, min_conf=0.4)
+    assert sorted(got.labels) == ["6D", "9D", "KS"]
+    assert got.xyxy[got.labels.index("6D")].tolist() == [100, 0, 150, 70]
+    assert sorted(one_per_deck(dets, dists, np.ones(3), decks=2, min_conf=0.4).labels) == [
+        "9D", "9D", "KS"]
+    # The next code too unlikely: the card is dropped rather than named at random.
+    assert sorted(one_per_deck(dets, dists, np.ones(3), decks=1, min_conf=0.5).labels) == [
+        "9D", "KS"]

@@ -107,16 +107,22 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
 
 
 def merge_physical_cards(dets: Detections, same_card_iou: float = 0.85) -> Detections:
+    return merge_physical_cards_kept(dets, same_card_iou)[0]
+
+
+def merge_physical_cards_kept(dets: Detections, same_card_iou: float = 0.85
+                              ) -> tuple[Detections, np.ndarray]:
     """One row per physical card.
 
     Detections of the same card code that overlap (one box mostly inside the other, e.g. a
     corner detection inside a whole-card box) are merged into their union with the best score;
     boxes of different codes covering nearly the same area (IoU above ``same_card_iou``) are one
     card read two ways, and only the more confident reading is kept. Raising ``same_card_iou``
-    keeps more of the cards in a tight pile, but lets more double readings through.
+    keeps more of the cards in a tight pile, but lets more double readings through. Also
+    returns which rows of ``dets`` the kept rows come from.
     """
     if len(dets) <= 1:
-        return dets
+        return dets, np.arange(len(dets))
     order = np.argsort(-dets.confidence)
     boxes = dets.xyxy[order].copy()
     scores, cls = dets.confidence[order], dets.class_id[order]
@@ -141,7 +147,7 @@ def merge_physical_cards(dets: Detections, same_card_iou: float = 0.85) -> Detec
                 alive[j] = False
             elif iou > same_card_iou:
                 alive[j] = False
-    return Detections(boxes[alive], scores[alive], cls[alive], dets.names)
+    return Detections(boxes[alive], scores[alive], cls[alive], dets.names), order[alive]
 
 
 class CardDetector:

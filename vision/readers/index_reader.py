@@ -429,7 +429,7 @@ class IndexReader:
         for i in unsure:
             inside[i], at = fused[at:at + len(inside[i])], at + len(inside[i])
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        names, scores = [], []
+        names, scores, dists = [], [], []
         for i in range(len(boxes)):
             p = probs[i]
             for r in inside.get(i, []):  # each corner votes
@@ -443,10 +443,15 @@ class IndexReader:
             c = int(p.argmax())
             names.append(c)
             scores.append(float(np.sqrt(cardness[i] * p[c])))
+            dists.append(p)
         merged = Detections(boxes, np.asarray(scores, np.float32), np.asarray(names, np.int64))
-        from vision.readers.detector import merge_physical_cards
+        from vision.readers.detector import merge_physical_cards_kept
 
-        merged = merge_physical_cards(merged[merged.confidence >= min_conf])
+        sure = np.flatnonzero(merged.confidence >= min_conf)
+        merged, kept = merge_physical_cards_kept(merged[sure])
+        src = sure[kept]
+        merged = one_per_deck(merged, [dists[i] for i in src], cardness[src], self.decks,
+                              min_conf)
         extra = fuse_cards(loose, None, decks=self.decks,
                            min_conf=max(min_conf, self.loose_conf))
         if not len(extra):
@@ -456,6 +461,36 @@ class IndexReader:
         return Detections(np.concatenate([merged.xyxy, extra.xyxy]),
                           np.concatenate([merged.confidence, extra.confidence]),
                           np.concatenate([merged.class_id, extra.class_id]))
+
+
+def one_per_deck(dets: Detections, dists: Sequence[np.ndarray], cardness: np.ndarray,
+                 decks: int, min_conf: float) -> Detections:
+    """Each code at most ``decks`` times: where more cards than that are read as one code,
+    the surer keep it and each other one takes its next likeliest code still free (its
+    probability ``dists``, 52, times its ``cardness``, as it was scored), or goes when that is
+    below ``min_conf``. A 6♦ read as 9♦ beside the real 9♦ becomes 6♦ again, not a second
+    9♦."""
+    if len(dets) <= 1:
+        return dets
+    used: dict[int, int] = {}
+    rows, names, scores = [], [], []
+    for k in np.argsort(-dets.confidence):
+        p = np.array(dists[k], np.float64)
+        for code, n in used.items():
+            if n >= decks:
+                p[code] = 0.0
+        c = int(p.argmax())
+        score = float(np.sqrt(cardness[k] * p[c]))
+        if p[c] <= 0 or (c != int(dets.class_id[k]) and score < min_conf):
+            continue
+        used[c] = used.get(c, 0) + 1
+        rows.append(int(k))
+        names.append(c)
+        scores.append(score if c != int(dets.class_id[k]) else float(dets.confidence[k]))
+    if not rows:
+        return Detections.empty()
+    return Detections(dets.xyxy[rows], np.asarray(scores, np.float32),
+                      np.asarray(names, np.int64))
 
 
 def _starts(length: int, span: float, step: float) -> list[float]:
