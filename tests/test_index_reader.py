@@ -201,6 +201,66 @@ def test_refit_learns_a_deck_and_stays_near_the_shipped_layers() -> None:
     assert np.abs(strong["rank_w"]).max() < np.abs(out["rank_w"]).max()
 
 
+def test_a_refit_that_reads_unseen_cards_no_better_is_not_kept() -> None:
+    from vision.readers.teach_index import refit_checked
+
+    rng = np.random.default_rng(1)
+    eye = np.eye(17, dtype=np.float32)
+    base = {"rank_w": np.zeros((13, 17), np.float32), "rank_b": np.zeros(13, np.float32),
+            "suit_w": np.zeros((4, 17), np.float32), "suit_b": np.zeros(4, np.float32)}
+    ranks = np.repeat(np.arange(13), 4)
+    suits = np.tile(np.arange(4), 13)
+    # Features that carry rank and suit (one dimension each): refitting learns what carries
+    # to the cards it did not see.
+    feats = (eye[ranks] + eye[13 + suits] + rng.normal(0, 0.05, (52, 17))).astype(np.float32)
+    layers, gain = refit_checked(feats, ranks, suits, base)
+    assert gain > 0.5 and layers is not base
+    # Layers that already read every card: a refit cannot read the unseen half better, and
+    # the shipped layers stay.
+    sure = {"rank_w": 5 * eye[:13], "rank_b": np.zeros(13, np.float32),
+            "suit_w": 5 * eye[13:], "suit_b": np.zeros(4, np.float32)}
+    layers, gain = refit_checked(feats, ranks, suits, sure)
+    assert gain <= 0 and layers is sure
+
+
+def test_a_deck_printed_light_on_dark_is_read_in_negative() -> None:
+    from vision.readers.index_reader import as_light_face
+
+    frame = np.full((4, 4, 3), 20, np.uint8)
+    frame[1, 1] = (60, 185, 225)  # gold ink on a black face
+    gold = as_light_face(frame, np.array([20, 18, 16.0]), np.array([60, 185, 225.0]))
+    assert gold[0, 0].min() > 200 and gold[1, 1].max() < 200
+    plain = as_light_face(frame, np.array([250, 250, 250.0]), np.array([10, 10, 10.0]))
+    assert plain is frame  # dark ink on a light face: as the models know cards
+
+
+def test_teach_deck_finds_a_dark_face_and_the_reader_uses_it(tmp_path) -> None:  # noqa: ANN001
+    from vision.readers import index_reader
+
+    pytest.importorskip("onnxruntime")
+    if not index_reader.available():
+        pytest.skip("the index models are not installed")
+    decks = pytest.importorskip("vision.render.decks")
+    pytest.importorskip("cairosvg")
+    if "standard" not in decks.available_decks():
+        pytest.skip("the Debian deck designs are not installed")
+    from vision.readers.teach_index import summary, teach
+    from vision.training.scenes import render_scene
+
+    rng = np.random.default_rng(3)
+    gold = (np.array([20, 18, 16], np.float32), np.array([60, 185, 225], np.float32))
+    for code in CARD_CODES[::4]:  # 13 cards shown
+        s = render_scene(rng, ["standard"], size=480, kind="scatter", codes=[code],
+                         card_height=220, clean=True, style=gold)
+        cv2.imwrite(str(tmp_path / f"{code}.png"), s.image)
+    profile = teach(tmp_path, index_reader.IndexReader(card_boxes=False, ocr=False,
+                                                       threads=1))
+    assert profile["face"] is not None
+    assert "dark-faced deck" in summary(profile)
+    reader = index_reader.IndexReader(card_boxes=False, ocr=False, threads=1, deck=profile)
+    assert reader.face is not None
+
+
 def test_deck_profile_is_checked(tmp_path) -> None:  # noqa: ANN001
     from vision.readers.index_heads import DECK_KIND, load_deck_layers
 

@@ -78,10 +78,8 @@ def run_detect(args: argparse.Namespace) -> int:
         return 2
     profile = None
     if args.deck and hasattr(det, "heads"):  # the index reader: the profile's refitted layers
-        from vision.readers.index_heads import load_deck_layers
-
         try:
-            det.heads.layers = load_deck_layers(args.deck)
+            det.use_deck(args.deck)
         except (OSError, ValueError, KeyError) as exc:
             print(f"companion detect: {args.deck}: {exc}", file=sys.stderr)
             return 2

@@ -170,8 +170,8 @@ class IndexReader:
     - ``ocr``: fuse the PP-OCRv4 recogniser's rank likelihoods for indices whose rank head is
       unsure (below ``ocr_below``); ``"always"`` for every index, ``False`` never.
     - ``decks``: how many decks are in play (a code is read at most this many times).
-    - ``deck``: a deck profile from ``companion teach-deck`` (rank and suit layers refitted on
-      photos of the user's own cards).
+    - ``deck``: a deck profile from ``companion teach-deck`` (`use_deck`: rank and suit layers
+      refitted on photos of the user's own cards, and a dark-faced deck's colours).
     - ``whole_cards`` (with ``card_boxes``): the whole-card crop classifier also votes on each
       card box, its 52 probabilities multiplied with the indices' rank x suit vote raised to
       ``index_weight`` (0: the classifier alone; large: the indices decide). A box with no
@@ -219,7 +219,10 @@ class IndexReader:
             if not self.free_shape:
                 raise ValueError(f"{self.localiser_path} reads only at {self.imgsz} px")
             self.imgsz = int(imgsz)
-        self.heads = IndexHeads(heads, threads=threads, tta=tta, deck=deck)
+        self.heads = IndexHeads(heads, threads=threads, tta=tta)
+        self.face: tuple[np.ndarray, np.ndarray] | None = None
+        if deck is not None:
+            self.use_deck(deck)
         self.conf, self.index_conf = float(conf), float(index_conf)
         self.index_weight = float(index_weight)
         self.corner_gate, self.corner_weight = float(corner_gate), float(corner_weight)
@@ -240,6 +243,21 @@ class IndexReader:
 
             if recogniser_path() is not None:
                 self.ocr = RankOCR(threads=threads)
+
+    def use_deck(self, deck: str | Path | dict[str, Any]) -> None:
+        """Read with a deck profile from ``companion teach-deck``: its refitted rank and suit
+        layers, and, for a deck printed light on a dark face, its face and ink colours (each
+        frame is then turned into dark ink on a light face first, as the models know cards)."""
+        from vision.readers.index_heads import load_deck_layers
+
+        data = deck if isinstance(deck, dict) else json.loads(Path(deck).read_text())
+        self.heads.layers = load_deck_layers(data)
+        self.face = None
+        if data.get("face") is not None:
+            paper, ink = (np.asarray(data["face"][k], np.float32) for k in ("paper", "ink"))
+            if paper.shape != (3,) or ink.shape != (3,):
+                raise ValueError("deck profile: face colours are not two BGR colours")
+            self.face = (paper, ink)
 
     # -- stage 1: where the indices are
     def index_boxes(self, frame: np.ndarray, index_conf: float | None = None
@@ -367,6 +385,8 @@ class IndexReader:
         out = []
         for frame in frames_bgr:
             frame = _bgr(frame)
+            if self.face is not None:
+                frame = as_light_face(frame, *self.face)
             boxes, scores = self.index_boxes(frame, card_conf)
             min_conf = self.conf if conf is None else float(conf)
             if self.card_detector is not None and self.card_detector.classifier is not None:
@@ -491,6 +511,21 @@ def one_per_deck(dets: Detections, dists: Sequence[np.ndarray], cardness: np.nda
         return Detections.empty()
     return Detections(dets.xyxy[rows], np.asarray(scores, np.float32),
                       np.asarray(names, np.int64))
+
+
+def as_light_face(frame: np.ndarray, paper: np.ndarray, ink: np.ndarray) -> np.ndarray:
+    """The frame as a deck printed in ``ink`` on ``paper`` is read: as it is when the ink is
+    the darker (as the models know cards), else in negative, where a deck printed gold on black
+    shows dark ink on a light face. (Measured on the held-out design printed gold on black,
+    the index reader: 0.34 of the cards in the frame as it is, 0.52 in negative, 0.52 with each
+    pixel mapped from paper-to-ink onto white-to-black.)"""
+    if _luma(paper) <= _luma(ink):
+        return 255 - frame
+    return frame
+
+
+def _luma(bgr: np.ndarray) -> float:
+    return float(np.dot(np.asarray(bgr, np.float32), [0.114, 0.587, 0.299]))
 
 
 def _starts(length: int, span: float, step: float) -> list[float]:

@@ -3,7 +3,8 @@ per card, then read other rendered scenes of that deck with and without the prof
 
 ``python -m vision.training.teach_eval [--remap] [DECK...]`` measures the whole-card
 detector's profile (`vision.readers.teach`); with ``--index``, the index reader's refitted
-layers (`vision.readers.teach_index`). Default decks: dondorf, tigullio-international.
+layers (`vision.readers.teach_index`), and with ``--index --gold`` the deck printed black
+with gold ink. Default decks: dondorf, tigullio-international.
 """
 
 from __future__ import annotations
@@ -20,14 +21,20 @@ from vision.readers.index_reader import IndexReader
 from vision.readers.teach import DEFAULT_CONF, MIN_CONF, teach_from_folder
 from vision.readers.teach_index import teach
 
+#: A deck printed black with gold ink (every suit gold), the kind of deck the whole-card
+#: reader proposed nothing on: ``--gold`` recolours the taught and read deck so.
+GOLD = (np.array([20.0, 18.0, 16.0], np.float32), np.array([60.0, 185.0, 225.0], np.float32))
 
-def render_teaching_photos(rng: np.random.Generator, deck: str, folder: Path) -> None:
-    """One rendered photo of each card of ``deck`` (``QH.jpg`` ...), as a user shows them."""
+
+def render_teaching_photos(rng: np.random.Generator, deck: str, folder: Path,
+                           style: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+    """One rendered photo of each card of ``deck`` (``QH.jpg`` ...), as a user shows them;
+    ``style`` (paper, ink) recolours the deck."""
     from vision.training.scenes import render_scene
 
     for code in CARD_CODES:
         s = render_scene(rng, [deck], size=640, kind="scatter", codes=[code],
-                         card_height=float(rng.uniform(150, 260)))
+                         card_height=float(rng.uniform(150, 260)), style=style)
         cv2.imwrite(str(folder / f"{code}.jpg"), s.image)
 
 
@@ -68,9 +75,11 @@ def measure(deck: str, scenes: int = 60, seed: int = 5, model: str | None = None
     return out
 
 
-def measure_index(deck: str, scenes: int = 60, seed: int = 5) -> dict[str, float]:
-    """Teach on one rendered photo per card of ``deck``, then read other rendered scenes of that
-    deck with and without the profile: card-level precision and recall for both."""
+def measure_index(deck: str, scenes: int = 60, seed: int = 5,
+                  style: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, float]:
+    """Teach on one rendered photo per card of ``deck`` (recoloured by ``style``), then read
+    other rendered scenes of that deck with and without the profile: card-level precision and
+    recall for both."""
     import tempfile
 
     from vision.training.detector_eval import _match
@@ -78,14 +87,14 @@ def measure_index(deck: str, scenes: int = 60, seed: int = 5) -> dict[str, float
 
     rng = np.random.default_rng(seed)
     with tempfile.TemporaryDirectory() as tmp:
-        render_teaching_photos(rng, deck, Path(tmp))
+        render_teaching_photos(rng, deck, Path(tmp), style)
         profile = teach(tmp)
     base = IndexReader(ocr=False)
     taught = IndexReader(ocr=False, deck=profile)
     counts = {"base": [0, 0], "taught": [0, 0]}
     n_gt = 0
     for _ in range(scenes):
-        s = render_scene(rng, [deck], size=640)
+        s = render_scene(rng, [deck], size=640, style=style)
         gb = np.array([b for _, b in s.cards], np.float64).reshape(-1, 4)
         gc = np.array([CARD_CODES.index(c) for c, _ in s.cards], np.int64)
         n_gt += len(gc)
@@ -111,6 +120,7 @@ if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     with_remap = "--remap" in sys.argv
     for name in args or ["dondorf", "tigullio-international"]:
-        figures = (measure_index(name) if "--index" in sys.argv
+        style = GOLD if "--gold" in sys.argv else None
+        figures = (measure_index(name, style=style) if "--index" in sys.argv
                    else measure(name, remap=with_remap))
         print(name, json.dumps({k: round(v, 3) for k, v in figures.items()}))
