@@ -563,3 +563,37 @@ def test_one_deck_a_code_read_on_two_cards_goes_to_the_surer_and_the_other_reads
     # The next code too unlikely: the card is dropped rather than named at random.
     assert sorted(one_per_deck(dets, dists, np.ones(3), decks=1, min_conf=0.5).labels) == [
         "9D", "KS"]
+
+
+def test_a_photo_is_read_in_negative_only_where_indices_show_there_alone() -> None:
+    from vision.detections import Detections
+    from vision.readers.index_reader import IndexReader, overlapped
+
+    assert overlapped(np.array([[0, 0, 10, 20]], np.float32),
+                      np.array([[1, 1, 11, 21], [50, 50, 60, 70]], np.float32)).tolist() == [
+        True, False]
+
+    class Reader(IndexReader):
+        def __init__(self, negative_boxes: np.ndarray) -> None:
+            self.negative_boxes, self.reads = negative_boxes, 0
+
+        def index_boxes(self, frame: np.ndarray, index_conf: float | None = None
+                        ) -> tuple[np.ndarray, np.ndarray]:
+            return self.negative_boxes, np.full(len(self.negative_boxes), 0.9, np.float32)
+
+        def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+                  min_conf: float) -> Detections:
+            self.reads += 1
+            return Detections(np.array([[0, 0, 50, 70], [100, 0, 150, 70]], np.float32),
+                              np.array([0.9, 0.9], np.float32),
+                              np.array([CARD_CODES.index("QS"), CARD_CODES.index("4H")]))
+
+    frame = np.zeros((80, 160, 3), np.uint8)
+    seen = Detections(np.array([[0, 0, 50, 70]], np.float32), np.array([0.9], np.float32),
+                      np.array([CARD_CODES.index("QS")]))
+    found = np.array([[2, 2, 12, 22]], np.float32)
+    same = Reader(found)  # the negative shows only the index the photo showed: not read
+    assert same._and_negative(frame, found, seen, None, 0.5) is seen and same.reads == 0
+    more = Reader(np.array([[2, 2, 12, 22], [102, 2, 112, 22]], np.float32))
+    got = more._and_negative(frame, found, seen, None, 0.5)
+    assert more.reads == 1 and got.labels == ["QS", "4H"]  # the card read once, 4H added

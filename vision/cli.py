@@ -128,9 +128,12 @@ def register_teach_deck(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "teach-deck", help="learn your own deck from photos of its cards",
         description="Show every card of your deck to the camera once (photos named by card, "
-                    "e.g. QH.jpg, or a folder with labels.jsonl). The detector is run on them and "
-                    "a deck profile is written: per-card score thresholds (and with --remap the "
-                    "confusions this deck causes), applied by `companion detect --deck PROFILE`.")
+                    "e.g. QH.jpg, or a folder with labels.jsonl). A deck profile is written for "
+                    "`companion detect --deck PROFILE`: with the index reader (the default), "
+                    "whether the deck prints light ink on a dark face (then photos are read in "
+                    "negative) and rank and suit layers refitted on your cards where that reads "
+                    "them better; with the card reader, per-card score thresholds (and with "
+                    "--remap the confusions this deck causes).")
     p.add_argument("source", help="folder of card photos (CODE.jpg) or with labels.jsonl")
     p.add_argument("--out", required=True, help="deck profile to write (JSON)")
     p.add_argument("--reader", choices=["auto", "index", "hybrid", "card"], default="auto",

@@ -182,6 +182,8 @@ class IndexReader:
     - ``imgsz``: the longer side the localiser reads a frame at (a localiser exported with a
       free input shape; default: its JSON's ``imgsz``). Larger finds smaller indices.
       ``tile``: a frame over 1.5 times that size is also read in tiles (`tiles`).
+    - ``negative``: also read the frame's negative where the localiser finds indices there
+      that it did not find in the frame (a deck printed light on a dark face; `_and_negative`).
     """
 
     names = CARD_CODES
@@ -193,7 +195,8 @@ class IndexReader:
                  deck: str | Path | dict[str, Any] | None = None,
                  whole_cards: bool = False, index_weight: float = 1.0,
                  corner_gate: float = 0.9, corner_weight: float = 0.3,
-                 imgsz: int | None = None, loose_conf: float = 0.6, tile: bool = True) -> None:
+                 imgsz: int | None = None, loose_conf: float = 0.6, tile: bool = True,
+                 negative: bool = False) -> None:
         import onnxruntime as ort
 
         self.localiser_path = Path(localiser) if localiser else localiser_path()
@@ -228,6 +231,7 @@ class IndexReader:
         self.corner_gate, self.corner_weight = float(corner_gate), float(corner_weight)
         self.loose_conf = float(loose_conf)
         self.tile = bool(tile)
+        self.negative = bool(negative)
         self.decks = int(decks)
         self.card_detector = None
         if card_boxes:
@@ -387,19 +391,45 @@ class IndexReader:
             frame = _bgr(frame)
             if self.face is not None:
                 frame = as_light_face(frame, *self.face)
-            boxes, scores = self.index_boxes(frame, card_conf)
             min_conf = self.conf if conf is None else float(conf)
-            if self.card_detector is not None and self.card_detector.classifier is not None:
-                # The OCR waits: it reads only indices whose card the classifier is unsure of.
-                readings = self.read_indices(frame, boxes, scores, ocr=False)
-                out.append(self._with_whole_cards(frame, readings, min_conf))
-                continue
-            readings = self.read_indices(frame, boxes, scores)
-            cards = None
-            if self.card_detector is not None and readings:
-                cards = self.card_detector.card_boxes(frame)
-            out.append(fuse_cards(readings, cards, decks=self.decks, min_conf=min_conf))
+            boxes, scores = self.index_boxes(frame, card_conf)
+            dets = self._read(frame, boxes, scores, min_conf)
+            if self.negative and self.face is None:
+                dets = self._and_negative(frame, boxes, dets, card_conf, min_conf)
+            out.append(dets)
         return out
+
+    def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+              min_conf: float) -> Detections:
+        """The cards of one frame from its index boxes."""
+        if self.card_detector is not None and self.card_detector.classifier is not None:
+            # The OCR waits: it reads only indices whose card the classifier is unsure of.
+            readings = self.read_indices(frame, boxes, scores, ocr=False)
+            return self._with_whole_cards(frame, readings, min_conf)
+        readings = self.read_indices(frame, boxes, scores)
+        cards = None
+        if self.card_detector is not None and readings:
+            cards = self.card_detector.card_boxes(frame)
+        return fuse_cards(readings, cards, decks=self.decks, min_conf=min_conf)
+
+    def _and_negative(self, frame: np.ndarray, boxes: np.ndarray, dets: Detections,
+                      card_conf: float | None, min_conf: float) -> Detections:
+        """The cards of a deck printed light on a dark face, read in the frame's negative
+        (where they look like the cards the models know) when the localiser finds indices
+        there that it did not find in the frame; each added where no card was read."""
+        negative = 255 - frame
+        nb, ns = self.index_boxes(negative, card_conf)
+        if not len(nb) or (len(boxes) and overlapped(boxes, nb).all()):
+            return dets
+        more = self._read(negative, nb, ns, min_conf)
+        keep = [i for i in range(len(more)) if more.labels[i] not in dets.labels
+                and not (len(dets) and overlapped(dets.xyxy, more.xyxy[i:i + 1])[0])]
+        if not keep:
+            return dets
+        more = more[np.array(keep)]
+        return Detections(np.concatenate([dets.xyxy, more.xyxy]),
+                          np.concatenate([dets.confidence, more.confidence]),
+                          np.concatenate([dets.class_id, more.class_id]))
 
     def _with_whole_cards(self, frame: np.ndarray, readings: list[IndexReading],
                           min_conf: float) -> Detections:
@@ -526,6 +556,20 @@ def as_light_face(frame: np.ndarray, paper: np.ndarray, ink: np.ndarray) -> np.n
 
 def _luma(bgr: np.ndarray) -> float:
     return float(np.dot(np.asarray(bgr, np.float32), [0.114, 0.587, 0.299]))
+
+
+def overlapped(a: np.ndarray, b: np.ndarray, share: float = 0.3) -> np.ndarray:
+    """For each box of ``b``, whether a box of ``a`` covers more than ``share`` of the
+    smaller of the two."""
+    if not len(a) or not len(b):
+        return np.zeros(len(b), bool)
+    iw = (np.minimum(a[None, :, 2], b[:, None, 2]) - np.maximum(a[None, :, 0], b[:, None, 0]))
+    ih = (np.minimum(a[None, :, 3], b[:, None, 3]) - np.maximum(a[None, :, 1], b[:, None, 1]))
+    inter = iw.clip(0) * ih.clip(0)
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    smaller = np.minimum(area_a[None, :], area_b[:, None]).clip(1e-6)
+    return np.asarray((inter / smaller > share).any(axis=1))
 
 
 def _starts(length: int, span: float, step: float) -> list[float]:

@@ -36,6 +36,10 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
         reader = best if model is None and available() else "card"
     if conf is not None:
         kwargs["conf"] = conf
+    if reader in ("index", "hybrid"):
+        # Photos are also read in negative where indices show there and not in the photo (a
+        # deck printed gold on black); zone views at the table are not.
+        kwargs.setdefault("negative", not table)
     if reader == "index":
         return IndexReader(threads=threads, card_boxes=not table, **kwargs)
     if reader == "hybrid":
