@@ -239,3 +239,11 @@ def load_deck_layers(deck: str | Path | dict[str, Any]) -> dict[str, np.ndarray]
 
 def heads_path() -> Path:
     return MODELS / "index_heads.onnx"
+
+
+def table_heads_path() -> Path:
+    """The heads the table's second look reads with (`vision.readers.load.second_look`): the
+    stage-7 heads its rounds were checked with; the photo reader has newer ones
+    (`models/INDEX.md`). The photo heads when these are not installed."""
+    path = MODELS / "index_heads_table.onnx"
+    return path if path.exists() else heads_path()

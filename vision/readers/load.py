@@ -64,6 +64,7 @@ def second_look(threads: int = 2) -> Any:
     (`vision.zones.ZoneReader`); None when the index models are not installed."""
     if not available():
         return None
+    from vision.readers.index_heads import table_heads_path
     from vision.zones import ZoneReader
 
     # Lower thresholds than the reader's own (card 0.5, localiser 0.25): the table takes a
@@ -72,7 +73,8 @@ def second_look(threads: int = 2) -> Any:
     # box. Rendered spreads: a J♥ read 0.44 (its narrow index) was read in 1 of 12 frames at
     # 0.5 and in 12 of 12 at 0.35; a Q♣ boxed 0.17 (is-index 0.98, read 0.92) was never read.
     reader = IndexReader(threads=threads, card_boxes=False, conf=SECOND_LOOK_CONF,
-                         index_conf=SECOND_LOOK_INDEX_CONF, imgsz=SECOND_LOOK_PX)
+                         index_conf=SECOND_LOOK_INDEX_CONF, imgsz=SECOND_LOOK_PX,
+                         heads=table_heads_path())
     # Views as large as the localiser's input and tight around the zone (10 board units of
     # table around it, not the card reader's 35): the indices then come out large enough to
     # be found. On the demo table's revealed hands (Michigan seed 0, three frames) the index

@@ -89,8 +89,9 @@ def measure_index(deck: str, scenes: int = 60, seed: int = 5,
     with tempfile.TemporaryDirectory() as tmp:
         render_teaching_photos(rng, deck, Path(tmp), style)
         profile = teach(tmp)
-    base = IndexReader(ocr=False)
-    taught = IndexReader(ocr=False, deck=profile)
+    # As photos are read (a deck light on dark is also read in negative untaught).
+    base = IndexReader(ocr=False, negative=True)
+    taught = IndexReader(ocr=False, negative=True, deck=profile)
     counts = {"base": [0, 0], "taught": [0, 0]}
     n_gt = 0
     for _ in range(scenes):
