@@ -394,7 +394,7 @@ class IndexReader:
             min_conf = self.conf if conf is None else float(conf)
             boxes, scores = self.index_boxes(frame, card_conf)
             dets = self._read(frame, boxes, scores, min_conf)
-            if self.negative and self.face is None:
+            if self.negative:  # (a deck taught dark-faced: its frame is the negative already)
                 dets = self._and_negative(frame, boxes, dets, card_conf, min_conf)
             out.append(dets)
         return out
@@ -416,7 +416,8 @@ class IndexReader:
                       card_conf: float | None, min_conf: float) -> Detections:
         """The cards of a deck printed light on a dark face, read in the frame's negative
         (where they look like the cards the models know) when the localiser finds indices
-        there that it did not find in the frame; each added where no card was read."""
+        there that it did not find in the frame; each added where no card was read. (For a
+        deck taught dark-faced the frame is the negative, and this reads the photo itself.)"""
         negative = 255 - frame
         nb, ns = self.index_boxes(negative, card_conf)
         if not len(nb) or (len(boxes) and overlapped(boxes, nb).all()):
