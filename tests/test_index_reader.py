@@ -234,7 +234,9 @@ def test_a_deck_printed_light_on_dark_is_read_in_negative() -> None:
     assert plain is frame  # dark ink on a light face: as the models know cards
 
 
-def test_teach_deck_finds_a_dark_face_and_the_reader_uses_it(tmp_path) -> None:  # noqa: ANN001
+def _shipped_models_and_decks() -> Any:
+    """The index reader module, once the shipped index models and the Debian deck designs
+    are known to be installed (else the test is skipped)."""
     from vision.readers import index_reader
 
     pytest.importorskip("onnxruntime")
@@ -244,6 +246,11 @@ def test_teach_deck_finds_a_dark_face_and_the_reader_uses_it(tmp_path) -> None: 
     pytest.importorskip("cairosvg")
     if "standard" not in decks.available_decks():
         pytest.skip("the Debian deck designs are not installed")
+    return index_reader
+
+
+def test_teach_deck_finds_a_dark_face_and_the_reader_uses_it(tmp_path) -> None:  # noqa: ANN001
+    index_reader = _shipped_models_and_decks()
     from vision.readers.teach_index import summary, teach
     from vision.training.scenes import render_scene
 
@@ -505,15 +512,7 @@ def test_detect_takes_folders(tmp_path) -> None:  # noqa: ANN001
 
 
 def test_the_shipped_index_reader_reads_a_rendered_table() -> None:
-    from vision.readers import index_reader
-
-    pytest.importorskip("onnxruntime")
-    if not index_reader.available():
-        pytest.skip("the index models are not installed")
-    decks = pytest.importorskip("vision.render.decks")
-    pytest.importorskip("cairosvg")
-    if "standard" not in decks.available_decks():
-        pytest.skip("the Debian deck designs are not installed")
+    index_reader = _shipped_models_and_decks()
     from vision.training.scenes import render_scene
 
     reader = index_reader.IndexReader(threads=1, ocr=False)
