@@ -462,7 +462,8 @@ def test_one_cards_two_corners_read_two_ways_stay_one_card() -> None:
            reading("4D", (85, 5, 95, 25), p=0.6)]
     probs[CARD_CODES.index("4D")] = 1.0
     own, others = split_box(row, probs)
-    assert [r.code for r in own] == ["4D"] and {r.code for r in others} == {"2D", "3D"}
+    assert [r.code for r in own] == ["4D"]
+    assert sorted(r.code for group in others for r in group) == ["2D", "3D"]
 
 
 def test_a_free_shape_localiser_input_is_padded_only_to_its_stride() -> None:

@@ -69,19 +69,15 @@ def fuse_cards(readings: Sequence[IndexReading], card_boxes: np.ndarray | None =
     # A card box may hold indices of several cards (a box around an overlapped spread): split
     # such a group by code, unless it is one card's two corners read two ways (two readings
     # pointing opposite ways: a card's corners are a half turn apart, a spread's all alike).
+    # (`split_box` with no classifier: the group read most surely keeps the box.)
     split: list[tuple[object, list[IndexReading]]] = []
     for key, rs in groups.items():
-        codes = {r.code for r in rs}
-        two_corners = len(rs) == 2 and (rs[0].orient - rs[1].orient) % 4 == 2
-        if len(codes) > 1 and isinstance(key, tuple) and key[0] == "card" and not two_corners:
-            by: dict[str, list[IndexReading]] = {}
-            for r in rs:
-                by.setdefault(r.code, []).append(r)
-            strongest = max(by, key=lambda c: sum(r.confidence for r in by[c]))
-            for code, sub in by.items():
-                split.append((key if code == strongest else ("code", code), sub))
-        else:
+        if not (isinstance(key, tuple) and key[0] == "card"):
             split.append((key, rs))
+            continue
+        own, others = split_box(rs, np.ones(len(CARD_CODES)))
+        split.append((key, own))
+        split.extend((("code", sub[0].code), sub) for sub in others)
     cards: list[tuple[str, tuple[float, float, float, float], float]] = []
     for key, rs in split:
         w = np.array([max(r.is_index, 1e-3) * max(r.score, 1e-3) for r in rs])
@@ -468,7 +464,7 @@ class IndexReader:
             # A box around an overlapped pile or spread holds the indices of several cards:
             # the box is named for one of them, every other card shown there is a card too.
             inside[i], others = split_box(inside[i], probs[i])
-            loose.extend(others)
+            loose.extend(r for group in others for r in group)
             if not inside[i]:
                 del inside[i]
         # The rank OCR for the indices outside every card box and in boxes the classifier is
@@ -550,12 +546,13 @@ def as_light_face(frame: np.ndarray, paper: np.ndarray, ink: np.ndarray) -> np.n
     shows dark ink on a light face. (Measured on the held-out design printed gold on black,
     the index reader: 0.34 of the cards in the frame as it is, 0.52 in negative, 0.52 with each
     pixel mapped from paper-to-ink onto white-to-black.)"""
-    if _luma(paper) <= _luma(ink):
+    if luma(paper) <= luma(ink):
         return 255 - frame
     return frame
 
 
-def _luma(bgr: np.ndarray) -> float:
+def luma(bgr: np.ndarray) -> float:
+    """The brightness of a BGR colour (Rec. 601 weights)."""
     return float(np.dot(np.asarray(bgr, np.float32), [0.114, 0.587, 0.299]))
 
 
@@ -588,14 +585,14 @@ def vote(r: IndexReading) -> np.ndarray:
 
 
 def split_box(readings: list[IndexReading], probs: np.ndarray
-              ) -> tuple[list[IndexReading], list[IndexReading]]:
+              ) -> tuple[list[IndexReading], list[list[IndexReading]]]:
     """The indices read inside one whole-card box, split into the box's own card and the
     indices of other cards (a box the detector drew around a pile or a spread).
 
     Readings group by the code they read; one card's two corners read two ways (two readings
     pointing opposite ways: a card's corners are a half turn apart, a spread's all alike) stay
     one card. The box keeps the group whose code the crop classifier's ``probs`` (52) and
-    its indices name most surely; the other groups are cards of their own."""
+    its indices name most surely; the other groups (one per code) are cards of their own."""
     codes = {r.code for r in readings}
     two_corners = len(readings) == 2 and (readings[0].orient - readings[1].orient) % 4 == 2
     if len(codes) < 2 or two_corners:
@@ -610,7 +607,7 @@ def split_box(readings: list[IndexReading], probs: np.ndarray
     score = {c: (float(q[CARD_CODES.index(c)]) + 0.1) * sum(r.confidence for r in g)
              for c, g in by.items()}
     own = max(score, key=lambda c: score[c])
-    return by[own], [r for c, g in by.items() if c != own for r in g]
+    return by[own], [g for c, g in by.items() if c != own]
 
 
 def upright_cut(frame: np.ndarray, box: Sequence[float] | np.ndarray, orient: int,

@@ -24,7 +24,7 @@ import numpy as np
 
 from companion.cards import CARD_CODES, Card
 from vision.readers.index_heads import DECK_KIND, RANKS, SUITS, heads_path, index_patch, softmax
-from vision.readers.index_reader import IndexReader, _luma, as_light_face
+from vision.readers.index_reader import IndexReader, as_light_face, luma
 
 
 def shipped_layers(heads: str | Path | None = None) -> dict[str, np.ndarray]:
@@ -166,7 +166,7 @@ def face_colours(reader: IndexReader,
     if len(papers) < 5:
         return None
     paper, ink = np.median(papers, axis=0), np.median(inks, axis=0)
-    if _luma(paper) >= _luma(ink) - 30:  # dark ink on a light face: as the models know cards
+    if luma(paper) >= luma(ink) - 30:  # dark ink on a light face: as the models know cards
         return None
     return paper.astype(np.float32), ink.astype(np.float32)
 
