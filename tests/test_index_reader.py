@@ -446,7 +446,8 @@ def test_a_whole_card_box_around_a_pile_names_every_card_whose_index_shows() -> 
                                            reading("JH", (45, 5, 55, 25)),
                                            reading("QH", (85, 5, 95, 25))], 0.5)
     assert sorted(got.labels) == ["JH", "QH", "TH"]
-    assert got.xyxy[got.labels.index("QH")].tolist() == [0, 0, 200, 140]  # the box's own
+    qh = got.xyxy[got.labels.index("QH")]  # the box's own card, cut to that card
+    assert 55 < qh[0] <= 85 and qh[2] >= 95 and qh[1] <= 5 and qh[3] >= 25
     th = got.xyxy[got.labels.index("TH")]
     assert th[0] < 15 and th[2] < 100  # the lower card lies about its index
 
@@ -597,3 +598,40 @@ def test_a_photo_is_read_in_negative_only_where_indices_show_there_alone() -> No
     more = Reader(np.array([[2, 2, 12, 22], [102, 2, 112, 22]], np.float32))
     got = more._and_negative(frame, found, seen, None, 0.5)
     assert more.reads == 1 and got.labels == ["QS", "4H"]  # the card read once, 4H added
+
+
+def test_a_box_over_two_overlapped_cards_is_cut_to_its_own_card() -> None:
+    from vision.detections import Detections
+    from vision.readers.index_reader import own_boxes
+
+    # A spread left to right, cards 70 x 100 with 14 x 28 indices: the 9♣ lies on the K♠,
+    # whose left strip shows. Both boxes were drawn around the pair.
+    ks, nc = reading("KS", (4, 4, 18, 32)), reading("9C", (44, 4, 58, 32))
+    dets = Detections(np.array([[0, 0, 110, 100], [0, 0, 110, 100], [200, 0, 270, 100]],
+                               np.float32),
+                      np.array([0.9, 0.8, 0.9], np.float32),
+                      np.array([CARD_CODES.index(c) for c in ("KS", "9C", "AD")], np.int64))
+    got = own_boxes(dets, [ks, nc, reading("AD", (204, 4, 218, 32))])
+    k, n = got.xyxy[0], got.xyxy[1]
+    assert k[0] <= 4 and k[2] <= 44  # the K♠ ends where the 9♣ lying on it begins
+    assert n[0] > 18 and n[0] <= 44 and n[2] >= 100  # the 9♣ no longer covers the K♠'s strip
+    assert got.xyxy[2].tolist() == [200, 0, 270, 100]  # a card alone keeps its box
+    # A cascade downwards: the 9♣ lies on the K♠ below its index. The K♠ ends above the 9♣;
+    # the 9♣ is not cut by the K♠ (the K♠ it covers reaches over the 9♣'s own index).
+    down = own_boxes(dets[np.array([0, 1])], [reading("KS", (4, 4, 18, 32)),
+                                               reading("9C", (10, 40, 24, 68))])
+    k, n = down.xyxy
+    assert k[1] <= 4 and 32 <= k[3] <= 40 and k[2] >= 18
+    assert n[1] <= 40 and n[3] >= 68 and n[0] <= 10 and n[2] >= 24
+
+
+def test_boxes_without_other_cards_inside_are_left_alone() -> None:
+    from vision.detections import Detections
+    from vision.readers.index_reader import own_boxes
+
+    dets = Detections(np.array([[0, 0, 70, 100], [80, 0, 150, 100]], np.float32),
+                      np.array([0.9, 0.9], np.float32),
+                      np.array([CARD_CODES.index("2H"), CARD_CODES.index("3H")], np.int64))
+    got = own_boxes(dets, [reading("2H", (4, 4, 18, 32)), reading("3H", (84, 4, 98, 32)),
+                           reading("2H", (52, 68, 66, 96), orient=2)])
+    assert np.array_equal(got.xyxy, dets.xyxy)

@@ -406,7 +406,8 @@ class IndexReader:
         cards = None
         if self.card_detector is not None and readings:
             cards = self.card_detector.card_boxes(frame)
-        return fuse_cards(readings, cards, decks=self.decks, min_conf=min_conf)
+        return own_boxes(fuse_cards(readings, cards, decks=self.decks, min_conf=min_conf),
+                         readings)
 
     def _and_negative(self, frame: np.ndarray, boxes: np.ndarray, dets: Detections,
                       card_conf: float | None, min_conf: float) -> Detections:
@@ -501,13 +502,80 @@ class IndexReader:
                               min_conf)
         extra = fuse_cards(loose, None, decks=self.decks,
                            min_conf=max(min_conf, self.loose_conf))
-        if not len(extra):
-            return merged
         seen = set(merged.labels)
-        extra = extra[np.array([c not in seen for c in extra.labels], bool)]
-        return Detections(np.concatenate([merged.xyxy, extra.xyxy]),
-                          np.concatenate([merged.confidence, extra.confidence]),
-                          np.concatenate([merged.class_id, extra.class_id]))
+        if len(extra):
+            extra = extra[np.array([c not in seen for c in extra.labels], bool)]
+        if len(extra):
+            merged = Detections(np.concatenate([merged.xyxy, extra.xyxy]),
+                                np.concatenate([merged.confidence, extra.confidence]),
+                                np.concatenate([merged.class_id, extra.class_id]))
+        return own_boxes(merged, loose + [r for rs in inside.values() for r in rs])
+
+
+def own_boxes(dets: Detections, readings: Sequence[IndexReading], min_index: float = 0.5
+              ) -> Detections:
+    """Each card's box cut down to that card where it also covers cards lying on it or under
+    it (a whole-card box drawn around an overlapped spread or pile, or the card an index
+    implies reaching under its neighbours).
+
+    A card's own indices are the readings of its code centred in its box. Where the box also
+    holds an index of another card read in the frame, it shrinks to the card its own indices
+    imply (`implied_card_box`), and then leaves out the other card where that card's index
+    implies it lies, unless the own index lies there too (that card is the one covered):
+    cut from the side that keeps the most of the box with its own indices whole."""
+    if len(dets) < 2:
+        return dets
+    rs = [r for r in readings if r.is_index >= min_index]
+    if not rs:
+        return dets
+    centres = np.array([((r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2) for r in rs])
+    codes = [r.code for r in rs]
+    boxes = dets.xyxy.astype(np.float64)
+
+    def within(b: np.ndarray, pts: np.ndarray, pad: float = 2.0) -> np.ndarray:
+        return np.asarray((b[0] - pad <= pts[:, 0]) & (pts[:, 0] <= b[2] + pad)
+                          & (b[1] - pad <= pts[:, 1]) & (pts[:, 1] <= b[3] + pad))
+
+    owner = np.full(len(rs), -1)
+    for k in np.argsort(-dets.confidence):
+        mine = within(boxes[k], centres) & (owner < 0)
+        mine &= np.array([c == dets.labels[k] for c in codes], bool)
+        owner[mine] = k
+    out = boxes.copy()
+    for k in range(len(dets)):
+        b = boxes[k].copy()
+        others = np.flatnonzero((owner >= 0) & (owner != k) & within(b, centres, 0.0))
+        if not len(others):
+            continue
+        own = np.flatnonzero(owner == k)
+        if len(own):
+            implied = np.array([implied_card_box(rs[i].box, rs[i].orient) for i in own])
+            cut = np.array([max(b[0], implied[:, 0].min()), max(b[1], implied[:, 1].min()),
+                            min(b[2], implied[:, 2].max()), min(b[3], implied[:, 3].max())])
+            if cut[2] > cut[0] and cut[3] > cut[1] and within(cut, centres[own]).all():
+                b = cut
+        for i in others:
+            o = np.array(implied_card_box(rs[i].box, rs[i].orient))
+            if len(own) and within(o, centres[own], 0.0).any():
+                continue  # this card lies on top of the other one's covered part
+            best, area = None, 0.0
+            for side, edge in ((2, o[0]), (0, o[2]), (3, o[1]), (1, o[3])):
+                lo, hi = (b[0], b[2]) if side in (0, 2) else (b[1], b[3])
+                if not lo < edge < hi:
+                    continue
+                t = b.copy()
+                t[side] = edge
+                if len(own) and not within(t, centres[own]).all():
+                    continue
+                if within(t, centres[i:i + 1], 0.0)[0]:
+                    continue
+                a = (t[2] - t[0]) * (t[3] - t[1])
+                if a > area:
+                    best, area = t, a
+            if best is not None:
+                b = best
+        out[k] = b
+    return Detections(out.astype(np.float32), dets.confidence, dets.class_id)
 
 
 def one_per_deck(dets: Detections, dists: Sequence[np.ndarray], cardness: np.ndarray,
