@@ -33,7 +33,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -149,11 +149,12 @@ def truthful_answer(p: Pending, log: list[dict[str, Any]], truth_visual: list[di
 
 
 def run_round(game: str, seed: int, noise: Mapping[str, float], fps: float,
-              verbose: bool, answer_after: float = 3.0) -> Outcome:
+              verbose: bool, answer_after: float = 3.0, deck: str | None = None) -> Outcome:
     events = simulated_round(game, seed=seed)
     look = None
     if noise.get("model"):
-        video = TableVideo(events, RenderConfig(fps=fps, seed=seed))
+        cfg = RenderConfig(fps=fps, seed=seed)
+        video = TableVideo(events, cfg if deck is None else replace(cfg, deck=deck))
         source = RenderedSource(video)
         reader, name, look = demo_readers(source, "model")
         if look is None:
@@ -250,6 +251,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="seconds (table time) a question stays up before the harness answers "
                          "it, as a person would; the camera's later readings may settle it "
                          "first")
+    ap.add_argument("--deck", default=None,
+                    help="model setting: the deck design on the table (default the demo's; "
+                         "e.g. dondorf, a held-out design the models never saw)")
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per round")
     args = ap.parse_args(argv)
     games = [g for g in args.games.split(",") if g]
@@ -267,7 +271,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.verbose:
                 print(f"[{name}]", end="", flush=True)
             outcomes[name].append(run_round(games[k % len(games)], args.first_seed + k, noise,
-                                            args.fps, args.verbose, args.answer_after))
+                                            args.fps, args.verbose, args.answer_after,
+                                            args.deck))
             seconds[name] += time.perf_counter() - began
     rows = []
     for name, done in outcomes.items():

@@ -342,6 +342,37 @@ def test_watch_classifier_choice_is_explicit_with_another_model() -> None:
     assert both.classifier is not None and shipped.classifier is not None
 
 
+@pytest.mark.skipif(not Path("models/index_localiser.onnx").exists(), reason="no index models")
+def test_watch_with_a_taught_deck_reads_the_table_with_its_profile(tmp_path: Path) -> None:
+    """`--deck PROFILE` reads the table with the hybrid reader and the deck's own layers; a
+    profile that is not one is refused naming the file."""
+    from vision.pipeline_cli import build_detector
+    from vision.readers.index_heads import DECK_KIND
+
+    parser = argparse.ArgumentParser()
+    register_watch(parser.add_subparsers())
+    deck = tmp_path / "mydeck.json"
+    deck.write_text(json.dumps({
+        "kind": DECK_KIND, "rank_w": np.zeros((13, 8)).tolist(), "rank_b": [0.0] * 13,
+        "suit_w": np.zeros((4, 8)).tolist(), "suit_b": [0.0] * 4,
+        "face": {"paper": [20, 20, 20], "ink": [60, 185, 225]}}))
+    base = ["watch", "x.mp4", "--log", "x.jsonl"]
+    zones = build_detector(parser.parse_args([*base, "--deck", str(deck)]), None)
+    reader = zones.detector
+    assert reader.card_detector is not None and reader.card_detector.classifier is not None
+    assert reader.heads.layers is not None and reader.face is not None
+    assert not reader.negative  # zone views: the taught face already says how to read it
+    with pytest.raises(ValueError, match="--reader hybrid"):
+        build_detector(parser.parse_args([*base, "--deck", str(deck), "--reader", "card"]), None)
+    bad = tmp_path / "notadeck.json"
+    bad.write_text('{"kind": "thresholds"}')
+    with pytest.raises(ValueError, match="notadeck.json"):
+        build_detector(parser.parse_args([*base, "--deck", str(bad)]), None)
+    (tmp_path / "cut.json").write_text('{"kind": ')
+    with pytest.raises(ValueError, match="cut.json: not JSON"):
+        build_detector(parser.parse_args([*base, "--deck", str(tmp_path / "cut.json")]), None)
+
+
 def test_a_reveal_read_short_of_the_hand_is_held_with_the_referees_reason(
         tmp_path: Path) -> None:
     """A card of a revealed hand that is never read (covered, misread) must not turn the

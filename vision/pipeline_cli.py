@@ -85,6 +85,10 @@ def register_watch(sub: argparse._SubParsersAction) -> None:
                    help="card reader for --detector model: index-first or the whole-card "
                         "detector (default: the shipped choice, models/README.md)")
     p.add_argument("--model", help="whole-card detector weights (default: models/cards.onnx)")
+    p.add_argument("--deck", help="a deck profile written by `companion teach-deck`: the table "
+                                  "is then read by the card boxes and the corner indices "
+                                  "together (the hybrid reader) with that deck's profile; "
+                                  "for a deck unlike the usual ones (models/INDEX.md)")
     p.add_argument("--no-second-look", dest="second_look", action="store_false",
                    help="do not read a hand shown again with the index reader when the card "
                         "reader saw fewer cards than the player holds")
@@ -159,6 +163,15 @@ def build_detector(args: argparse.Namespace, source: Any) -> Any:
 
     kwargs: dict[str, Any] = {}
     reader = getattr(args, "reader", "auto")
+    deck = getattr(args, "deck", None)
+    if deck:
+        if not available():
+            raise ValueError("--deck needs the index models (models/index_*.onnx)")
+        if reader == "auto":
+            reader = "hybrid"
+        if reader not in ("index", "hybrid"):
+            raise ValueError("--deck is read by the index readers: --reader hybrid or index")
+        kwargs["deck"] = _deck_profile(deck)
     if reader == "auto":
         reader = DEFAULT_READER if args.model is None and available() else "card"
     if reader == "card":
@@ -172,6 +185,25 @@ def build_detector(args: argparse.Namespace, source: Any) -> Any:
     from vision.zones import ZoneReader
 
     return ZoneReader(detector, still_diff=args.still_diff)
+
+
+def _deck_profile(path: str) -> dict[str, Any]:
+    """A deck profile from `companion teach-deck`, with a clear error naming the file."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as exc:
+        raise ValueError(f"deck profile {path}: {exc.strerror or exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"deck profile {path}: not JSON (line {exc.lineno}: {exc.msg})") from exc
+    if not isinstance(data, dict):
+        raise ValueError(f"deck profile {path}: not a profile written by companion teach-deck")
+    from vision.readers.index_heads import load_deck_layers
+
+    try:
+        load_deck_layers(data)
+    except (KeyError, ValueError) as exc:
+        raise ValueError(f"deck profile {path}: {exc}") from exc
+    return data
 
 
 def build_second_look(args: argparse.Namespace, detector: Any) -> Any:
