@@ -187,9 +187,22 @@ class CameraFeed(PipelineFeed):
         self.source.close()
 
 
+def deck_problem(path: str) -> str:
+    """Why the deck profile ``path`` cannot be used ("" when it can)."""
+    from vision.readers.load import read_deck_profile
+
+    try:
+        read_deck_profile(path)
+    except ValueError as exc:
+        return str(exc)
+    return ""
+
+
 def make_camera_feed(source: str, profile: TableProfile | None, game: str,
-                     players: Sequence[str], log: Any = None) -> CameraFeed:
-    """The feed for a camera; with the pipeline and a detector when both can be loaded."""
+                     players: Sequence[str], log: Any = None, deck: str | None = None
+                     ) -> CameraFeed:
+    """The feed for a camera; with the pipeline and a detector when both can be loaded
+    (with ``deck``, a profile from `companion teach-deck`, the table is read with it)."""
     pipeline = None
     if log is not None and os.environ.get("COMPANION_NO_DETECTOR") != "1":
         try:
@@ -197,7 +210,12 @@ def make_camera_feed(source: str, profile: TableProfile | None, game: str,
             from vision.readers.load import second_look, table_reader
 
             feed = CameraFeed(source, profile, game, players)
-            pipeline = TablePipeline(feed.profile, table_reader(), None, log,
+            why = deck_problem(deck) if deck is not None else ""
+            if why:
+                feed.notices.append(f"{why}. The cards are read with the usual card models; "
+                                    f"teach your deck again with companion teach-deck.")
+                deck = None
+            pipeline = TablePipeline(feed.profile, table_reader(deck), None, log,
                                      second_look=second_look())
             feed.pipeline = pipeline
             return feed

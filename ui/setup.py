@@ -72,6 +72,9 @@ class GameSetup:
     first_dealer: str
     source: str
     profile: TableProfile | None
+    #: A deck profile from `companion teach-deck` (a file), for a deck unlike the usual ones:
+    #: the camera then reads the cards' corner indices with it. None: the usual card models.
+    deck: str | None = None
 
     @property
     def game(self) -> str:
@@ -275,12 +278,37 @@ class SetupDialog(QDialog):
         row.addWidget(preview)
         row.addWidget(find)
         v.addLayout(row)
+        deck_row = QHBoxLayout()
+        self.deck = QLineEdit()
+        self.deck.setPlaceholderText("the usual card models (most printed decks)")
+        self.deck.setToolTip("For a deck unlike the usual ones (a dark face, unusual pips): "
+                             "teach it once with `companion teach-deck PHOTOS --out deck.json` "
+                             "and choose that file here. The camera then reads every card by "
+                             "its corner index with your deck's profile.")
+        choose = QPushButton("Choose…")
+        choose.clicked.connect(self._choose_deck)
+        deck_row.addWidget(QLabel("Your deck"))
+        deck_row.addWidget(self.deck, 1)
+        deck_row.addWidget(choose)
+        v.addLayout(deck_row)
         v.addWidget(QLabel("Drag the yellow corners onto the board's corners; drag a zone "
                            "where that seat lays its cards. Hands held outside the zones are "
                            "never read or stored."))
         self.calibration = CalibrationView()
         v.addWidget(self.calibration, 1)
         self.tabs.addTab(page, "Camera && calibration")
+
+    def _choose_deck(self) -> None:
+        from PySide6.QtWidgets import QFileDialog
+
+        name, _ = QFileDialog.getOpenFileName(self, "Deck profile (from companion teach-deck)",
+                                              "", "Deck profile (*.json)")
+        if name:
+            self.deck.setText(name)
+
+    def deck_profile(self) -> str | None:
+        """The deck profile chosen, or None for the usual card models."""
+        return self.deck.text().strip() or None
 
     def source_spec(self) -> str:
         idx = self.source.currentIndex()
@@ -421,6 +449,13 @@ class SetupDialog(QDialog):
             return "Every player needs a different name."
         if self.game() not in GAME_MODULES:
             return "Choose a rule set."
+        deck = self.deck_profile()
+        if deck is not None:
+            from ui.camera import deck_problem
+
+            why = deck_problem(deck)
+            if why:
+                return why
         return ""
 
     def _try_accept(self) -> None:
@@ -443,4 +478,4 @@ class SetupDialog(QDialog):
         if profile is not None:
             profile.zones = list(profile.zones) or default_zones(len(self.player_names()), game)
         return GameSetup(setup, self.dealer.currentText() or self.player_names()[0],
-                         self.source_spec(), profile)
+                         self.source_spec(), profile, self.deck_profile())

@@ -48,13 +48,14 @@ class WindowFeed(WindowDisplay):
         feed.start()
         self._update_actions()
 
-    def _start_camera(self, source: str, profile: TableProfile | None) -> None:
+    def _start_camera(self, source: str, profile: TableProfile | None,
+                      deck: str | None = None) -> None:
         from ui.camera import make_camera_feed
 
         players = self.session.players if self.session else []
         game = str(self.session.setup.get("game")) if self.session else "michigan-rummy"
         log = self.session.log if self.session else None
-        self._start_feed(lambda: make_camera_feed(source, profile, game, players, log))
+        self._start_feed(lambda: make_camera_feed(source, profile, game, players, log, deck))
 
     def stop_feed(self) -> None:
         self.pending = []

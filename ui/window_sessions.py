@@ -130,10 +130,12 @@ class WindowSessions(WindowEntry):
         extra: dict[str, Any] = {"camera": gs.source}
         if gs.profile is not None:
             extra["profile"] = gs.profile.to_json()
+        if gs.deck is not None:
+            extra["deck"] = gs.deck
         session = self.store.new_game(gs.setup, source="camera", extra=extra)
         self._open_session(session)
         self.append_events([{"event": "round", "dealer": gs.first_dealer, "source": "user"}])
-        self._start_camera(gs.source, gs.profile)
+        self._start_camera(gs.source, gs.profile, gs.deck)
         self._show_source("camera", camera=gs.source)
         return session
 
@@ -169,7 +171,9 @@ class WindowSessions(WindowEntry):
                     profile = TableProfile.from_json(meta["profile"])
                 except (ValueError, KeyError):
                     profile = None
-            self._start_camera(str(meta.get("camera", "0")), profile)
+            deck = meta.get("deck")
+            self._start_camera(str(meta.get("camera", "0")), profile,
+                               deck if isinstance(deck, str) else None)
             self._show_source("camera", camera=str(meta.get("camera", "0")))
         self.status.showMessage("Resumed the saved game where it stopped.", 8000)
         return session

@@ -159,7 +159,7 @@ def build_detector(args: argparse.Namespace, source: Any) -> Any:
             raise ValueError("--detector truth works only with the 'demo' source")
         return TruthDetector(source)
     from vision.readers.index_reader import available
-    from vision.readers.load import DEFAULT_READER, load_reader
+    from vision.readers.load import DEFAULT_READER, load_reader, read_deck_profile
 
     kwargs: dict[str, Any] = {}
     reader = getattr(args, "reader", "auto")
@@ -171,7 +171,7 @@ def build_detector(args: argparse.Namespace, source: Any) -> Any:
             reader = "hybrid"
         if reader not in ("index", "hybrid"):
             raise ValueError("--deck is read by the index readers: --reader hybrid or index")
-        kwargs["deck"] = _deck_profile(deck)
+        kwargs["deck"] = read_deck_profile(deck)
     if reader == "auto":
         reader = DEFAULT_READER if args.model is None and available() else "card"
     if reader == "card":
@@ -185,25 +185,6 @@ def build_detector(args: argparse.Namespace, source: Any) -> Any:
     from vision.zones import ZoneReader
 
     return ZoneReader(detector, still_diff=args.still_diff)
-
-
-def _deck_profile(path: str) -> dict[str, Any]:
-    """A deck profile from `companion teach-deck`, with a clear error naming the file."""
-    try:
-        data = json.loads(Path(path).read_text())
-    except OSError as exc:
-        raise ValueError(f"deck profile {path}: {exc.strerror or exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"deck profile {path}: not JSON (line {exc.lineno}: {exc.msg})") from exc
-    if not isinstance(data, dict):
-        raise ValueError(f"deck profile {path}: not a profile written by companion teach-deck")
-    from vision.readers.index_heads import load_deck_layers
-
-    try:
-        load_deck_layers(data)
-    except (KeyError, ValueError) as exc:
-        raise ValueError(f"deck profile {path}: {exc}") from exc
-    return data
 
 
 def build_second_look(args: argparse.Namespace, detector: Any) -> Any:

@@ -82,14 +82,44 @@ def second_look(threads: int = 2) -> Any:
     return ZoneReader(reader, view_px=reader.imgsz, margin=SECOND_LOOK_MARGIN)
 
 
-def table_reader() -> Any:
+def table_reader(deck: str | Path | dict[str, Any] | None = None) -> Any:
     """The reader at the table (the camera window, the demo): the shipped card detector on
     each zone's view, a still zone read once it was read the same way a few times
-    (`vision.zones.TABLE_STILL_DIFF`)."""
-    from vision.readers.detector import CardDetector
+    (`vision.zones.TABLE_STILL_DIFF`). With ``deck``, a profile from ``companion
+    teach-deck`` (its file or its contents), the hybrid reads the views with that deck's
+    profile instead: on a deck design the models never saw it reads the table far better
+    (models/INDEX.md, "Eighth session")."""
     from vision.zones import TABLE_STILL_DIFF, ZoneReader
 
+    if deck is not None:
+        data = deck if isinstance(deck, dict) else read_deck_profile(deck)
+        return ZoneReader(load_reader("hybrid", table=True, deck=data),
+                          still_diff=TABLE_STILL_DIFF)
+    from vision.readers.detector import CardDetector
+
     return ZoneReader(CardDetector(), still_diff=TABLE_STILL_DIFF)
+
+
+def read_deck_profile(path: str | Path) -> dict[str, Any]:
+    """A deck profile written by ``companion teach-deck``, checked; a ValueError names the
+    file and what is wrong with it."""
+    import json
+
+    from vision.readers.index_heads import load_deck_layers
+
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as exc:
+        raise ValueError(f"deck profile {path}: {exc.strerror or exc}") from exc
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"deck profile {path}: not JSON ({exc})") from exc
+    if not isinstance(data, dict):
+        raise ValueError(f"deck profile {path}: not a profile written by companion teach-deck")
+    try:
+        load_deck_layers(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"deck profile {path}: {exc}") from exc
+    return data
 
 
 def demo_readers(source: Any, which: str = "model", fallible: float = 0.0
