@@ -129,7 +129,10 @@ def register_teach_deck(subparsers: argparse._SubParsersAction) -> None:
         "teach-deck", help="learn your own deck from photos of its cards",
         description="Show every card of your deck to the camera once (photos named by card, "
                     "e.g. QH.jpg, or a folder with labels.jsonl). A deck profile is written for "
-                    "`companion detect --deck PROFILE`: with the index reader (the default), "
+                    "`companion detect --deck PROFILE` and for the table (`companion watch --deck "
+                    "PROFILE`, or \"Your deck\" in the window's camera setup, which then read "
+                    "the table by the cards' corner indices): with the index reader (the "
+                    "default), "
                     "whether the deck prints light ink on a dark face (then photos are read in "
                     "negative) and rank and suit layers refitted on your cards where that reads "
                     "them better; with the card reader, per-card score thresholds (and with "
