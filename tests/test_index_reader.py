@@ -635,3 +635,23 @@ def test_boxes_without_other_cards_inside_are_left_alone() -> None:
     got = own_boxes(dets, [reading("2H", (4, 4, 18, 32)), reading("3H", (84, 4, 98, 32)),
                            reading("2H", (52, 68, 66, 96), orient=2)])
     assert np.array_equal(got.xyxy, dets.xyxy)
+
+
+def test_salt_and_pepper_is_filtered_and_a_clean_frame_left_as_it_is() -> None:
+    from vision.readers.detector import IMPULSE_SHARE, despeckled, impulse_share
+
+    rng = np.random.default_rng(5)
+    clean = np.full((120, 160, 3), 200, np.uint8)
+    cv2.putText(clean, "10", (20, 60), cv2.FONT_HERSHEY_PLAIN, 1.0, (0, 0, 0), 1)  # thin
+    cv2.line(clean, (0, 90), (159, 90), (30, 30, 30), 1)
+    assert impulse_share(clean) <= IMPULSE_SHARE
+    assert despeckled(clean) is clean  # a small index's 1-px strokes are kept
+    noisy = clean.copy()
+    spots = rng.random(clean.shape[:2])
+    noisy[spots < 0.01] = 0
+    noisy[spots > 0.99] = 255
+    assert impulse_share(noisy) > IMPULSE_SHARE
+    out = despeckled(noisy)
+    away = np.abs(out.astype(int) - 200).max(axis=2) > 60
+    away[50:100] = False  # the text and the line
+    assert away.mean() < 0.001  # the specks are gone

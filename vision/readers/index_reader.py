@@ -380,11 +380,11 @@ class IndexReader:
                     card_conf: float | None = None) -> list[Detections]:
         """The cards of each frame, one row per physical card. ``card_conf`` is accepted for
         the zone reader's interface; here it is the minimum localiser score of an index."""
-        from vision.readers.detector import _bgr
+        from vision.readers.detector import _bgr, despeckled
 
         out = []
         for frame in frames_bgr:
-            frame = _bgr(frame)
+            frame = despeckled(_bgr(frame))
             if self.face is not None:
                 frame = as_light_face(frame, *self.face)
             min_conf = self.conf if conf is None else float(conf)
