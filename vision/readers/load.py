@@ -5,6 +5,7 @@ detector with its crop classifier, or the two together; ``"auto"`` picks by wher
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,13 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
     if reader == "index":
         return IndexReader(threads=threads, card_boxes=not table, **kwargs)
     if reader == "hybrid":
+        if table:
+            # At the table every card is read in a card box: an index outside every box is
+            # mostly a lower card of a pile showing as a card lands on it (logged again with
+            # it), and the second look reads the spread hands. Rendered rounds, the demo's
+            # deck, seeds 100-109: 5 wrong in silence with such cards, 2 without (8 exact
+            # once answered against 5); the design dondorf, seeds 100-104: alike.
+            kwargs.setdefault("loose_conf", math.inf)
         return IndexReader(threads=threads, card_boxes=True, whole_cards=True, **kwargs)
     from vision.readers.detector import CardDetector
 
