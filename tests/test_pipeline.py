@@ -363,6 +363,7 @@ def test_watch_with_a_taught_deck_reads_the_table_with_its_profile(tmp_path: Pat
     assert reader.heads.layers is not None and reader.face is not None
     assert not reader.negative  # zone views: the taught face already says how to read it
     assert reader.loose_conf > 1  # every card at the table is read in a card box
+    assert reader.imgsz == 384  # small zone views are not upscaled to the photos' 640
     with pytest.raises(ValueError, match="--reader hybrid"):
         build_detector(parser.parse_args([*base, "--deck", str(deck), "--reader", "card"]), None)
     bad = tmp_path / "notadeck.json"
