@@ -207,15 +207,18 @@ def make_camera_feed(source: str, profile: TableProfile | None, game: str,
     if log is not None and os.environ.get("COMPANION_NO_DETECTOR") != "1":
         try:
             from vision.pipeline.table import TablePipeline
-            from vision.readers.load import second_look, table_reader
+            from vision.readers.load import read_deck_profile, second_look, table_reader
 
             feed = CameraFeed(source, profile, game, players)
-            why = deck_problem(deck) if deck is not None else ""
-            if why:
-                feed.notices.append(f"{why}. The cards are read with the usual card models; "
-                                    f"teach your deck again with companion teach-deck.")
-                deck = None
-            pipeline = TablePipeline(feed.profile, table_reader(deck), None, log,
+            taught = None
+            if deck is not None:
+                try:
+                    taught = read_deck_profile(deck)
+                except ValueError as exc:
+                    feed.notices.append(f"{exc}. The cards are read with the usual card "
+                                        f"models; teach your deck again with companion "
+                                        f"teach-deck.")
+            pipeline = TablePipeline(feed.profile, table_reader(taught), None, log,
                                      second_look=second_look())
             feed.pipeline = pipeline
             return feed

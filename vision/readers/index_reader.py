@@ -536,10 +536,11 @@ def own_boxes(dets: Detections, readings: Sequence[IndexReading], min_index: flo
         return np.asarray((b[0] - pad <= pts[:, 0]) & (pts[:, 0] <= b[2] + pad)
                           & (b[1] - pad <= pts[:, 1]) & (pts[:, 1] <= b[3] + pad))
 
+    labels = dets.labels
     owner = np.full(len(rs), -1)
     for k in np.argsort(-dets.confidence):
         mine = within(boxes[k], centres) & (owner < 0)
-        mine &= np.array([c == dets.labels[k] for c in codes], bool)
+        mine &= np.array([c == labels[k] for c in codes], bool)
         owner[mine] = k
     out = boxes.copy()
     for k in range(len(dets)):
