@@ -396,7 +396,7 @@ def test_the_hybrid_asks_the_ocr_only_about_cards_the_classifier_is_unsure_of() 
     reader.card_detector, reader.ocr = Detector(), _CountingOCR()  # type: ignore[assignment]
     reader.ocr_mode, reader.ocr_below, reader.decks = True, 0.9, 1
     reader.index_weight, reader.corner_gate, reader.corner_weight = 1.0, 0.9, 0.3
-    reader.loose_conf = 0.6
+    reader.loose_conf, reader.faceless = 0.6, True
     unsure_rank = np.full(13, 0.3 / 12)
     unsure_rank[RANKS.index("9")] = 0.7
     hearts, clubs = np.array([0.01, 0.01, 0.97, 0.01]), np.array([0.97, 0.01, 0.01, 0.01])
@@ -432,8 +432,46 @@ def _hybrid(boxes: np.ndarray, favourite: str) -> Any:
     reader.card_detector, reader.ocr = Detector(), None  # type: ignore[assignment]
     reader.ocr_mode, reader.ocr_below, reader.decks = False, 0.9, 1
     reader.index_weight, reader.corner_gate, reader.corner_weight = 1.0, 0.9, 0.3
-    reader.loose_conf = 0.6
+    reader.loose_conf, reader.faceless = 0.6, True
     return reader
+
+
+def test_an_unsure_card_box_with_no_index_anywhere_is_left_out(monkeypatch) -> None:  # noqa: ANN001
+    # Three boxes, no index found by the localiser in any: the classifier is sure of the
+    # first; the second's corners hold an index; the third's hold none (a card back).
+    import vision.readers.index_reader as ir
+
+    boxes = np.array([[0, 0, 100, 140], [110, 0, 210, 140], [220, 0, 320, 140]], np.float32)
+    reader = _hybrid(boxes, "QH")
+    sure = np.full(52, 0.01 / 51)
+    sure[CARD_CODES.index("QH")] = 0.99
+    unsure = np.full(52, 0.4 / 51)
+    unsure[CARD_CODES.index("KC")] = 0.6
+
+    class Classifier:
+        def crops(self, frame: np.ndarray, b: np.ndarray) -> np.ndarray:
+            return np.zeros((len(b), 8, 8, 3), np.uint8)
+
+        def classify_patches(self, crops: np.ndarray) -> tuple[Any, Any, np.ndarray]:
+            return None, None, np.stack([sure, unsure, unsure[::-1]])
+
+    reader.card_detector.classifier = Classifier()
+    seven = np.full(52, 0.01 / 51)
+    seven[CARD_CODES.index("7D")] = 0.99
+    asked = []
+
+    def corners(heads: Any, grey: np.ndarray, box: np.ndarray) -> np.ndarray | None:
+        asked.append(float(box[0]))
+        return seven if box[0] == 110 else None
+
+    monkeypatch.setattr(ir, "corner_vote", corners)
+    reader.heads = None  # type: ignore[assignment]
+    frame = np.full((200, 320, 3), 255, np.uint8)
+    got = reader._with_whole_cards(frame, [], 0.3)
+    assert asked == [110.0, 220.0]  # the sure box's corners are not read
+    assert sorted(got.xyxy[:, 0].tolist()) == [0, 110]
+    reader.faceless = False  # kept, named by the classifier alone
+    assert sorted(reader._with_whole_cards(frame, [], 0.3).xyxy[:, 0].tolist()) == [0, 110, 220]
 
 
 def test_a_whole_card_box_around_a_pile_names_every_card_whose_index_shows() -> None:

@@ -172,9 +172,10 @@ class IndexReader:
       card box, its 52 probabilities multiplied with the indices' rank x suit vote raised to
       ``index_weight`` (0: the classifier alone; large: the indices decide). A box with no
       index found inside whose classifier vote is below ``corner_gate`` has its four corners
-      read by the heads (`corner_vote`), raised to ``corner_weight``. A card read from
-      indices outside every card box (or split from a box around several cards) needs at
-      least ``loose_conf``.
+      read by the heads (`corner_vote`), raised to ``corner_weight``; with ``faceless``
+      such a box is left out when no corner holds an index either (mostly a card back). A
+      card read from indices outside every card box (or split from a box around several
+      cards) needs at least ``loose_conf``.
     - ``imgsz``: the longer side the localiser reads a frame at (a localiser exported with a
       free input shape; default: its JSON's ``imgsz``). Larger finds smaller indices.
       ``tile``: a frame over 1.5 times that size is also read in tiles (`tiles`).
@@ -192,7 +193,7 @@ class IndexReader:
                  whole_cards: bool = False, index_weight: float = 1.0,
                  corner_gate: float = 0.9, corner_weight: float = 0.3,
                  imgsz: int | None = None, loose_conf: float = 0.6, tile: bool = True,
-                 negative: bool = False) -> None:
+                 negative: bool = False, faceless: bool = True) -> None:
         import onnxruntime as ort
 
         self.localiser_path = Path(localiser) if localiser else localiser_path()
@@ -228,6 +229,7 @@ class IndexReader:
         self.loose_conf = float(loose_conf)
         self.tile = bool(tile)
         self.negative = bool(negative)
+        self.faceless = bool(faceless)
         self.decks = int(decks)
         self.card_detector = None
         if card_boxes:
@@ -478,6 +480,7 @@ class IndexReader:
             inside[i], at = fused[at:at + len(inside[i])], at + len(inside[i])
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         names, scores, dists = [], [], []
+        blank: list[int] = []  # unsure boxes with no index anywhere: mostly card backs
         for i in range(len(boxes)):
             p = probs[i]
             for r in inside.get(i, []):  # each corner votes
@@ -487,6 +490,10 @@ class IndexReader:
                 corners = corner_vote(self.heads, grey, boxes[i])
                 if corners is not None:
                     p = p * corners ** self.corner_weight
+                elif self.faceless:
+                    # No index in the box nor in its corners, and the classifier unsure:
+                    # mostly a card back (rendered empty tables: 0.10 -> 0.045 phantoms).
+                    blank.append(i)
             p = p / max(float(p.sum()), 1e-12)
             c = int(p.argmax())
             names.append(c)
@@ -496,6 +503,7 @@ class IndexReader:
         from vision.readers.detector import merge_physical_cards_kept
 
         sure = np.flatnonzero(merged.confidence >= min_conf)
+        sure = sure[~np.isin(sure, blank)]
         merged, kept = merge_physical_cards_kept(merged[sure])
         src = sure[kept]
         merged = one_per_deck(merged, [dists[i] for i in src], cardness[src], self.decks,
