@@ -396,7 +396,7 @@ def test_the_hybrid_asks_the_ocr_only_about_cards_the_classifier_is_unsure_of() 
     reader.card_detector, reader.ocr = Detector(), _CountingOCR()  # type: ignore[assignment]
     reader.ocr_mode, reader.ocr_below, reader.decks = True, 0.9, 1
     reader.index_weight, reader.corner_gate, reader.corner_weight = 1.0, 0.9, 0.3
-    reader.loose_conf, reader.faceless = 0.6, True
+    reader.loose_conf, reader.faceless = 0.6, 120.0
     unsure_rank = np.full(13, 0.3 / 12)
     unsure_rank[RANKS.index("9")] = 0.7
     hearts, clubs = np.array([0.01, 0.01, 0.97, 0.01]), np.array([0.97, 0.01, 0.01, 0.01])
@@ -432,13 +432,13 @@ def _hybrid(boxes: np.ndarray, favourite: str) -> Any:
     reader.card_detector, reader.ocr = Detector(), None  # type: ignore[assignment]
     reader.ocr_mode, reader.ocr_below, reader.decks = False, 0.9, 1
     reader.index_weight, reader.corner_gate, reader.corner_weight = 1.0, 0.9, 0.3
-    reader.loose_conf, reader.faceless = 0.6, True
+    reader.loose_conf, reader.faceless = 0.6, 120.0
     return reader
 
 
 def test_an_unsure_card_box_with_no_index_anywhere_is_left_out(monkeypatch) -> None:  # noqa: ANN001
-    # Three boxes, no index found by the localiser in any: the classifier is sure of the
-    # first; the second's corners hold an index; the third's hold none (a card back).
+    # Three boxes 140 px tall, no index found by the localiser in any: the classifier is sure
+    # of the first; the second's corners hold an index; the third's hold none (a card back).
     import vision.readers.index_reader as ir
 
     boxes = np.array([[0, 0, 100, 140], [110, 0, 210, 140], [220, 0, 320, 140]], np.float32)
@@ -470,8 +470,10 @@ def test_an_unsure_card_box_with_no_index_anywhere_is_left_out(monkeypatch) -> N
     got = reader._with_whole_cards(frame, [], 0.3)
     assert asked == [110.0, 220.0]  # the sure box's corners are not read
     assert sorted(got.xyxy[:, 0].tolist()) == [0, 110]
-    reader.faceless = False  # kept, named by the classifier alone
+    reader.faceless = 0.0  # kept, named by the classifier alone
     assert sorted(reader._with_whole_cards(frame, [], 0.3).xyxy[:, 0].tolist()) == [0, 110, 220]
+    reader.faceless = 150.0  # a card this small may hide its indices from the localiser
+    assert len(reader._with_whole_cards(frame, [], 0.3)) == 3
 
 
 def test_a_whole_card_box_around_a_pile_names_every_card_whose_index_shows() -> None:

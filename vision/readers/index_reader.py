@@ -122,6 +122,12 @@ def fuse_cards(readings: Sequence[IndexReading], card_boxes: np.ndarray | None =
 #: 1.1; the same on uncovered cards of rendered scenes, every way up).
 INDEX_SHARE, CARD_ASPECT, CENTRE_RIGHT, CENTRE_DOWN = 0.28, 0.71, 0.9, 1.1
 
+#: Pixels of a card box's longer side from which the hybrid takes an unsure box with no index
+#: found inside or in its corners for a card back and leaves it out (`IndexReader`,
+#: ``faceless``): its indices would be some 30 px tall. Smaller cards keep the crop
+#: classifier's name: their indices are often too small or too spoilt for the localiser.
+FACELESS_PX = 120.0
+
 
 def implied_card_box(box: Sequence[float] | np.ndarray, orient: int
                      ) -> tuple[float, float, float, float]:
@@ -172,8 +178,9 @@ class IndexReader:
       card box, its 52 probabilities multiplied with the indices' rank x suit vote raised to
       ``index_weight`` (0: the classifier alone; large: the indices decide). A box with no
       index found inside whose classifier vote is below ``corner_gate`` has its four corners
-      read by the heads (`corner_vote`), raised to ``corner_weight``; with ``faceless``
-      such a box is left out when no corner holds an index either (mostly a card back). A
+      read by the heads (`corner_vote`), raised to ``corner_weight``; a box whose longer
+      side is at least ``faceless`` pixels (0: never) is left out when no corner holds an
+      index either (mostly a card back; in a smaller box an index may be too small to find). A
       card read from indices outside every card box (or split from a box around several
       cards) needs at least ``loose_conf``.
     - ``imgsz``: the longer side the localiser reads a frame at (a localiser exported with a
@@ -193,7 +200,7 @@ class IndexReader:
                  whole_cards: bool = False, index_weight: float = 1.0,
                  corner_gate: float = 0.9, corner_weight: float = 0.3,
                  imgsz: int | None = None, loose_conf: float = 0.6, tile: bool = True,
-                 negative: bool = False, faceless: bool = True) -> None:
+                 negative: bool = False, faceless: float = FACELESS_PX) -> None:
         import onnxruntime as ort
 
         self.localiser_path = Path(localiser) if localiser else localiser_path()
@@ -229,7 +236,7 @@ class IndexReader:
         self.loose_conf = float(loose_conf)
         self.tile = bool(tile)
         self.negative = bool(negative)
-        self.faceless = bool(faceless)
+        self.faceless = float(faceless)
         self.decks = int(decks)
         self.card_detector = None
         if card_boxes:
@@ -490,9 +497,10 @@ class IndexReader:
                 corners = corner_vote(self.heads, grey, boxes[i])
                 if corners is not None:
                     p = p * corners ** self.corner_weight
-                elif self.faceless:
-                    # No index in the box nor in its corners, and the classifier unsure:
-                    # mostly a card back (rendered empty tables: 0.10 -> 0.045 phantoms).
+                elif self.faceless and max(boxes[i, 2] - boxes[i, 0],
+                                           boxes[i, 3] - boxes[i, 1]) >= self.faceless:
+                    # No index in the box nor in its corners, the classifier unsure, and the
+                    # card large enough that its indices would be found: mostly a card back.
                     blank.append(i)
             p = p / max(float(p.sum()), 1e-12)
             c = int(p.argmax())
