@@ -42,3 +42,31 @@ def test_pile_labels_cards_whose_corner_shows() -> None:
     scene = scenes.render_scene(np.random.default_rng(1), ["standard"], size=640, kind="pile",
                                 clean=True, codes=codes, card_height=200)
     assert {c for c, _ in scene.cards} == set(codes)
+
+
+def test_real_small_sheets_shrink_real_photos_and_keep_their_index_boxes(tmp_path) -> None:  # noqa: ANN001
+    import cv2
+
+    from vision.training.index_data import real_small_sheets
+
+    # A 640x480 "photo": a black index mark 60 px tall, and one 12 px tall that the shrinking
+    # leaves under 10 px (painted over, not labelled).
+    photo = np.full((480, 640, 3), 235, np.uint8)
+    photo[100:160, 200:240] = 20
+    photo[300:312, 400:408] = 20
+    cv2.imwrite(str(tmp_path / "p.jpg"), photo)
+    rec = {"image": "p.jpg", "width": 640, "height": 480,
+           "cards": [{"card": "index", "box": [200, 100, 240, 160]},
+                     {"card": "index", "box": [400, 300, 408, 312]}]}
+    out = tmp_path / "sheets"
+    assert real_small_sheets([rec], out, 3, seed=1, src=tmp_path) == 3
+    for k in range(3):
+        img = cv2.imread(str(out / "images" / f"real-small-{k:05d}.jpg"))
+        h, w = img.shape[:2]
+        rows = (out / "labels" / f"real-small-{k:05d}.txt").read_text().split("\n")
+        boxes = [[float(v) for v in r.split()[1:]] for r in rows if r.strip()]
+        assert len(boxes) in (4, 9)  # a 2x2 or 3x3 grid of the photo, one mark each
+        for cx, cy, _bw, bh in boxes:  # each label lies on a dark mark of the sheet
+            x, y = int(cx * w), int(cy * h)
+            assert img[y, x].mean() < img.mean()
+            assert 10 <= bh * h <= 60

@@ -135,6 +135,57 @@ def link_real(recs: list[dict[str, object]], out_dir: Path, src: Path = REAL_TRA
     return len(recs)
 
 
+def real_small_sheets(recs: Sequence[dict[str, object]], out_dir: Path, count: int, seed: int,
+                      size: int = 640, src: Path = REAL_TRAIN, min_px: float = 10.0) -> int:
+    """Real index photos made small and spoilt like a webcam's view of a table, for the
+    localiser: each sheet is a ``size`` square of table (`scenes.table_surface`) holding 2x2
+    or 3x3 real close-ups shrunk into it (the real photos' indices are 20-90 px tall at the
+    localiser's input; across a table they are 8-25), then dimmed, blurred, noised and
+    stretched (`scenes.webcam`, `scenes._degrade`). An index box kept under ``min_px`` tall in
+    the sheet is painted over with table: the localiser is not taught blobs."""
+    rng = np.random.default_rng(seed)
+    (out_dir / "images").mkdir(parents=True, exist_ok=True)
+    (out_dir / "labels").mkdir(parents=True, exist_ok=True)
+    for k in range(count):
+        table = scenes.table_surface(rng, size, size)
+        grid = 2 if rng.random() < 0.5 else 3
+        cell = size / grid
+        boxes: list[np.ndarray] = []
+        for gy in range(grid):
+            for gx in range(grid):
+                rec = recs[int(rng.integers(len(recs)))]
+                img = cv2.imread(str(src / str(rec["image"])))
+                if img is None:
+                    continue
+                h, w = img.shape[:2]
+                f = cell * rng.uniform(0.75, 1.0) / max(h, w)
+                sw, sh = max(1, round(w * f)), max(1, round(h * f))
+                x0 = int(gx * cell + rng.uniform(0, cell - sw))
+                y0 = int(gy * cell + rng.uniform(0, cell - sh))
+                table[y0:y0 + sh, x0:x0 + sw] = cv2.resize(img, (sw, sh),
+                                                           interpolation=cv2.INTER_AREA)
+                for c in rec["cards"]:  # type: ignore[attr-defined]
+                    x1, y1, x2, y2 = (float(v) * f for v in c["box"])
+                    box = np.array([x0 + x1, y0 + y1, x0 + x2, y0 + y2], np.float32)
+                    if box[3] - box[1] < min_px:
+                        table[int(box[1]):int(np.ceil(box[3])), int(box[0]):int(np.ceil(box[2]))] \
+                            = table[int(box[1]):int(np.ceil(box[3])),
+                                    int(box[0]):int(np.ceil(box[2]))].mean(axis=(0, 1))
+                    else:
+                        boxes.append(box)
+        img = scenes._degrade(rng, table)
+        quads = [np.array([[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]], np.float32)
+                 for b in boxes]
+        sheet = scenes.webcam(rng, scenes.Scene(img, [], "real", [("", q) for q in quads]))
+        hh, ww = sheet.image.shape[:2]
+        rows = [r for _, q in sheet.indices if (r := _yolo_row(q, ww, hh))]
+        name = f"real-small-{k:05d}"
+        cv2.imwrite(str(out_dir / "images" / f"{name}.jpg"), sheet.image,
+                    [cv2.IMWRITE_JPEG_QUALITY, 92])
+        (out_dir / "labels" / f"{name}.txt").write_text("\n".join(rows) + ("\n" if rows else ""))
+    return count
+
+
 # ---------------------------------------------------------------- crops for the heads
 
 def _jitter_box(rng: np.random.Generator, box: np.ndarray, amount: float) -> np.ndarray:
@@ -270,6 +321,20 @@ def build(out: Path, scenes: int, val_scenes: int, heldout_scenes: int, seed: in
         f"val: [synth-val{', real-val' if train else ''}]\nnc: 1\nnames:\n  0: index\n")
 
 
+def build_real_small(out: Path, count: int, seed: int) -> None:
+    train, val = split_real(real_index_records())
+    if not train:
+        raise FileNotFoundError(f"no real index photos in {REAL_TRAIN}")
+    real_small_sheets(train, out / "real-small-train", count, seed)
+    real_small_sheets(val, out / "real-small-val", max(1, count // 10), seed + 1)
+    yaml = out / "data.yaml"
+    text = yaml.read_text()
+    if "real-small-train" not in text:
+        yaml.write_text(text.replace("train: [synth-train",
+                                     "train: [synth-train, real-small-train"))
+    print(f"real small sheets: {count} train, {max(1, count // 10)} validation")
+
+
 def build_crops(out: Path, seed: int) -> None:
     rng = np.random.default_rng(seed)
     train, val = split_real(real_index_records())
@@ -300,7 +365,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--proposals", action="store_true",
                     help="only cut the shipped localiser's own boxes on the training scenes "
                          "and real index photos (crops-proposals.npz)")
+    ap.add_argument("--real-small", type=int, default=0, metavar="N",
+                    help="only make N sheets of real index photos shrunk and spoilt "
+                         "(`real_small_sheets`; a tenth as many for validation) and add them to "
+                         "the localiser's training data")
     args = ap.parse_args(argv)
+    if args.real_small:
+        build_real_small(args.out, args.real_small, args.seed)
+        return 0
     if args.mine:
         build_mined(args.out, args.seed)
         return 0
