@@ -578,6 +578,12 @@ def test_auto_reads_photos_with_the_hybrid_and_the_table_with_the_card_reader() 
     photo = load.load_reader("auto", threads=1, ocr=False)
     assert isinstance(photo, index_reader.IndexReader) and photo.card_detector is not None
     assert photo.card_detector.classifier is not None  # the crop classifier votes too
+    # Photos: the localiser's boxes down to 0.1 (the heads' is-index weighs each); at the
+    # table the reader's own 0.25.
+    assert photo.index_conf == load.PHOTO_INDEX_CONF == 0.1
+    assert photo.faint_below == load.PHOTO_FAINT_BELOW == 0.25
+    assert load.load_reader("hybrid", threads=1, ocr=False, table=True).index_conf == 0.25
+    assert load.load_reader("index", threads=1, ocr=False, index_conf=0.3).index_conf == 0.3
     assert isinstance(load.load_reader("auto", threads=1, table=True), CardDetector)
     assert isinstance(load.load_reader("auto", "models/cards.onnx", threads=1),
                       CardDetector)  # a whole-card model named: the card reader
@@ -695,3 +701,27 @@ def test_salt_and_pepper_is_filtered_and_a_clean_frame_left_as_it_is() -> None:
     away = np.abs(out.astype(int) - 200).max(axis=2) > 60
     away[50:100] = False  # the text and the line
     assert away.mean() < 0.001  # the specks are gone
+
+
+def test_a_faint_box_counts_only_where_the_heads_are_sure_it_is_an_index() -> None:
+    from vision.readers.index_reader import IndexReader
+
+    class Heads:
+        def read(self, patches: np.ndarray) -> dict[str, np.ndarray]:
+            n = len(patches)
+            return {"rank": np.full((n, 13), 1 / 13), "suit": np.full((n, 4), 0.25),
+                    "orient": np.tile([1.0, 0, 0, 0], (n, 1)),
+                    "is_index": np.array([0.95, 0.6, 0.6, 0.95])[:n]}
+
+    reader = IndexReader.__new__(IndexReader)
+    reader.heads = Heads()  # type: ignore[assignment]
+    reader.faint_below, reader.faint_index = 0.25, 0.9
+    frame = np.full((100, 100, 3), 200, np.uint8)
+    boxes = np.array([[10, 10, 20, 30]] * 4, np.float32)
+    scores = np.array([0.12, 0.12, 0.4, 0.4], np.float32)  # faint, faint, clear, clear
+    kept = reader.read_indices(frame, boxes, scores, ocr=False)
+    assert [(r.score, r.is_index) for r in kept] == [(pytest.approx(0.12), 0.95),
+                                                     (pytest.approx(0.4), 0.6),
+                                                     (pytest.approx(0.4), 0.95)]
+    reader.faint_below = 0.0  # off (the table's readers): every box the localiser gave
+    assert len(reader.read_indices(frame, boxes, scores, ocr=False)) == 4

@@ -165,7 +165,9 @@ class IndexReader:
     - ``conf``: minimum confidence of a card (its corners' fused rank x suit probability times
       the chance that at least one of them is an index). Raising it trades recall for precision.
     - ``index_conf``: minimum localiser score of an index box. Lower finds more covered or
-      blurred indices; the heads' is-index output then removes what is not one.
+      blurred indices; the heads' is-index output then removes what is not one. A box scored
+      below ``faint_below`` counts only where the heads are sure it is an index (is-index at
+      least ``faint_index``).
     - ``card_boxes``: also run the whole-card detector (`models/cards.onnx`) to give each card
       its card box (the indices inside one box are one card). Off, a card's box is the union of
       its index boxes (enough at the table, where zones say where a card lies).
@@ -200,7 +202,8 @@ class IndexReader:
                  whole_cards: bool = False, index_weight: float = 1.0,
                  corner_gate: float = 0.9, corner_weight: float = 0.3,
                  imgsz: int | None = None, loose_conf: float = 0.6, tile: bool = True,
-                 negative: bool = False, faceless: float = FACELESS_PX) -> None:
+                 negative: bool = False, faceless: float = FACELESS_PX,
+                 faint_below: float = 0.0, faint_index: float = 0.9) -> None:
         import onnxruntime as ort
 
         self.localiser_path = Path(localiser) if localiser else localiser_path()
@@ -237,6 +240,7 @@ class IndexReader:
         self.tile = bool(tile)
         self.negative = bool(negative)
         self.faceless = float(faceless)
+        self.faint_below, self.faint_index = float(faint_below), float(faint_index)
         self.decks = int(decks)
         self.card_detector = None
         if card_boxes:
@@ -360,6 +364,9 @@ class IndexReader:
                                  float(scores[i]), probs["rank"][i], probs["suit"][i],
                                  int(orient[i]), float(probs["is_index"][i]))
                     for i in range(len(boxes))]
+        if self.faint_below > 0:
+            readings = [r for r in readings
+                        if r.score >= self.faint_below or r.is_index >= self.faint_index]
         return self.fuse_ocr(frame, readings) if ocr else readings
 
     def fuse_ocr(self, frame: np.ndarray, readings: Sequence[IndexReading]

@@ -22,6 +22,15 @@ DEFAULT_READER = "card"
 #: cards of decks the crop classifier never saw, at some 5x the time (models/INDEX.md).
 PHOTO_READER = "hybrid"
 
+#: The localiser's threshold when the index readers read photos (the reader's own default,
+#: 0.25, stays at the table), and below which score a box counts only where the heads are
+#: sure it is an index (is-index 0.9): real close-ups, grey and noisy, had indices read right
+#: at is-index 0.95 boxed at 0.07-0.18. Hybrid, real photos held out by time
+#: (`bench_real_closeups.py`) recall 0.695 -> 0.800; every 8th real whole-card training
+#: photo 0.996 / 0.977 -> 0.994 / 0.988; phantoms on 150 empty tables of the training designs
+#: 44 -> 45 (50 without the sureness rule). models/INDEX.md, "Ninth session".
+PHOTO_INDEX_CONF, PHOTO_FAINT_BELOW = 0.1, 0.25
+
 
 def load_reader(reader: str = "auto", model: str | Path | None = None,
                 conf: float | None = None, threads: int = 2, table: bool = False,
@@ -41,6 +50,9 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
         # Photos are also read in negative where indices show there and not in the photo (a
         # deck printed gold on black); zone views at the table are not.
         kwargs.setdefault("negative", not table)
+        if not table:
+            kwargs.setdefault("index_conf", PHOTO_INDEX_CONF)
+            kwargs.setdefault("faint_below", PHOTO_FAINT_BELOW)
         if table:
             # Zone views are small (320 px): read at the second look's 384 px, not upscaled
             # to the photos' 640. A taught deck's rendered round (dondorf, seed 3): 39 of 39
