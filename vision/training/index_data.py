@@ -11,6 +11,8 @@ Two products, both written under ``datasets/index/`` (ignored by git):
   cut out the way the runtime cuts a localiser box (`vision.readers.index_heads.index_patch`), with
   its box jittered, plus crops of the real index boxes and negatives (patches that are not an
   index: pips, face art, backs, chips, table), saved as one ``.npz`` per split.
+- **Real small sheets** (``--real-small N``, `real_small_sheets`): the real index photos shrunk
+  onto a rendered table and webcam-spoilt, added to the localiser's training scenes.
 
     python -m vision.training.index_data --scenes 2400 --val-scenes 150 --out datasets/index
 """
@@ -141,8 +143,8 @@ def real_small_sheets(recs: Sequence[dict[str, object]], out_dir: Path, count: i
     localiser: each sheet is a ``size`` square of table (`scenes.table_surface`) holding 2x2
     or 3x3 real close-ups shrunk into it (the real photos' indices are 20-90 px tall at the
     localiser's input; across a table they are 8-25), then dimmed, blurred, noised and
-    stretched (`scenes.webcam`, `scenes._degrade`). An index box kept under ``min_px`` tall in
-    the sheet is painted over with table: the localiser is not taught blobs."""
+    stretched (`scenes.webcam`, `scenes._degrade`). An index shrunk under ``min_px`` tall is
+    painted over in its mean colour and not labelled: the localiser is not taught blobs."""
     rng = np.random.default_rng(seed)
     (out_dir / "images").mkdir(parents=True, exist_ok=True)
     (out_dir / "labels").mkdir(parents=True, exist_ok=True)
