@@ -49,9 +49,10 @@ def main() -> int:
             raise FileNotFoundError(args.src / name)
         got = set(reader.detect(image).labels)
         want = {str(c) for c in rec["unique_cards"]}  # type: ignore[attr-defined]
-        tp, fp, fn = counts.setdefault(name.split("_")[0], [0, 0, 0])
-        counts[name.split("_")[0]] = [tp + len(got & want), fp + len(got - want),
-                                      fn + len(want - got)]
+        tally = counts.setdefault(name.split("_")[0], [0, 0, 0])  # right, wrong, missed
+        tally[0] += len(got & want)
+        tally[1] += len(got - want)
+        tally[2] += len(want - got)
         if args.verbose and got != want:
             print(f"  {name}: missed {sorted(want - got)}, wrong {sorted(got - want)}")
     total = [sum(c[i] for c in counts.values()) for i in range(3)]

@@ -170,9 +170,9 @@ def real_small_sheets(recs: Sequence[dict[str, object]], out_dir: Path, count: i
                     x1, y1, x2, y2 = (float(v) * f for v in c["box"])
                     box = np.array([x0 + x1, y0 + y1, x0 + x2, y0 + y2], np.float32)
                     if box[3] - box[1] < min_px:
-                        table[int(box[1]):int(np.ceil(box[3])), int(box[0]):int(np.ceil(box[2]))] \
-                            = table[int(box[1]):int(np.ceil(box[3])),
-                                    int(box[0]):int(np.ceil(box[2]))].mean(axis=(0, 1))
+                        cut = table[int(box[1]):int(np.ceil(box[3])),
+                                    int(box[0]):int(np.ceil(box[2]))]
+                        cut[:] = cut.mean(axis=(0, 1))
                     else:
                         boxes.append(box)
         img = scenes._degrade(rng, table)
@@ -327,14 +327,15 @@ def build_real_small(out: Path, count: int, seed: int) -> None:
     train, val = split_real(real_index_records())
     if not train:
         raise FileNotFoundError(f"no real index photos in {REAL_TRAIN}")
+    val_count = max(1, count // 10)
     real_small_sheets(train, out / "real-small-train", count, seed)
-    real_small_sheets(val, out / "real-small-val", max(1, count // 10), seed + 1)
+    real_small_sheets(val, out / "real-small-val", val_count, seed + 1)
     yaml = out / "data.yaml"
     text = yaml.read_text()
     if "real-small-train" not in text:
         yaml.write_text(text.replace("train: [synth-train",
                                      "train: [synth-train, real-small-train"))
-    print(f"real small sheets: {count} train, {max(1, count // 10)} validation")
+    print(f"real small sheets: {count} train, {val_count} validation")
 
 
 def build_crops(out: Path, seed: int) -> None:
