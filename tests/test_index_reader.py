@@ -396,7 +396,7 @@ def test_the_hybrid_asks_the_ocr_only_about_cards_the_classifier_is_unsure_of() 
     reader.card_detector, reader.ocr = Detector(), _CountingOCR()  # type: ignore[assignment]
     reader.ocr_mode, reader.ocr_below, reader.decks = True, 0.9, 1
     reader.index_weight, reader.corner_gate, reader.corner_weight = 1.0, 0.9, 0.3
-    reader.loose_conf, reader.faceless = 0.6, 120.0
+    reader.loose_conf, reader.faceless, reader.alike = 0.6, 120.0, True
     unsure_rank = np.full(13, 0.3 / 12)
     unsure_rank[RANKS.index("9")] = 0.7
     hearts, clubs = np.array([0.01, 0.01, 0.97, 0.01]), np.array([0.97, 0.01, 0.01, 0.01])
@@ -432,7 +432,7 @@ def _hybrid(boxes: np.ndarray, favourite: str) -> Any:
     reader.card_detector, reader.ocr = Detector(), None  # type: ignore[assignment]
     reader.ocr_mode, reader.ocr_below, reader.decks = False, 0.9, 1
     reader.index_weight, reader.corner_gate, reader.corner_weight = 1.0, 0.9, 0.3
-    reader.loose_conf, reader.faceless = 0.6, 120.0
+    reader.loose_conf, reader.faceless, reader.alike = 0.6, 120.0, False
     return reader
 
 
@@ -474,6 +474,38 @@ def test_an_unsure_card_box_with_no_index_anywhere_is_left_out(monkeypatch) -> N
     assert sorted(reader._with_whole_cards(frame, [], 0.3).xyxy[:, 0].tolist()) == [0, 110, 220]
     reader.faceless = 150.0  # a card this small may hide its indices from the localiser
     assert len(reader._with_whole_cards(frame, [], 0.3)) == 3
+
+
+def test_card_boxes_read_alike_with_no_index_are_backs() -> None:
+    # Three face-down cards apart on the table, a back printed with a large K: the classifier
+    # reads each as K♣ (sure), the localiser finds no index in any. A deck holds K♣ once:
+    # they are backs, and none is reported. With an index inside one, that one is a card.
+    boxes = np.array([[0, 0, 100, 140], [110, 0, 210, 140], [220, 0, 320, 140]], np.float32)
+    reader = _hybrid(boxes, "KC")
+    reader.alike = True
+    frame = np.full((200, 320, 3), 255, np.uint8)
+    assert len(reader._with_whole_cards(frame, [], 0.3)) == 0
+    got = reader._with_whole_cards(frame, [reading("KC", (225, 5, 240, 30))], 0.3)
+    assert got.labels == ["KC"] and got.xyxy[0, 0] >= 220
+    reader.alike = False  # the likeliest of the alike boxes kept (one per deck)
+    assert len(reader._with_whole_cards(frame, [], 0.3)) == 1
+
+
+def test_alike_backs_counts_boxes_apart_and_decks() -> None:
+    from vision.readers.index_reader import alike_backs
+
+    kc = np.zeros(52)
+    kc[CARD_CODES.index("KC")] = 1.0
+    qh = np.zeros(52)
+    qh[CARD_CODES.index("QH")] = 1.0
+    apart = np.array([[0, 0, 100, 140], [110, 0, 210, 140], [220, 0, 320, 140]], np.float32)
+    assert alike_backs(apart, [kc, kc, qh], [True] * 3) == [0, 1]
+    assert alike_backs(apart, [kc, kc, qh], [True, False, True]) == []  # one has an index
+    assert alike_backs(apart, [kc, kc, kc], [True] * 3, decks=2) == [0, 1, 2]
+    assert alike_backs(apart, [kc, kc, qh], [True] * 3, decks=2) == []  # two decks: two K♣
+    # Two boxes around one card (one's centre inside the other) are one card, not two.
+    nested = np.array([[0, 0, 100, 140], [10, 10, 110, 150]], np.float32)
+    assert alike_backs(nested, [kc, kc], [True, True]) == []
 
 
 def test_a_whole_card_box_around_a_pile_names_every_card_whose_index_shows() -> None:

@@ -184,7 +184,9 @@ class IndexReader:
       side is at least ``faceless`` pixels (0: never) is left out when no corner holds an
       index either (mostly a card back; in a smaller box an index may be too small to find). A
       card read from indices outside every card box (or split from a box around several
-      cards) needs at least ``loose_conf``.
+      cards) needs at least ``loose_conf``. ``alike``: card boxes with no index found inside
+      that the classifier reads as one card more times than there are decks are left out
+      (`alike_backs`: the backs of face-down cards).
     - ``imgsz``: the longer side the localiser reads a frame at (a localiser exported with a
       free input shape; default: its JSON's ``imgsz``). Larger finds smaller indices.
       ``tile``: a frame over 1.5 times that size is also read in tiles (`tiles`).
@@ -203,7 +205,8 @@ class IndexReader:
                  corner_gate: float = 0.9, corner_weight: float = 0.3,
                  imgsz: int | None = None, loose_conf: float = 0.6, tile: bool = True,
                  negative: bool = False, faceless: float = FACELESS_PX,
-                 faint_below: float = 0.0, faint_index: float = 0.9) -> None:
+                 faint_below: float = 0.0, faint_index: float = 0.9, alike: bool = True
+                 ) -> None:
         import onnxruntime as ort
 
         self.localiser_path = Path(localiser) if localiser else localiser_path()
@@ -240,6 +243,7 @@ class IndexReader:
         self.tile = bool(tile)
         self.negative = bool(negative)
         self.faceless = float(faceless)
+        self.alike = bool(alike)
         self.faint_below, self.faint_index = float(faint_below), float(faint_index)
         self.decks = int(decks)
         self.card_detector = None
@@ -514,6 +518,9 @@ class IndexReader:
             names.append(c)
             scores.append(float(np.sqrt(cardness[i] * p[c])))
             dists.append(p)
+        if self.alike:
+            blank.extend(alike_backs(boxes, dists, [i not in inside for i in range(len(boxes))],
+                                     self.decks))
         merged = Detections(boxes, np.asarray(scores, np.float32), np.asarray(names, np.int64))
         from vision.readers.detector import merge_physical_cards_kept
 
@@ -533,6 +540,33 @@ class IndexReader:
                                 np.concatenate([merged.confidence, extra.confidence]),
                                 np.concatenate([merged.class_id, extra.class_id]))
         return own_boxes(merged, loose + [r for rs in inside.values() for r in rs])
+
+
+def alike_backs(boxes: np.ndarray, dists: Sequence[np.ndarray], indexless: Sequence[bool],
+                decks: int = 1) -> list[int]:
+    """Card boxes that are card backs by the deck's own rule: a deck holds each card once
+    (``decks`` times with more decks), so when more card boxes than that, apart from one
+    another (no box's centre inside another), are read as the same card by the crop
+    classifier alone (no index found inside any of them), they are alike cards of no face:
+    the backs of face-down cards (a back printed with a large letter reads as that card)."""
+    from collections import defaultdict
+
+    groups: dict[int, list[int]] = defaultdict(list)
+    for i, (p, none) in enumerate(zip(dists, indexless, strict=True)):
+        if none:
+            groups[int(np.argmax(p))].append(i)
+    out: list[int] = []
+    for members in groups.values():
+        if len(members) <= decks:
+            continue
+        b = boxes[members]
+        cx, cy = (b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2
+        apart = [j for j in range(len(members))
+                 if not any(k != j and b[k, 0] <= cx[j] <= b[k, 2] and b[k, 1] <= cy[j] <= b[k, 3]
+                            for k in range(len(members)))]
+        if len(apart) > decks:
+            out.extend(members)
+    return out
 
 
 def own_boxes(dets: Detections, readings: Sequence[IndexReading], min_index: float = 0.5
