@@ -70,3 +70,31 @@ def test_real_small_sheets_shrink_real_photos_and_keep_their_index_boxes(tmp_pat
             x, y = int(cx * w), int(cy * h)
             assert img[y, x].mean() < img.mean()
             assert 10 <= bh * h <= 60
+
+
+def test_drawn_indices_give_every_rank_and_suit_as_the_heads_read_them() -> None:
+    pytest.importorskip("PIL")
+    from vision.readers.index_heads import PATCH, RANKS, SUITS
+    from vision.training import font_indices
+
+    if not font_indices.font_files():
+        pytest.skip("no type faces installed (Debian fonts-dejavu-core)")
+    data = font_indices.build(2 * len(RANKS) * len(SUITS), seed=3, fonts_limit=4)
+    assert data["x"].shape == (104, PATCH, PATCH) and data["x"].dtype == np.uint8
+    assert np.bincount(data["rank"], minlength=len(RANKS)).tolist() == [8] * len(RANKS)
+    assert np.bincount(data["suit"], minlength=len(SUITS)).tolist() == [26] * len(SUITS)
+    assert (data["orient"] == 0).all() and (data["is_index"] == 1).all()
+    # Each patch holds ink on paper, not a blank (the index is inside its patch).
+    assert (data["x"].reshape(len(data["x"]), -1).std(axis=1) > 8).mean() > 0.9
+
+
+def test_drawn_pips_differ_by_suit() -> None:
+    from vision.training.font_indices import pip
+
+    rng = np.random.default_rng(0)
+    masks = {s: pip(rng, s, 64) > 127 for s in "CDHS"}
+    for m in masks.values():
+        assert 0.15 < m.mean() < 0.8
+    # A heart is not a spade (a heart upside down with a stem), nor a diamond a club.
+    assert (masks["H"] != masks["S"]).mean() > 0.1
+    assert (masks["D"] != masks["C"]).mean() > 0.1

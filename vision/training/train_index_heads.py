@@ -165,8 +165,8 @@ def evaluate(predict: Any, data: dict[str, np.ndarray]) -> dict[str, float]:
 
 
 def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
-          real_share: float = 0.0, wide_tilt: float = 0.0, from_onnx: Path | None = None
-          ) -> Any:
+          real_share: float = 0.0, wide_tilt: float = 0.0, from_onnx: Path | None = None,
+          drawn: bool = False) -> Any:
     import torch
     import torch.nn.functional as F
 
@@ -174,8 +174,11 @@ def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     data = load(DATA / "crops-train.npz")
-    # Real indices mined from whole-card photos; the localiser's own boxes, true and false.
-    for extra in ("crops-mined.npz", "crops-proposals.npz"):
+    # Real indices mined from whole-card photos; the localiser's own boxes, true and false;
+    # with ``drawn``, indices drawn in type faces (`vision.training.font_indices`; tried in
+    # the tenth session, not in the shipped recipe).
+    for extra in ("crops-mined.npz", "crops-proposals.npz") + (("crops-fonts.npz",) if drawn
+                                                               else ()):
         if (DATA / extra).exists():
             more = load(DATA / extra)
             data = {k: np.concatenate([data[k], more[k]]) for k in data}
@@ -319,6 +322,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--from-onnx", type=Path, default=None,
                     help="start from exported heads (e.g. models/index_heads.onnx) instead "
                          "of a saved state")
+    ap.add_argument("--drawn", action="store_true",
+                    help="also train on datasets/index/crops-fonts.npz (python -m "
+                         "vision.training.font_indices; not in the shipped recipe)")
+    ap.add_argument("--out", type=Path, default=OUT, help="where to export the heads' ONNX")
     ap.add_argument("--eval-only", action="store_true", help="measure models/index_heads.onnx")
     ap.add_argument("--export-only", action="store_true",
                     help="export the best state (runs/index/heads-best.pt) and measure it")
@@ -328,15 +335,15 @@ def main(argv: list[str] | None = None) -> int:
 
         if not args.export_only:
             train(args.minutes, args.lr, args.threads, args.seed, args.resume,
-                  args.real_share, args.wide_tilt, args.from_onnx)
+                  args.real_share, args.wide_tilt, args.from_onnx, args.drawn)
         model = build_model()
         model.load_state_dict(torch.load(STATE.with_name("heads-best.pt"),
                                          weights_only=False)["model"])
-        print(f"exported {export(model)}")
+        print(f"exported {export(model, args.out)}")
     from vision.readers.index_heads import IndexHeads
 
     for tta in (False, True):
-        heads = IndexHeads(OUT, tta=tta)
+        heads = IndexHeads(args.out, tta=tta)
         for split in ("crops-val", "crops-real-val", "crops-proposals-val", "crops-heldout"):
             path = DATA / f"{split}.npz"
             if path.exists():
