@@ -37,7 +37,8 @@ ROOT = Path(__file__).resolve().parents[1]
 STDLIB = set(sys.stdlib_module_names) | {"__future__"}
 PACKAGES = ("companion", "vision", "calibration", "ui")
 QT = ("PySide", "PyQt", "shiboken")
-TRAINING_LIBRARIES = {"torch", "torchvision", "ultralytics", "onnx"}
+#: Training code only (the "train" extra; Pillow reads type faces for drawn indices).
+TRAINING_LIBRARIES = {"torch", "torchvision", "ultralytics", "onnx", "PIL"}
 
 #: Third-party (and sibling) top-level packages each folder may import (DESIGN.md's table).
 ALLOWED: dict[str, set[str]] = {
