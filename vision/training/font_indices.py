@@ -37,8 +37,8 @@ OUT = REPO / "datasets" / "index" / "crops-fonts.npz"
 #: fonts-urw-base35, ...): the more faces, the more rank shapes.
 FONT_GLOBS = ("/usr/share/fonts/**/*.ttf", "/usr/share/fonts/**/*.otf")
 SUIT_GLYPHS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
-#: What a rank is printed as, besides its letter or number (10 as 1 and 0, or as "IO" in a
-#: narrow face).
+#: What a rank is printed as: its letter or number, the ten as "10" (drawn narrow, and some
+#: times squeezed to one digit's width, as many decks print it).
 RANK_TEXT = {r: [r] for r in RANKS} | {"T": ["10"]}
 
 

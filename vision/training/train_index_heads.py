@@ -325,8 +325,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--drawn", action="store_true",
                     help="also train on datasets/index/crops-fonts.npz (python -m "
                          "vision.training.font_indices; not in the shipped recipe)")
-    ap.add_argument("--out", type=Path, default=OUT, help="where to export the heads' ONNX")
-    ap.add_argument("--eval-only", action="store_true", help="measure models/index_heads.onnx")
+    ap.add_argument("--out", type=Path, default=OUT,
+                    help="where to export (and measure) the heads' ONNX; the training state "
+                         "still goes to runs/index/")
+    ap.add_argument("--eval-only", action="store_true", help="measure the heads at --out")
     ap.add_argument("--export-only", action="store_true",
                     help="export the best state (runs/index/heads-best.pt) and measure it")
     args = ap.parse_args(argv)
