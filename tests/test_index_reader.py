@@ -487,8 +487,20 @@ def test_card_boxes_read_alike_with_no_index_are_backs() -> None:
     assert len(reader._with_whole_cards(frame, [], 0.3)) == 0
     got = reader._with_whole_cards(frame, [reading("KC", (225, 5, 240, 30))], 0.3)
     assert got.labels == ["KC"] and got.xyxy[0, 0] >= 220
+    # The back's large K boxed as an index in the middle of a card: still a back.
+    middle = reading("KC", (40, 55, 60, 85))
+    assert len(reader._with_whole_cards(frame, [middle], 0.3)) == 0
     reader.alike = False  # the likeliest of the alike boxes kept (one per deck)
     assert len(reader._with_whole_cards(frame, [], 0.3)) == 1
+
+
+def test_an_index_by_a_corner_is_off_centre_and_one_in_the_middle_is_not() -> None:
+    from vision.readers.index_reader import off_centre
+
+    card = (0, 0, 100, 140)
+    assert off_centre(card, (5, 5, 20, 35))  # the top-left corner index
+    assert off_centre(card, (80, 105, 95, 135))  # the bottom-right one
+    assert not off_centre(card, (40, 55, 60, 85))  # a large letter in the card's middle
 
 
 def test_alike_backs_counts_boxes_apart_and_decks() -> None:

@@ -519,8 +519,11 @@ class IndexReader:
             scores.append(float(np.sqrt(cardness[i] * p[c])))
             dists.append(p)
         if self.alike:
-            blank.extend(alike_backs(boxes, dists, [i not in inside for i in range(len(boxes))],
-                                     self.decks))
+            # A card's index lies by a corner; one in the middle of the box is the back's art
+            # (a large letter), not that card's index.
+            cornered = [any(off_centre(boxes[i], r.box) for r in inside.get(i, []))
+                        for i in range(len(boxes))]
+            blank.extend(alike_backs(boxes, dists, [not c for c in cornered], self.decks))
         merged = Detections(boxes, np.asarray(scores, np.float32), np.asarray(names, np.int64))
         from vision.readers.detector import merge_physical_cards_kept
 
@@ -542,12 +545,24 @@ class IndexReader:
         return own_boxes(merged, loose + [r for rs in inside.values() for r in rs])
 
 
+def off_centre(card: Sequence[float] | np.ndarray, index: Sequence[float] | np.ndarray,
+               middle: float = 0.25) -> bool:
+    """Whether an index box's centre lies outside the middle of a card box (within
+    ``middle`` of its width and height from the box's centre), where a card's own corner
+    index is."""
+    cx, cy = (card[0] + card[2]) / 2, (card[1] + card[3]) / 2
+    ix, iy = (index[0] + index[2]) / 2, (index[1] + index[3]) / 2
+    return bool(abs(ix - cx) > middle * (card[2] - card[0])
+                or abs(iy - cy) > middle * (card[3] - card[1]))
+
+
 def alike_backs(boxes: np.ndarray, dists: Sequence[np.ndarray], indexless: Sequence[bool],
                 decks: int = 1) -> list[int]:
     """Card boxes that are card backs by the deck's own rule: a deck holds each card once
     (``decks`` times with more decks), so when more card boxes than that, apart from one
     another (no box's centre inside another), are read as the same card by the crop
-    classifier alone (no index found inside any of them), they are alike cards of no face:
+    classifier alone (no index found inside any of them, or only in the middle of the box),
+    they are alike cards of no face:
     the backs of face-down cards (a back printed with a large letter reads as that card)."""
     from collections import defaultdict
 
