@@ -184,9 +184,10 @@ class IndexReader:
       side is at least ``faceless`` pixels (0: never) is left out when no corner holds an
       index either (mostly a card back; in a smaller box an index may be too small to find). A
       card read from indices outside every card box (or split from a box around several
-      cards) needs at least ``loose_conf``. ``alike``: card boxes with no index found inside
-      that the classifier reads as one card more times than there are decks are left out
-      (`alike_backs`: the backs of face-down cards).
+      cards) needs at least ``loose_conf``. ``alike``: card boxes with no index found by a
+      corner (none inside, or one only in the middle: `off_centre`) that the classifier reads
+      as one card more times than there are decks are left out (`alike_backs`: the backs of
+      face-down cards).
     - ``imgsz``: the longer side the localiser reads a frame at (a localiser exported with a
       free input shape; default: its JSON's ``imgsz``). Larger finds smaller indices.
       ``tile``: a frame over 1.5 times that size is also read in tiles (`tiles`).
@@ -561,9 +562,9 @@ def alike_backs(boxes: np.ndarray, dists: Sequence[np.ndarray], indexless: Seque
     """Card boxes that are card backs by the deck's own rule: a deck holds each card once
     (``decks`` times with more decks), so when more card boxes than that, apart from one
     another (no box's centre inside another), are read as the same card by the crop
-    classifier alone (no index found inside any of them, or only in the middle of the box),
-    they are alike cards of no face:
-    the backs of face-down cards (a back printed with a large letter reads as that card)."""
+    classifier alone (``indexless``: no index found inside, or only in the middle of the box),
+    they are alike cards of no face: the backs of face-down cards (a back printed with a
+    large letter reads as that card)."""
     from collections import defaultdict
 
     groups: dict[int, list[int]] = defaultdict(list)
@@ -575,13 +576,18 @@ def alike_backs(boxes: np.ndarray, dists: Sequence[np.ndarray], indexless: Seque
         if len(members) <= decks:
             continue
         b = boxes[members]
-        cx, cy = (b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2
-        apart = [j for j in range(len(members))
-                 if not any(k != j and b[k, 0] <= cx[j] <= b[k, 2] and b[k, 1] <= cy[j] <= b[k, 3]
-                            for k in range(len(members)))]
-        if len(apart) > decks:
+        centres = np.column_stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2])
+        held = np.array([within(box, centres, 0.0) for box in b])  # [k, j]: j's centre in k
+        np.fill_diagonal(held, False)
+        if int((~held.any(axis=0)).sum()) > decks:
             out.extend(members)
     return out
+
+
+def within(box: Sequence[float] | np.ndarray, pts: np.ndarray, pad: float = 2.0) -> np.ndarray:
+    """Which of the points ``pts`` (N, 2) lie in ``box`` grown by ``pad`` pixels."""
+    return np.asarray((box[0] - pad <= pts[:, 0]) & (pts[:, 0] <= box[2] + pad)
+                      & (box[1] - pad <= pts[:, 1]) & (pts[:, 1] <= box[3] + pad))
 
 
 def own_boxes(dets: Detections, readings: Sequence[IndexReading], min_index: float = 0.5
@@ -603,11 +609,6 @@ def own_boxes(dets: Detections, readings: Sequence[IndexReading], min_index: flo
     centres = np.array([((r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2) for r in rs])
     codes = [r.code for r in rs]
     boxes = dets.xyxy.astype(np.float64)
-
-    def within(b: np.ndarray, pts: np.ndarray, pad: float = 2.0) -> np.ndarray:
-        return np.asarray((b[0] - pad <= pts[:, 0]) & (pts[:, 0] <= b[2] + pad)
-                          & (b[1] - pad <= pts[:, 1]) & (pts[:, 1] <= b[3] + pad))
-
     labels = dets.labels
     owner = np.full(len(rs), -1)
     for k in np.argsort(-dets.confidence):

@@ -52,12 +52,12 @@ def font_files() -> list[str]:
 def _covers(font: Any, text: str) -> bool:
     """Whether ``font`` draws every character of ``text``: each drawn unlike the face's
     missing-glyph box (what it draws for a private-use code point) and not blank."""
-    def bits(ch: str) -> bytes:
+    def drawn(ch: str) -> tuple[bytes, tuple[int, int]]:
         mask = font.getmask(ch)
-        return bytes(mask) + bytes(str(mask.size), "ascii")
+        return bytes(mask), tuple(mask.size)
 
-    missing = bits("\U0010fffd")
-    return all(bits(c) != missing and any(bytes(font.getmask(c))) for c in text)
+    missing = drawn("\U0010fffd")
+    return all(d != missing and any(d[0]) for d in map(drawn, text))
 
 
 def pip(rng: np.random.Generator, suit: str, size: int) -> np.ndarray:
@@ -197,8 +197,8 @@ def draw_index(rng: np.random.Generator, fonts: list[Any], rank: str, suit: str
 def spoil(rng: np.random.Generator, img: np.ndarray, box: tuple[float, float, float, float]
           ) -> tuple[np.ndarray, np.ndarray]:
     """The corner shrunk so its index is 13-60 px tall (smaller, spoilt, a person cannot
-    read it either), lit unevenly, blurred, noisy and JPEG
-    compressed as cameras leave it; and the index's box at that size."""
+    read it either), lit unevenly, blurred, noisy and JPEG compressed as cameras leave it;
+    and the index's box at that size."""
     h_index = box[3] - box[1]
     target = float(np.exp(rng.uniform(np.log(13), np.log(60))))
     s = target / h_index

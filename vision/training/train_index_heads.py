@@ -177,8 +177,8 @@ def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
     # Real indices mined from whole-card photos; the localiser's own boxes, true and false;
     # with ``drawn``, indices drawn in type faces (`vision.training.font_indices`; tried in
     # the tenth session, not in the shipped recipe).
-    for extra in ("crops-mined.npz", "crops-proposals.npz") + (("crops-fonts.npz",) if drawn
-                                                               else ()):
+    extras = ["crops-mined.npz", "crops-proposals.npz"] + (["crops-fonts.npz"] if drawn else [])
+    for extra in extras:
         if (DATA / extra).exists():
             more = load(DATA / extra)
             data = {k: np.concatenate([data[k], more[k]]) for k in data}
