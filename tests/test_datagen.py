@@ -7,7 +7,7 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("cv2")
 
-from deck_helpers import needs_decks  # noqa: E402
+from deck_helpers import decks_missing, needs_decks  # noqa: E402
 
 from companion.cards import CARD_CODES  # noqa: E402
 from vision.training import scenes  # noqa: E402
@@ -98,3 +98,16 @@ def test_drawn_pips_differ_by_suit() -> None:
     # A heart is not a spade (a heart upside down with a stem), nor a diamond a club.
     assert (masks["H"] != masks["S"]).mean() > 0.1
     assert (masks["D"] != masks["C"]).mean() > 0.1
+
+
+@pytest.mark.skipif(decks_missing("xskat-french") is not None,
+                    reason=decks_missing("xskat-french") or "")
+def test_a_four_index_card_lying_alone_shows_four_indices() -> None:
+    scene = scenes.render_scene(np.random.default_rng(2), ["xskat-french"], size=640,
+                                kind="scatter", clean=True, codes=["7C"], card_height=150)
+    assert [c for c, _ in scene.indices] == ["7C"] * 4
+    # The turned indices (odd places) read the other way up: their reading order's "down"
+    # (first corner to last) points against the upright ones'.
+    down = [quad[3] - quad[0] for _, quad in scene.indices]
+    assert float(np.dot(down[0], down[2])) > 0 and float(np.dot(down[1], down[3])) > 0
+    assert float(np.dot(down[0], down[1])) < 0

@@ -7,7 +7,7 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("cv2")
 
-from deck_helpers import svg_renderer_missing  # noqa: E402
+from deck_helpers import decks_missing, svg_renderer_missing  # noqa: E402
 
 from companion.cards import CARD_CODES  # noqa: E402
 from vision.render import decks  # noqa: E402
@@ -46,3 +46,41 @@ def test_render_card_and_back() -> None:
     with pytest.raises(ValueError):
         decks.render_card(deck, "1X", 120)
     assert len(CARD_CODES) == 52
+
+
+def _ink_share(img: np.ndarray, box: tuple[float, float, float, float]) -> float:
+    """The share of a card box (fractions of the card) that is ink, not paper."""
+    h, w = img.shape[:2]
+    bgr = img[:, :, :3].astype(np.int16)
+    paper = np.median(bgr[h // 2 - 5:h // 2 + 5, 2:6].reshape(-1, 3), axis=0)
+    ink = (np.abs(bgr - paper).sum(axis=2) > 90) & (img[:, :, 3] > 128)
+    x1, y1, x2, y2 = box
+    return float(ink[int(y1 * h):int(np.ceil(y2 * h)), int(x1 * w):int(np.ceil(x2 * w))].mean())
+
+
+def test_corner_index_layouts_are_declared_apart() -> None:
+    assert not decks.SPLIT_INDEX_DECKS & decks.FOUR_INDEX_DECKS
+    assert decks.SPLIT_INDEX_DECKS <= set(decks.TRAIN_DECKS)
+    assert decks.corner_index_boxes("oxygen", "5D") == []  # no corner to label, no drawing
+
+
+@pytest.mark.skipif(decks_missing("standard", "xskat-french") is not None,
+                    reason=decks_missing("standard", "xskat-french") or "")
+def test_corner_index_boxes_follow_the_design() -> None:
+    # An ordinary deck: the top-left index and the bottom-right one turned half a turn.
+    tl, br = decks.corner_index_boxes("standard", "2C")
+    assert np.allclose(br, (1 - tl[2], 1 - tl[3], 1 - tl[0], 1 - tl[1]))
+    # A four-index deck also labels the top-right (upright) and bottom-left (turned) ones,
+    # where it prints as much ink as in the top-left; the ordinary deck prints next to none.
+    for code in ("AS", "2C", "3H"):
+        boxes = decks.corner_index_boxes("xskat-french", code)
+        assert len(boxes) == 4
+        card = decks.render_card("xskat-french", code, 240)
+        tl_ink, tr_ink = _ink_share(card, boxes[0]), _ink_share(card, boxes[2])
+        assert 0.8 < tr_ink / tl_ink < 1.25
+        assert np.allclose(boxes[3], (1 - boxes[2][2], 1 - boxes[2][3], 1 - boxes[2][0],
+                                      1 - boxes[2][1]))
+        plain = decks.render_card("standard", code, 240)
+        x1, y1, x2, y2 = decks.corner_index_box("standard", code)
+        assert _ink_share(plain, (1 - x2, y1, 1 - x1, y2)) < 0.2 * _ink_share(plain,
+                                                                             (x1, y1, x2, y2))

@@ -43,6 +43,15 @@ TRAIN_DECKS: list[str] = [
     "standard", "xskat-french",
 ]
 
+#: Designs that print no rank-and-suit index in a corner: the ``oxygen`` family shows the rank
+#: alone at the top right and a small suit apart at the bottom left (seen by eye). Their
+#: corners cannot be labelled as indices; the index reader's training scenes leave them out.
+SPLIT_INDEX_DECKS: frozenset[str] = frozenset({"oxygen", "oxygen-air", "oxygen-white"})
+
+#: Designs that print the index in all four corners, the top-right one upright and the
+#: bottom-left one turned half a turn (seen by eye; `corner_index_boxes`).
+FOUR_INDEX_DECKS: frozenset[str] = frozenset({"dondorf", "xskat-french"})
+
 #: The height (px) at which a card is rasterised once; smaller requests are resized from it.
 BASE_HEIGHT = 480
 
@@ -315,6 +324,20 @@ def corner_index_box(deck: str, code: str) -> tuple[float, float, float, float]:
         return 0.0, 0.0, 0.22, 0.3
     return (float(xs.min()) / w, float(ys.min()) / h, float(xs.max() + 1) / w,
             float(ys.max() + 1) / h)
+
+
+def corner_index_boxes(deck: str, code: str) -> list[tuple[float, float, float, float]]:
+    """Every corner index of the card as fractions of the card (x1, y1, x2, y2): the top-left
+    one, the bottom-right one (turned half a turn), and for `FOUR_INDEX_DECKS` also the
+    top-right one (upright) and the bottom-left one (turned), so the turned ones are those at
+    odd places. None for `SPLIT_INDEX_DECKS`, whose corners hold no rank-and-suit index."""
+    if deck in SPLIT_INDEX_DECKS:
+        return []
+    x1, y1, x2, y2 = corner_index_box(deck, code)
+    boxes = [(x1, y1, x2, y2), (1 - x2, 1 - y2, 1 - x1, 1 - y1)]
+    if deck in FOUR_INDEX_DECKS:
+        boxes += [(1 - x2, y1, 1 - x1, y2), (x1, 1 - y2, x2, 1 - y1)]
+    return boxes
 
 
 def _prerender_one(job: tuple[str, str]) -> str:

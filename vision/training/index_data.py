@@ -304,7 +304,9 @@ def save_crops(path: Path, parts: Sequence[dict[str, np.ndarray]]) -> Path:
 def build(out: Path, scenes: int, val_scenes: int, heldout_scenes: int, seed: int,
           workers: int) -> None:
     have = set(decks.available_decks())
-    train_decks = [d for d in decks.TRAIN_DECKS if d in have]
+    # Designs with no rank-and-suit corner index would teach the localiser their ranks as
+    # table and the heads a pip as a rank: left out (`decks.SPLIT_INDEX_DECKS`).
+    train_decks = [d for d in decks.TRAIN_DECKS if d in have and d not in decks.SPLIT_INDEX_DECKS]
     held = [d for d in decks.HELDOUT_DECKS if d in have]
     decks.prerender(train_decks + held, workers=workers)
     render_scenes(out / "synth-train", scenes, train_decks, seed, workers=workers)

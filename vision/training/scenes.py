@@ -416,8 +416,7 @@ def render_scene(rng: np.random.Generator, deck_names: Sequence[str], size: int 
         m = _card_matrix(x, y, a, sc, img.shape[1], img.shape[0])
         boxes: list[tuple[float, float, float, float]] = []
         if up:
-            bx = decks.corner_index_box(deck, code)
-            boxes = [bx, (1 - bx[2], 1 - bx[3], 1 - bx[0], 1 - bx[1])]  # and the rotated corner
+            boxes = decks.corner_index_boxes(deck, code)  # the turned ones at odd places
             if style is not None:
                 img = restyle(img, *style)
         placed.append(Placed(code if up else None, deck, m, img, boxes))
@@ -522,7 +521,7 @@ def _index_quads(placed: Sequence[Placed], hom: np.ndarray, id_frame: np.ndarray
             if vis < INDEX_VISIBLE:
                 continue
             quad = _f32([[x1, y1], [x2, y1], [x2, y2], [x1, y2]])
-            if k % 2:  # the rotated corner reads upside down: its own top-left is (x2, y2)
+            if k % 2:  # a turned corner reads upside down: its own top-left is (x2, y2)
                 quad = quad[[2, 3, 0, 1]]
             pts = quad * _f32([ww, hh])
             pts = cv2.perspectiveTransform(cv2.transform(pts[None], card.matrix[:2]), hom)[0]
