@@ -330,7 +330,7 @@ def corner_index_boxes(deck: str, code: str) -> list[tuple[float, float, float, 
     """Every corner index of the card as fractions of the card (x1, y1, x2, y2): the top-left
     one, the bottom-right one (turned half a turn), and for `FOUR_INDEX_DECKS` also the
     top-right one (upright) and the bottom-left one (turned), so the turned ones are those at
-    odd places. None for `SPLIT_INDEX_DECKS`, whose corners hold no rank-and-suit index."""
+    odd places. No box for `SPLIT_INDEX_DECKS`, whose corners hold no rank-and-suit index."""
     if deck in SPLIT_INDEX_DECKS:
         return []
     x1, y1, x2, y2 = corner_index_box(deck, code)
