@@ -51,9 +51,7 @@ def test_render_card_and_back() -> None:
 def _ink_share(img: np.ndarray, box: tuple[float, float, float, float]) -> float:
     """The share of a card box (fractions of the card) that is ink, not paper."""
     h, w = img.shape[:2]
-    bgr = img[:, :, :3].astype(np.int16)
-    paper = np.median(bgr[h // 2 - 5:h // 2 + 5, 2:6].reshape(-1, 3), axis=0)
-    ink = (np.abs(bgr - paper).sum(axis=2) > 90) & (img[:, :, 3] > 128)
+    ink = decks.card_ink(img)
     x1, y1, x2, y2 = box
     return float(ink[int(y1 * h):int(np.ceil(y2 * h)), int(x1 * w):int(np.ceil(x2 * w))].mean())
 

@@ -304,6 +304,22 @@ def render_back(deck: str, height: int) -> np.ndarray:
     return _cached(deck, "back", int(height))
 
 
+def card_ink(img: np.ndarray) -> np.ndarray:
+    """Where a rendered card (BGRA) is printed: its opaque pixels that differ clearly from the
+    paper, sampled by the middle of the card's left edge."""
+    h = img.shape[0]
+    bgr = img[:, :, :3].astype(np.int16)
+    paper = np.median(bgr[h // 2 - 5:h // 2 + 5, 2:6].reshape(-1, 3), axis=0)
+    return np.asarray((np.abs(bgr - paper).sum(axis=2) > 90) & (img[:, :, 3] > 128))
+
+
+def half_turn(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """A box in card fractions (x1, y1, x2, y2) where it lies once the card turns half a turn:
+    the top-left corner's index becomes the bottom-right one's."""
+    x1, y1, x2, y2 = box
+    return 1 - x2, 1 - y2, 1 - x1, 1 - y1
+
+
 def corner_index_box(deck: str, code: str) -> tuple[float, float, float, float]:
     """The top-left corner index (rank and suit) as fractions of the card (x1, y1, x2, y2).
 
@@ -312,10 +328,7 @@ def corner_index_box(deck: str, code: str) -> tuple[float, float, float, float]:
     """
     img = render_card(deck, code, 240)
     h, w = img.shape[:2]
-    bgr = img[:, :, :3].astype(np.int16)
-    alpha = img[:, :, 3] > 128
-    paper = np.median(bgr[h // 2 - 5:h // 2 + 5, 2:6].reshape(-1, 3), axis=0)
-    ink = (np.abs(bgr - paper).sum(axis=2) > 90) & alpha
+    ink = card_ink(img)
     region = ink[: int(h * 0.32), : int(w * 0.26)].copy()
     region[: max(1, int(h * 0.015)), :] = False
     region[:, : max(1, int(w * 0.02))] = False
@@ -333,9 +346,10 @@ def corner_index_boxes(deck: str, code: str) -> list[tuple[float, float, float, 
     odd places. No box for `SPLIT_INDEX_DECKS`, whose corners hold no rank-and-suit index."""
     if deck in SPLIT_INDEX_DECKS:
         return []
-    x1, y1, x2, y2 = corner_index_box(deck, code)
-    boxes = [(x1, y1, x2, y2), (1 - x2, 1 - y2, 1 - x1, 1 - y1)]
+    top_left = corner_index_box(deck, code)
+    boxes = [top_left, half_turn(top_left)]
     if deck in FOUR_INDEX_DECKS:
+        x1, y1, x2, y2 = top_left  # the top-right one, and it turned: the bottom-left one
         boxes += [(1 - x2, y1, 1 - x1, y2), (x1, 1 - y2, x2, 1 - y1)]
     return boxes
 

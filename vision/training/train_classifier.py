@@ -127,7 +127,7 @@ def synth_crop(rng: np.random.Generator, deck_names: Sequence[str], code: str | 
     vis = own.sum() / max(total, 1.0)
     bx = decks.corner_index_box(deck, code)
     index_ok = False
-    for (x1, y1, x2, y2) in (bx, (1 - bx[2], 1 - bx[3], 1 - bx[0], 1 - bx[1])):
+    for (x1, y1, x2, y2) in (bx, decks.half_turn(bx)):
         poly = np.asarray([[x1 * ww, y1 * hh], [x2 * ww, y1 * hh], [x2 * ww, y2 * hh],
                            [x1 * ww, y2 * hh]], np.float32)
         poly = cv2.transform(poly[None], target.matrix[:2])[0]
