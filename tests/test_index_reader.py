@@ -673,13 +673,18 @@ def test_a_photo_is_read_in_negative_only_where_indices_show_there_alone() -> No
             return self.negative_boxes, np.full(len(self.negative_boxes), 0.9, np.float32)
 
         def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
-                  min_conf: float) -> Detections:
+                  min_conf: float, used: list[IndexReading] | None = None) -> Detections:
             self.reads += 1
-            return Detections(np.array([[0, 0, 50, 70], [100, 0, 150, 70]], np.float32),
-                              np.array([0.9, 0.9], np.float32),
-                              np.array([CARD_CODES.index("QS"), CARD_CODES.index("4H")]))
+            if used is not None:
+                used.extend([reading("QS", (2, 2, 12, 22)), reading("4H", (102, 2, 112, 22)),
+                             # a dark card back's large letter, in the negative: mid-card
+                             reading("KC", (215, 20, 235, 50))])
+            return Detections(np.array([[0, 0, 50, 70], [100, 0, 150, 70], [200, 0, 250, 70],
+                                        [0, 80, 50, 150]], np.float32),
+                              np.full(4, 0.9, np.float32),
+                              np.array([CARD_CODES.index(c) for c in ("QS", "4H", "KC", "7D")]))
 
-    frame = np.zeros((80, 160, 3), np.uint8)
+    frame = np.zeros((160, 260, 3), np.uint8)
     seen = Detections(np.array([[0, 0, 50, 70]], np.float32), np.array([0.9], np.float32),
                       np.array([CARD_CODES.index("QS")]))
     found = np.array([[2, 2, 12, 22]], np.float32)
@@ -687,7 +692,61 @@ def test_a_photo_is_read_in_negative_only_where_indices_show_there_alone() -> No
     assert same._and_negative(frame, found, seen, None, 0.5) is seen and same.reads == 0
     more = Reader(np.array([[2, 2, 12, 22], [102, 2, 112, 22]], np.float32))
     got = more._and_negative(frame, found, seen, None, 0.5)
-    assert more.reads == 1 and got.labels == ["QS", "4H"]  # the card read once, 4H added
+    # QS read once; 4H added, its index by a corner of its box; not the KC whose only index is
+    # in the middle of its box (a back's art), nor the 7D that no index was read for (the
+    # crop classifier never saw a card in negative).
+    assert more.reads == 1 and got.labels == ["QS", "4H"]
+
+
+def test_an_index_read_unsurely_in_the_photo_is_read_again_in_its_negative() -> None:
+    from vision.detections import Detections
+    from vision.readers.index_reader import IndexReader
+
+    class Reader(IndexReader):
+        def __init__(self, sureness: float) -> None:
+            self.sureness, self.negative_reads = sureness, 0
+            self.face, self.negative, self.conf = None, True, 0.5
+
+        def index_boxes(self, frame: np.ndarray, index_conf: float | None = None
+                        ) -> tuple[np.ndarray, np.ndarray]:
+            return np.array([[2, 2, 12, 22]], np.float32), np.array([0.9], np.float32)
+
+        def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+                  min_conf: float, used: list[IndexReading] | None = None) -> Detections:
+            negative = bool(frame[0, 0, 0])
+            self.negative_reads += negative
+            r = reading("QS", (2, 2, 12, 22), p=1.0, is_index=0.9 if negative else self.sureness)
+            if used is not None:
+                used.append(r)
+            if r.confidence < min_conf:
+                return Detections(np.zeros((0, 4), np.float32), np.zeros(0, np.float32),
+                                  np.zeros(0, int))
+            return Detections(np.array([[0, 0, 50, 70]], np.float32),
+                              np.array([r.confidence], np.float32),
+                              np.array([CARD_CODES.index("QS")]))
+
+    frame = np.zeros((80, 60, 3), np.uint8)
+    sure = Reader(0.8)  # the photo's reading is sure: the negative is not read
+    assert sure.detect(frame).labels == ["QS"] and sure.negative_reads == 0
+    unsure = Reader(0.3)  # found in both, read unsurely in the photo: read in negative too
+    assert unsure.detect(frame).labels == ["QS"] and unsure.negative_reads == 1
+
+
+def test_a_card_counts_as_indexed_only_by_an_index_of_its_code_in_a_corner() -> None:
+    from vision.readers.index_reader import cornered
+
+    card = (0, 0, 100, 140)
+    assert cornered(card, "QS", [reading("QS", (5, 5, 20, 35))])
+    assert cornered(card, "QS", [reading("QS", (80, 105, 95, 135), orient=2)])
+    assert not cornered(card, "QS", [reading("QS", (40, 55, 60, 85))])  # mid-card art
+    assert not cornered(card, "QS", [reading("QH", (5, 5, 20, 35))])  # another card's
+    assert not cornered(card, "QS", [reading("QS", (5, 5, 20, 35), is_index=0.3)])
+    assert not cornered(card, "QS", [reading("QS", (205, 5, 220, 35))])  # outside the box
+    assert not cornered(card, "QS", [])
+    # A close-up's large index: its centre in the middle band, the box itself by the corner.
+    assert cornered(card, "QS", [reading("QS", (12, 16, 58, 82))])
+    # As large as a back's letter, or the card's size: no card's corner index.
+    assert not cornered(card, "QS", [reading("QS", (2, 2, 80, 100))])
 
 
 def test_a_box_over_two_overlapped_cards_is_cut_to_its_own_card() -> None:
