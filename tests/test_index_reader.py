@@ -587,6 +587,58 @@ def test_a_large_photo_is_also_read_in_overlapping_tiles() -> None:
     assert reader.tiles(4032, 3024) == []
 
 
+def test_a_close_up_is_also_looked_at_half_size_for_large_indices() -> None:
+    from vision.readers.index_reader import IndexReader
+
+    class Reader(IndexReader):
+        def __init__(self, coarse: bool) -> None:
+            self.imgsz, self.free_shape, self.tile, self.coarse = 640, True, True, coarse
+            self.index_conf, self.sizes = 0.25, []
+
+        def _localise(self, frame: np.ndarray, thr: float, size: int | None = None
+                      ) -> tuple[np.ndarray, np.ndarray]:
+            self.sizes.append(size)
+            if size is None:  # the full look: one small index
+                return np.array([[10, 10, 30, 40]], np.float32), np.array([0.5], np.float32)
+            # the half-size look: a close-up's large index (120 px), and a small box (30 px)
+            return (np.array([[100, 100, 200, 220], [300, 300, 320, 330]], np.float32),
+                    np.array([0.7, 0.6], np.float32))
+
+    frame = np.zeros((640, 640, 3), np.uint8)
+    both = Reader(coarse=True)
+    boxes, scores, coarse = both.index_looks(frame)
+    assert both.sizes == [None, 320]
+    assert boxes.tolist() == [[10, 10, 30, 40], [100, 100, 200, 220]]
+    assert scores.tolist() == pytest.approx([0.5, 0.7]) and coarse.tolist() == [False, True]
+    one = Reader(coarse=False)
+    assert one.index_boxes(frame)[0].tolist() == [[10, 10, 30, 40]] and one.sizes == [None]
+
+    # What the coarse look boxes counts only where the heads are sure it is an index (it
+    # also boxes large art: a card back's letter).
+    class Heads:
+        def read(self, patches: np.ndarray) -> dict[str, np.ndarray]:
+            n = len(patches)
+            return {"rank": np.full((n, 13), 1 / 13), "suit": np.full((n, 4), 0.25),
+                    "orient": np.zeros((n, 4)), "is_index": np.array([0.6, 0.95, 0.6])}
+
+    both.heads, both.faint_below, both.faint_index, both.ocr = Heads(), 0.0, 0.9, None
+    three = np.array([[10, 10, 30, 40], [100, 100, 200, 220], [300, 300, 400, 420]],
+                     np.float32)
+    read = both.read_indices(frame, three, np.full(3, 0.5, np.float32),
+                             coarse=np.array([False, True, True]))
+    assert [(r.box[0], r.coarse) for r in read] == [(10, False), (100, True)]
+
+
+def test_two_boxes_of_one_index_keep_the_surer_reading() -> None:
+    from vision.readers.index_reader import surest_of_each
+
+    loose = reading("QH", (10, 10, 40, 50), p=0.6)  # the full look's box, read unsurely
+    tight = reading("QH", (12, 12, 42, 52), p=0.95)  # the half-size look's, read surely
+    apart = reading("7C", (200, 10, 230, 50), p=0.5)
+    assert surest_of_each([loose, apart, tight]) == [apart, tight]
+    assert surest_of_each([loose, apart]) == [loose, apart]
+
+
 def test_detect_takes_folders(tmp_path) -> None:  # noqa: ANN001
     from vision.cli import _expand_images
 
@@ -668,12 +720,14 @@ def test_a_photo_is_read_in_negative_only_where_indices_show_there_alone() -> No
         def __init__(self, negative_boxes: np.ndarray) -> None:
             self.negative_boxes, self.reads = negative_boxes, 0
 
-        def index_boxes(self, frame: np.ndarray, index_conf: float | None = None
-                        ) -> tuple[np.ndarray, np.ndarray]:
-            return self.negative_boxes, np.full(len(self.negative_boxes), 0.9, np.float32)
+        def index_looks(self, frame: np.ndarray, index_conf: float | None = None
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            n = len(self.negative_boxes)
+            return self.negative_boxes, np.full(n, 0.9, np.float32), np.zeros(n, bool)
 
         def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
-                  min_conf: float, used: list[IndexReading] | None = None) -> Detections:
+                  min_conf: float, used: list[IndexReading] | None = None,
+                  coarse: np.ndarray | None = None) -> Detections:
             self.reads += 1
             if used is not None:
                 used.extend([reading("QS", (2, 2, 12, 22)), reading("4H", (102, 2, 112, 22)),
@@ -707,12 +761,14 @@ def test_an_index_read_unsurely_in_the_photo_is_read_again_in_its_negative() -> 
             self.sureness, self.negative_reads = sureness, 0
             self.face, self.negative, self.conf = None, True, 0.5
 
-        def index_boxes(self, frame: np.ndarray, index_conf: float | None = None
-                        ) -> tuple[np.ndarray, np.ndarray]:
-            return np.array([[2, 2, 12, 22]], np.float32), np.array([0.9], np.float32)
+        def index_looks(self, frame: np.ndarray, index_conf: float | None = None
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            return (np.array([[2, 2, 12, 22]], np.float32), np.array([0.9], np.float32),
+                    np.zeros(1, bool))
 
         def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
-                  min_conf: float, used: list[IndexReading] | None = None) -> Detections:
+                  min_conf: float, used: list[IndexReading] | None = None,
+                  coarse: np.ndarray | None = None) -> Detections:
             negative = bool(frame[0, 0, 0])
             self.negative_reads += negative
             r = reading("QS", (2, 2, 12, 22), p=1.0, is_index=0.9 if negative else self.sureness)
@@ -820,7 +876,7 @@ def test_a_faint_box_counts_only_where_the_heads_are_sure_it_is_an_index() -> No
     reader.heads = Heads()  # type: ignore[assignment]
     reader.faint_below, reader.faint_index = 0.25, 0.9
     frame = np.full((100, 100, 3), 200, np.uint8)
-    boxes = np.array([[10, 10, 20, 30]] * 4, np.float32)
+    boxes = np.array([[10 + 20 * i, 10, 20 + 20 * i, 30] for i in range(4)], np.float32)
     scores = np.array([0.12, 0.12, 0.4, 0.4], np.float32)  # faint, faint, clear, clear
     kept = reader.read_indices(frame, boxes, scores, ocr=False)
     assert [(r.score, r.is_index) for r in kept] == [(pytest.approx(0.12), 0.95),

@@ -194,6 +194,9 @@ class IndexReader:
     - ``negative``: also read the frame's negative where the localiser finds indices there
       that it did not find surely read in the frame (a deck printed light on a dark face;
       `_and_negative`).
+    - ``coarse``: also look at the frame at half the localiser's size for indices larger
+      than it learnt (a close-up; `index_looks`); what it boxes counts only where the heads
+      are sure it is an index (is-index at least ``faint_index``).
     """
 
     names = CARD_CODES
@@ -207,8 +210,8 @@ class IndexReader:
                  corner_gate: float = 0.9, corner_weight: float = 0.3,
                  imgsz: int | None = None, loose_conf: float = 0.6, tile: bool = True,
                  negative: bool = False, faceless: float = FACELESS_PX,
-                 faint_below: float = 0.0, faint_index: float = 0.9, alike: bool = True
-                 ) -> None:
+                 faint_below: float = 0.0, faint_index: float = 0.9, alike: bool = True,
+                 coarse: bool = False) -> None:
         import onnxruntime as ort
 
         self.localiser_path = Path(localiser) if localiser else localiser_path()
@@ -242,7 +245,7 @@ class IndexReader:
         self.index_weight = float(index_weight)
         self.corner_gate, self.corner_weight = float(corner_gate), float(corner_weight)
         self.loose_conf = float(loose_conf)
-        self.tile = bool(tile)
+        self.tile, self.coarse = bool(tile), bool(coarse)
         self.negative = bool(negative)
         self.faceless = float(faceless)
         self.alike = bool(alike)
@@ -281,9 +284,18 @@ class IndexReader:
     # -- stage 1: where the indices are
     def index_boxes(self, frame: np.ndarray, index_conf: float | None = None
                     ) -> tuple[np.ndarray, np.ndarray]:
-        """Index boxes (N, 4) in frame pixels and their localiser scores (N,). A frame much
-        larger than the localiser's input (a photo) is also read in overlapping tiles at up
-        to twice that resolution (`tiles`), so small indices are not shrunk away."""
+        """Index boxes (N, 4) in frame pixels and their localiser scores (N,), from every
+        look (`index_looks`)."""
+        boxes, scores, _ = self.index_looks(frame, index_conf)
+        return boxes, scores
+
+    def index_looks(self, frame: np.ndarray, index_conf: float | None = None
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Index boxes (N, 4) in frame pixels, their localiser scores (N,), and which of
+        them the coarse look found (N,: the last ones). A frame much larger than the
+        localiser's input (a photo) is also read in overlapping tiles at up to twice that
+        resolution (`tiles`), so small indices are not shrunk away; with ``coarse``, also at
+        half the localiser's size, for large ones (`COARSE_PX`)."""
         from vision.readers.detector import nms
 
         thr = self.index_conf if index_conf is None else float(index_conf)
@@ -309,7 +321,20 @@ class IndexReader:
             if len(boxes):
                 k = nms(boxes, scores, 0.5)
                 boxes, scores = boxes[k], scores[k]
-        return boxes, scores
+        if self.coarse and self.free_shape:
+            # A close-up's indices, larger than any the localiser learnt, are found in the
+            # frame read at half the size; only large ones are taken from there, beside the
+            # full look's (where both box one index, the reading the heads are surer of is
+            # kept: `surest_of_each`).
+            b, sc = self._localise(frame, thr, self.imgsz // 2)
+            px = self.imgsz / max(frame.shape[:2])  # localiser pixels per frame pixel
+            large = (b[:, 2:] - b[:, :2]).max(axis=1) * px >= COARSE_PX
+            if large.any():
+                fine = len(boxes)
+                boxes = np.concatenate([boxes, b[large]]).astype(np.float32)
+                scores = np.concatenate([scores, sc[large]]).astype(np.float32)
+                return boxes, scores, np.arange(len(boxes)) >= fine
+        return boxes, scores, np.zeros(len(boxes), bool)
 
     def tiles(self, width: int, height: int) -> list[tuple[tuple[int, int, int, int], float]]:
         """The tiles a frame of this size is also read in, each ``((x0, y0, x1, y1), scale)``:
@@ -330,11 +355,14 @@ class IndexReader:
                 out.append(((x0, y0, x1, y1), scale))
         return out
 
-    def _localise(self, frame: np.ndarray, thr: float) -> tuple[np.ndarray, np.ndarray]:
-        """The localiser's boxes (after NMS) on one image, in its pixels."""
+    def _localise(self, frame: np.ndarray, thr: float, size: int | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
+        """The localiser's boxes (after NMS) on one image read at ``size`` (default: the
+        localiser's own), in the image's pixels."""
         from vision.readers.detector import letterbox, nms
 
-        img, r, (px, py) = letterbox(frame, self.imgsz, 32 if self.free_shape else None)
+        img, r, (px, py) = letterbox(frame, size or self.imgsz,
+                                     32 if self.free_shape else None)
         blob = np.ascontiguousarray(img[:, :, ::-1].transpose(2, 0, 1)[None], np.float32) / 255
         out = np.asarray(self.session.run(None, {self.input: blob})[0])[0]
         if out.ndim == 2 and out.shape[1] == 6:  # end-to-end head: x1 y1 x2 y2 score class
@@ -358,9 +386,11 @@ class IndexReader:
 
     # -- stage 2: what each index says
     def read_indices(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
-                     ocr: bool = True) -> list[IndexReading]:
-        """What the heads read in each index box; with ``ocr`` the rank OCR is fused where the
-        rank head is unsure (`fuse_ocr`)."""
+                     ocr: bool = True, coarse: np.ndarray | None = None
+                     ) -> list[IndexReading]:
+        """What the heads read in each index box (``coarse``: which boxes the coarse look
+        found); with ``ocr`` the rank OCR is fused where the rank head is unsure
+        (`fuse_ocr`)."""
         if not len(boxes):
             return []
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
@@ -368,11 +398,15 @@ class IndexReader:
         orient = probs["orient"].argmax(axis=1)
         readings = [IndexReading(tuple(float(v) for v in boxes[i]),  # type: ignore[arg-type]
                                  float(scores[i]), probs["rank"][i], probs["suit"][i],
-                                 int(orient[i]), float(probs["is_index"][i]))
+                                 int(orient[i]), float(probs["is_index"][i]),
+                                 bool(coarse is not None and coarse[i]))
                     for i in range(len(boxes))]
         if self.faint_below > 0:
             readings = [r for r in readings
                         if r.score >= self.faint_below or r.is_index >= self.faint_index]
+        # The coarse look boxes large art too (a card back's letter, a fanned back's
+        # pattern): its boxes count only where the heads are sure they are indices.
+        readings = [r for r in readings if not r.coarse or r.is_index >= self.faint_index]
         return self.fuse_ocr(frame, readings) if ocr else readings
 
     def fuse_ocr(self, frame: np.ndarray, readings: Sequence[IndexReading]
@@ -410,9 +444,9 @@ class IndexReader:
             if self.face is not None:
                 frame = as_light_face(frame, *self.face)
             min_conf = self.conf if conf is None else float(conf)
-            boxes, scores = self.index_boxes(frame, card_conf)
+            boxes, scores, coarse = self.index_looks(frame, card_conf)
             used: list[IndexReading] = []
-            dets = self._read(frame, boxes, scores, min_conf, used)
+            dets = self._read(frame, boxes, scores, min_conf, used, coarse)
             if self.negative:  # (a deck taught dark-faced: its frame is the negative already)
                 sure = np.array([r.box for r in used if r.confidence >= min_conf],
                                 np.float32).reshape(-1, 4)
@@ -421,19 +455,21 @@ class IndexReader:
         return out
 
     def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
-              min_conf: float, used: list[IndexReading] | None = None) -> Detections:
-        """The cards of one frame from its index boxes; ``used`` gets the index readings
-        they were read with."""
+              min_conf: float, used: list[IndexReading] | None = None,
+              coarse: np.ndarray | None = None) -> Detections:
+        """The cards of one frame from its index boxes (``coarse``: those the coarse look
+        found); ``used`` gets the index readings they were read with."""
         if self.card_detector is not None and self.card_detector.classifier is not None:
             # The OCR waits: it reads only indices whose card the classifier is unsure of.
-            readings = self.read_indices(frame, boxes, scores, ocr=False)
+            readings = surest_of_each(self.read_indices(frame, boxes, scores, ocr=False,
+                                                        coarse=coarse))
             return self._with_whole_cards(frame, readings, min_conf, used)
-        readings = self.read_indices(frame, boxes, scores)
-        if used is not None:
-            used.extend(readings)
+        readings = surest_of_each(self.read_indices(frame, boxes, scores, coarse=coarse))
         cards = None
         if self.card_detector is not None and readings:
             cards = self.card_detector.card_boxes(frame)
+        if used is not None:
+            used.extend(readings)
         return own_boxes(fuse_cards(readings, cards, decks=self.decks, min_conf=min_conf),
                          readings)
 
@@ -444,18 +480,18 @@ class IndexReader:
         there that are not in ``sure``, the boxes of the indices the frame itself was read
         by at ``min_conf`` or more (an index found in both but read unsurely in the frame is
         read again in negative: the held-out dark recolour, 0.34 of its cards read instead
-        of 0.31); each added where no card was read, and only
-        when an index of its code was read by a corner of its box (`cornered`). The crop
+        of 0.31); each added where no card was read, and only when an index of its code was
+        read by a corner of its box (`cornered`). The crop
         classifier never saw a card in negative, and a dark card back turns into a light card
         with its art (a large letter) in the middle: on the held-out empty tables every
         phantom card came from the negative so (7 in 200 frames; none with this rule). (For a
         deck taught dark-faced the frame is the negative, and this reads the photo itself.)"""
         negative = 255 - frame
-        nb, ns = self.index_boxes(negative, card_conf)
+        nb, ns, coarse = self.index_looks(negative, card_conf)
         if not len(nb) or (len(sure) and overlapped(sure, nb).all()):
             return dets
         used: list[IndexReading] = []
-        more = self._read(negative, nb, ns, min_conf, used)
+        more = self._read(negative, nb, ns, min_conf, used, coarse)
         keep = [i for i in range(len(more)) if more.labels[i] not in dets.labels
                 and not (len(dets) and overlapped(dets.xyxy, more.xyxy[i:i + 1])[0])
                 and cornered(more.xyxy[i], more.labels[i], used)]
@@ -564,6 +600,18 @@ class IndexReader:
         if used is not None:
             used.extend(readings)
         return own_boxes(merged, readings)
+
+
+def surest_of_each(readings: Sequence[IndexReading], iou: float = 0.5) -> list[IndexReading]:
+    """The readings less those of a box that boxes the same index as a reading read more
+    surely (IoU at least ``iou``: the coarse and full looks at one index); in their order."""
+    if len(readings) < 2:
+        return list(readings)
+    from vision.readers.detector import nms
+
+    boxes = np.array([r.box for r in readings], np.float32)
+    sureness = np.array([r.confidence for r in readings], np.float32)
+    return [readings[i] for i in sorted(int(k) for k in nms(boxes, sureness, iou))]
 
 
 def off_centre(card: Sequence[float] | np.ndarray, index: Sequence[float] | np.ndarray,
@@ -747,6 +795,15 @@ def as_light_face(frame: np.ndarray, paper: np.ndarray, ink: np.ndarray) -> np.n
 def luma(bgr: np.ndarray) -> float:
     """The brightness of a BGR colour (Rec. 601 weights)."""
     return float(np.dot(np.asarray(bgr, np.float32), [0.114, 0.587, 0.299]))
+
+
+#: The least longer side, in the localiser's input pixels, of an index box taken from the
+#: coarse look (`IndexReader.index_looks`): larger than nearly every index the localiser
+#: learnt (at its training size, 99% of the rendered scenes' index boxes and 95% of the real
+#: photos' are smaller), where the full look finds them poorly. Real close-ups held out by
+#: time read alike with 32, 48, 64, 80 and 96; below 80 the coarse look also re-boxed
+#: ordinary indices in piles (models/INDEX.md, "Twelfth session").
+COARSE_PX = 96.0
 
 
 def overlapped(a: np.ndarray, b: np.ndarray, share: float = 0.3) -> np.ndarray:
