@@ -97,7 +97,6 @@ class IndexReading:
     suit: np.ndarray  # (4,) probabilities, SUITS order
     orient: int  # quarter turns that the index's top points clockwise from up
     is_index: float  # the heads' probability that this is an index at all
-    coarse: bool = False  # boxed by the half-size look for large indices (`IndexReader`)
 
     @property
     def code(self) -> str:

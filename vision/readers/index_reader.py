@@ -396,17 +396,17 @@ class IndexReader:
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         probs = self.heads.read(np.stack([index_patch(grey, b) for b in boxes]))
         orient = probs["orient"].argmax(axis=1)
+        # The coarse look boxes large art too (a card back's letter, a fanned back's
+        # pattern): its boxes count only where the heads are sure they are indices.
+        taken = (np.ones(len(boxes), bool) if coarse is None
+                 else ~np.asarray(coarse, bool) | (probs["is_index"] >= self.faint_index))
         readings = [IndexReading(tuple(float(v) for v in boxes[i]),  # type: ignore[arg-type]
                                  float(scores[i]), probs["rank"][i], probs["suit"][i],
-                                 int(orient[i]), float(probs["is_index"][i]),
-                                 bool(coarse is not None and coarse[i]))
-                    for i in range(len(boxes))]
+                                 int(orient[i]), float(probs["is_index"][i]))
+                    for i in range(len(boxes)) if taken[i]]
         if self.faint_below > 0:
             readings = [r for r in readings
                         if r.score >= self.faint_below or r.is_index >= self.faint_index]
-        # The coarse look boxes large art too (a card back's letter, a fanned back's
-        # pattern): its boxes count only where the heads are sure they are indices.
-        readings = [r for r in readings if not r.coarse or r.is_index >= self.faint_index]
         return self.fuse_ocr(frame, readings) if ocr else readings
 
     def fuse_ocr(self, frame: np.ndarray, readings: Sequence[IndexReading]
@@ -481,11 +481,11 @@ class IndexReader:
         by at ``min_conf`` or more (an index found in both but read unsurely in the frame is
         read again in negative: the held-out dark recolour, 0.34 of its cards read instead
         of 0.31); each added where no card was read, and only when an index of its code was
-        read by a corner of its box (`cornered`). The crop
-        classifier never saw a card in negative, and a dark card back turns into a light card
-        with its art (a large letter) in the middle: on the held-out empty tables every
-        phantom card came from the negative so (7 in 200 frames; none with this rule). (For a
-        deck taught dark-faced the frame is the negative, and this reads the photo itself.)"""
+        read by a corner of its box (`cornered`). The crop classifier never saw a card in
+        negative, and a dark card back turns into a light card with its art (a large letter)
+        in the middle: on the held-out empty tables every phantom card came from the
+        negative so (7 in 200 frames; none with this rule). (For a deck taught dark-faced the
+        frame is the negative, and this reads the photo itself.)"""
         negative = 255 - frame
         nb, ns, coarse = self.index_looks(negative, card_conf)
         if not len(nb) or (len(sure) and overlapped(sure, nb).all()):

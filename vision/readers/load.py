@@ -49,7 +49,7 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
     if reader in ("index", "hybrid"):
         # Photos are also read in negative where indices show there and not in the photo (a
         # deck printed gold on black), and at half size for a close-up's large indices
-        # (`IndexReader.index_boxes`); zone views at the table, where cards lie small, are not.
+        # (`IndexReader.index_looks`); zone views at the table, where cards lie small, are not.
         kwargs.setdefault("negative", not table)
         kwargs.setdefault("coarse", not table)
         if not table:
