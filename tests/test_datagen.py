@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 np = pytest.importorskip("numpy")
@@ -98,6 +101,53 @@ def test_drawn_pips_differ_by_suit() -> None:
     # A heart is not a spade (a heart upside down with a stem), nor a diamond a club.
     assert (masks["H"] != masks["S"]).mean() > 0.1
     assert (masks["D"] != masks["C"]).mean() > 0.1
+
+
+def test_clutter_negatives_are_boxes_off_every_card_that_the_heads_doubt(tmp_path: Path
+                                                                          ) -> None:
+    import cv2
+
+    from vision.training.index_data import clutter_negatives
+
+    img = np.full((200, 300, 3), 120, np.uint8)
+    img[150:180, 250:270] = 10  # the one box the heads will call an index
+    cv2.imwrite(str(tmp_path / "a.jpg"), img)
+    rec = {"image": "a.jpg", "cards": [{"card": "7C", "box": [40, 40, 100, 130]}]}
+    boxes = np.array([[50, 50, 70, 80],      # on the card
+                      [104, 60, 120, 90],    # within a tenth of the card's size of it
+                      [200, 20, 220, 50],    # off every card: clutter
+                      [250, 150, 270, 180]],  # off every card, but read as an index
+                     np.float32)
+
+    class Heads:
+        def read(self, x: Any) -> dict[str, Any]:  # dark patches are "indices"
+            return {"is_index": np.where(x.reshape(len(x), -1).mean(1) < 100, 0.95, 0.3)}
+
+    out = clutter_negatives(lambda _img, _conf: boxes, Heads(), [rec], src=tmp_path)
+    assert len(out["x"]) == 1 and (out["is_index"] == 0).all() and (out["rank"] == -1).all()
+
+
+def test_reshaped_patches_stay_patches_and_borrow_only_an_edge() -> None:
+    from vision.readers.index_heads import PATCH
+    from vision.training.train_index_heads import augment, reshape
+
+    p = np.full((PATCH, PATCH), 230, np.uint8)
+    p[12:36, 18:30] = 20  # an index-like block of ink in the middle
+    other = np.full((PATCH, PATCH), 230, np.uint8)
+    other[:, PATCH // 2 - 8:PATCH // 2 + 8] = 0  # another patch's index, dark down its middle
+    middle = slice(PATCH // 2 - 4, PATCH // 2 + 4)
+    borrowed = 0
+    for seed in range(200):
+        q = reshape(np.random.default_rng(seed), p, other)
+        assert q.shape == p.shape and q.dtype == np.uint8
+        # The patch's own index stays where it was: its middle is still dark ink.
+        assert q[middle, middle].mean() < 60
+        borrowed += int((q[:, :4] < 60).all() or (q[:, -4:] < 60).all()
+                        or (q[:4] < 60).all() or (q[-4:] < 60).all())
+    assert 20 <= borrowed <= 60  # a neighbour's strip along one edge in about a fifth
+    x = np.stack([p] * 8)
+    out, orient = augment(np.random.default_rng(0), x, np.zeros(8, np.int64), shapes=True)
+    assert out.shape == x.shape and orient.shape == (8,)
 
 
 @pytest.mark.skipif(decks_missing("xskat-french") is not None,

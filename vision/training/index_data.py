@@ -367,6 +367,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mine", action="store_true",
                     help="only mine real indices from the whole-card photos with the current "
                          "heads (crops-mined.npz)")
+    ap.add_argument("--clutter", action="store_true",
+                    help="only cut the localiser's boxes off every card in the whole-card "
+                         "photos, as negatives (crops-clutter.npz)")
     ap.add_argument("--proposals", action="store_true",
                     help="only cut the shipped localiser's own boxes on the training scenes "
                          "and real index photos (crops-proposals.npz)")
@@ -380,6 +383,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.mine:
         build_mined(args.out, args.seed)
+        return 0
+    if args.clutter:
+        build_clutter(args.out)
         return 0
     if args.proposals:
         build_proposals(args.out)
@@ -462,6 +468,55 @@ def build_proposals(out: Path) -> None:
 
 # ---------------------------------------------------------------- real indices found in
 # whole-card photos
+
+#: Every this-many-th whole-card photo (in the order of labels.jsonl, from the first) is kept
+#: out of the clutter negatives: those photos choose between trained heads.
+CLUTTER_HOLD_OUT = 8
+
+
+def clutter_negatives(localise: Any, heads: Any, recs: Sequence[dict[str, Any]],
+                      src: Path = REAL_TRAIN, grow: float = 0.1, most: float = 0.8
+                      ) -> dict[str, np.ndarray]:
+    """Negatives from real whole-card photos (``rf100_``): the localiser's boxes that touch no
+    labelled card box (each grown by ``grow`` of its size), cut as the runtime cuts them. Real
+    tables hold what the rendered ones do not (print, toys, patterned cloth), and the heads'
+    is-index must say no to it. Not every card in those photos is labelled (a deck's edge, a
+    card cut by the frame): a box the ``heads`` take for an index at ``most`` or more is left
+    out, since seen by eye those are mostly real indices."""
+    out = _Patches()
+    for rec in recs:
+        img = cv2.imread(str(src / str(rec["image"])))
+        if img is None:
+            continue
+        cards = np.array([c["box"] for c in rec["cards"]], np.float32).reshape(-1, 4)
+        pad = np.column_stack([cards[:, 2] - cards[:, 0], cards[:, 3] - cards[:, 1]]) * grow
+        cards = cards + np.concatenate([-pad, pad], axis=1)
+        for box in localise(img, 0.05):
+            touch = ((box[0] < cards[:, 2]) & (cards[:, 0] < box[2])
+                     & (box[1] < cards[:, 3]) & (cards[:, 1] < box[3]))
+            if not touch.any():
+                patch = index_patch(img, box)
+                if float(heads.read(patch[None])["is_index"][0]) < most:
+                    out.negative(patch)
+    return out.pack()
+
+
+def build_clutter(out: Path) -> None:
+    """``crops-clutter.npz``: the shipped localiser's boxes off every card of the whole-card
+    photos, judged by the shipped heads (`clutter_negatives`), every `CLUTTER_HOLD_OUT`-th
+    photo left out."""
+    from vision.readers.index_heads import IndexHeads
+    from vision.readers.index_reader import IndexReader
+
+    reader = IndexReader(card_boxes=False, ocr=False, threads=2)
+    heads = IndexHeads(threads=2)
+    path = REAL_TRAIN / "labels.jsonl"
+    recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    recs = [r for r in recs if r["image"].startswith("rf100_")]
+    recs = [r for k, r in enumerate(recs) if k % CLUTTER_HOLD_OUT]
+    save_crops(out / "crops-clutter.npz",
+               [clutter_negatives(lambda img, conf: reader.index_boxes(img, conf)[0], heads,
+                                  recs)])
 
 def mine_whole_card_indices(heads: object, recs: Sequence[dict[str, object]],
                             min_p: float = 0.35, src: Path = REAL_TRAIN

@@ -111,10 +111,11 @@ def load(path: Path) -> dict[str, np.ndarray]:
 
 
 def augment(rng: np.random.Generator, x: np.ndarray, orient: np.ndarray,
-            wide_tilt: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+            wide_tilt: float = 0.0, shapes: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Quarter turns (orientation follows), inversion, contrast, blur, noise, tilts: small
     ones, and for a ``wide_tilt`` share of the patches any tilt up to 40 degrees (an index of a
-    card lying askew, which the quarter turns alone never bring upright)."""
+    card lying askew, which the quarter turns alone never bring upright). With ``shapes``,
+    also what other decks and tables change (`reshape`)."""
     import cv2
 
     out = np.empty_like(x)
@@ -126,6 +127,8 @@ def augment(rng: np.random.Generator, x: np.ndarray, orient: np.ndarray,
             angle = rng.uniform(-40, 40) if u < wide_tilt else rng.normal(0, 10)
             m = cv2.getRotationMatrix2D((PATCH / 2, PATCH / 2), angle, rng.uniform(0.9, 1.1))
             p = cv2.warpAffine(p, m, (PATCH, PATCH), borderMode=cv2.BORDER_REPLICATE)
+        if shapes:
+            p = reshape(rng, p, x[int(rng.integers(0, len(x)))])
         if rng.random() < 0.2:
             p = cv2.GaussianBlur(p, (0, 0), rng.uniform(0.5, 1.3))
         k = int(rng.integers(0, 4))
@@ -144,6 +147,37 @@ def augment(rng: np.random.Generator, x: np.ndarray, orient: np.ndarray,
             f[s > 0.99] = 255
         out[i] = np.clip(f, 0, 255).astype(np.uint8)
     return out, ori
+
+
+def reshape(rng: np.random.Generator, p: np.ndarray, other: np.ndarray) -> np.ndarray:
+    """One patch as another deck or a crowded table might show it: the type narrower or wider
+    (the index stretched across, 0.75-1.3), its strokes bolder or finer (half-blended with a
+    grey erosion or dilation), and a strip of another patch along one side (the neighbouring
+    card's index beside it in a pile or spread; the labels stay this patch's)."""
+    import cv2
+
+    if rng.random() < 0.3:
+        a = float(np.exp(rng.uniform(np.log(0.75), np.log(1.3))))
+        m = np.array([[a, 0, PATCH / 2 * (1 - a)], [0, 1, 0]], np.float64)
+        p = cv2.warpAffine(p, m, (PATCH, PATCH), borderMode=cv2.BORDER_REPLICATE)
+    if rng.random() < 0.2:
+        k = np.ones((2, 2), np.uint8)
+        bold = cv2.erode(p, k) if rng.random() < 0.5 else cv2.dilate(p, k)
+        p = ((p.astype(np.uint16) + bold) // 2).astype(np.uint8)
+    if rng.random() < 0.2:
+        w = int(rng.integers(6, 14))
+        p = p.copy()
+        side = int(rng.integers(0, 4))  # which edge: left, right, top, bottom
+        src = other[:, PATCH // 2 - w // 2:PATCH // 2 - w // 2 + w]  # the other's index
+        if side == 0:
+            p[:, :w] = src
+        elif side == 1:
+            p[:, PATCH - w:] = src
+        elif side == 2:
+            p[:w, :] = src.T
+        else:
+            p[PATCH - w:, :] = src.T
+    return p
 
 
 def evaluate(predict: Any, data: dict[str, np.ndarray]) -> dict[str, float]:
@@ -166,7 +200,8 @@ def evaluate(predict: Any, data: dict[str, np.ndarray]) -> dict[str, float]:
 
 def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
           real_share: float = 0.0, wide_tilt: float = 0.0, from_onnx: Path | None = None,
-          drawn: bool = False) -> Any:
+          drawn: bool = False, shapes: bool = False, state_path: Path = STATE,
+          clutter: bool = False) -> Any:
     import torch
     import torch.nn.functional as F
 
@@ -176,8 +211,10 @@ def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
     data = load(DATA / "crops-train.npz")
     # Real indices mined from whole-card photos; the localiser's own boxes, true and false;
     # with ``drawn``, indices drawn in type faces (`vision.training.font_indices`; tried in
-    # the tenth session, not in the shipped recipe).
-    extras = ["crops-mined.npz", "crops-proposals.npz"] + (["crops-fonts.npz"] if drawn else [])
+    # the tenth session, not in the shipped recipe); with ``clutter``, real table clutter as
+    # negatives (`vision.training.index_data.clutter_negatives`).
+    extras = (["crops-mined.npz", "crops-proposals.npz"] + (["crops-fonts.npz"] if drawn else [])
+              + (["crops-clutter.npz"] if clutter else []))
     for extra in extras:
         if (DATA / extra).exists():
             more = load(DATA / extra)
@@ -194,11 +231,11 @@ def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
     model = build_model()
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     step0 = 0
-    start = STATE if STATE.exists() else CHECKPOINT
+    start = state_path if state_path.exists() else CHECKPOINT
     if from_onnx is not None:
         sample = rng.permutation(n)[:4096]  # batch-norm statistics as training sees patches
         seen = augment(rng, data["x"][sample], data["orient"][sample].astype(np.int64),
-                       wide_tilt)[0]
+                       wide_tilt, shapes)[0]
         model.load_state_dict(state_from_onnx(from_onnx, seen)["model"])
         print(f"started from {from_onnx}")
     elif resume and start.exists():
@@ -209,7 +246,7 @@ def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
     print(f"{n} training patches ({int(data['is_index'].sum())} indices, {len(real)} real)")
     t0, step, best = time.time(), 0, -1.0
     budget = minutes * 60
-    STATE.parent.mkdir(parents=True, exist_ok=True)
+    state_path.parent.mkdir(parents=True, exist_ok=True)
     while time.time() - t0 < budget:
         frac = min(1.0, (time.time() - t0) / budget)
         for g in opt.param_groups:  # warm-up then cosine, on the clock
@@ -221,7 +258,8 @@ def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
                                   other[rng.integers(0, len(other), batch - k)]])
         else:
             idx = rng.integers(0, n, batch)
-        xb, ob = augment(rng, data["x"][idx], data["orient"][idx].astype(np.int64), wide_tilt)
+        xb, ob = augment(rng, data["x"][idx], data["orient"][idx].astype(np.int64), wide_tilt,
+                         shapes)
         x = torch.from_numpy(normalise(xb))
         r = torch.from_numpy(data["rank"][idx].astype(np.int64))
         s = torch.from_numpy(data["suit"][idx].astype(np.int64))
@@ -251,10 +289,10 @@ def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
                       f"suit {res['suit']:.3f} orient {res['orient']:.3f} "
                       f"is_index {res['is_index']:.3f}", flush=True)
             state = {"model": model.state_dict(), "step": step0 + step}
-            torch.save(state, STATE)
+            torch.save(state, state_path)
             if float(np.mean(score)) >= best:
                 best = float(np.mean(score))
-                torch.save(state, STATE.with_name("heads-best.pt"))
+                torch.save(state, state_path.with_name("heads-best.pt"))
     return model
 
 
@@ -325,9 +363,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--drawn", action="store_true",
                     help="also train on datasets/index/crops-fonts.npz (python -m "
                          "vision.training.font_indices; not in the shipped recipe)")
+    ap.add_argument("--clutter", action="store_true",
+                    help="also train on datasets/index/crops-clutter.npz (python -m "
+                         "vision.training.index_data --clutter): real table clutter as "
+                         "negatives")
+    ap.add_argument("--shapes", action="store_true",
+                    help="also narrower and wider type, bolder and finer strokes, and a "
+                         "neighbour's index along one side (`reshape`)")
     ap.add_argument("--out", type=Path, default=OUT,
-                    help="where to export (and measure) the heads' ONNX; the training state "
-                         "still goes to runs/index/")
+                    help="where to export (and measure) the heads' ONNX")
+    ap.add_argument("--state", type=Path, default=STATE,
+                    help="the training state to write and resume from (and, beside it, "
+                         "heads-best.pt)")
     ap.add_argument("--eval-only", action="store_true", help="measure the heads at --out")
     ap.add_argument("--export-only", action="store_true",
                     help="export the best state (runs/index/heads-best.pt) and measure it")
@@ -337,9 +384,10 @@ def main(argv: list[str] | None = None) -> int:
 
         if not args.export_only:
             train(args.minutes, args.lr, args.threads, args.seed, args.resume,
-                  args.real_share, args.wide_tilt, args.from_onnx, args.drawn)
+                  args.real_share, args.wide_tilt, args.from_onnx, args.drawn, args.shapes,
+                  args.state, args.clutter)
         model = build_model()
-        model.load_state_dict(torch.load(STATE.with_name("heads-best.pt"),
+        model.load_state_dict(torch.load(args.state.with_name("heads-best.pt"),
                                          weights_only=False)["model"])
         print(f"exported {export(model, args.out)}")
     from vision.readers.index_heads import IndexHeads
