@@ -491,13 +491,14 @@ def clutter_negatives(localise: Any, heads: Any, recs: Sequence[dict[str, Any]],
         cards = np.array([c["box"] for c in rec["cards"]], np.float32).reshape(-1, 4)
         pad = np.column_stack([cards[:, 2] - cards[:, 0], cards[:, 3] - cards[:, 1]]) * grow
         cards = cards + np.concatenate([-pad, pad], axis=1)
-        for box in localise(img, 0.05):
-            touch = ((box[0] < cards[:, 2]) & (cards[:, 0] < box[2])
-                     & (box[1] < cards[:, 3]) & (cards[:, 1] < box[3]))
-            if not touch.any():
-                patch = index_patch(img, box)
-                if float(heads.read(patch[None])["is_index"][0]) < most:
-                    out.negative(patch)
+        boxes = np.asarray(localise(img, 0.05), np.float32).reshape(-1, 4)
+        off = boxes[~(iou_matrix(boxes, cards) > 0).any(axis=1)]
+        if not len(off):
+            continue
+        patches = np.stack([index_patch(img, b) for b in off])
+        for patch, isx in zip(patches, heads.read(patches)["is_index"], strict=True):
+            if float(isx) < most:
+                out.negative(patch)
     return out.pack()
 
 
@@ -510,13 +511,18 @@ def build_clutter(out: Path) -> None:
 
     reader = IndexReader(card_boxes=False, ocr=False, threads=2)
     heads = IndexHeads(threads=2)
-    path = REAL_TRAIN / "labels.jsonl"
-    recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    recs = [r for r in recs if r["image"].startswith("rf100_")]
-    recs = [r for k, r in enumerate(recs) if k % CLUTTER_HOLD_OUT]
+    recs = [r for k, r in enumerate(whole_card_records()) if k % CLUTTER_HOLD_OUT]
     save_crops(out / "crops-clutter.npz",
                [clutter_negatives(lambda img, conf: reader.index_boxes(img, conf)[0], heads,
                                   recs)])
+
+
+def whole_card_records() -> list[dict[str, Any]]:
+    """The labels of the real photos with whole-card boxes (``rf100_``), in file order."""
+    path = REAL_TRAIN / "labels.jsonl"
+    recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return [r for r in recs if r["image"].startswith("rf100_")]
+
 
 def mine_whole_card_indices(heads: object, recs: Sequence[dict[str, object]],
                             min_p: float = 0.35, src: Path = REAL_TRAIN
@@ -546,11 +552,8 @@ def build_mined(out: Path, seed: int) -> None:
     heads (`mine_whole_card_indices`)."""
     from vision.readers.index_heads import IndexHeads
 
-    path = REAL_TRAIN / "labels.jsonl"
-    recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-    recs = [r for r in recs if r["image"].startswith("rf100_")]
     heads = IndexHeads(threads=2)
-    save_crops(out / "crops-mined.npz", [mine_whole_card_indices(heads, recs)])
+    save_crops(out / "crops-mined.npz", [mine_whole_card_indices(heads, whole_card_records())])
 
 
 if __name__ == "__main__":
