@@ -9,8 +9,11 @@ counts as read when the right code is reported on it
 (`vision.training.detector_eval.place_matrix` >= 0.5); everything else reported counts
 against precision. Empty scenes (table, chips, backs, arms) give phantoms. Recall is also
 given over the cards a person could name by an index (one stayed legible in the frame).
+With ``--errors`` every wrong reading is listed with the card it lies on, and the wrong
+readings are counted by kind (`error_kind`).
 
     python benchmarks/bench_reader_conditions.py [--scenes 30] [--reader index|card] [--size 1600]
+        [--errors]
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.cards import CARD_CODES  # noqa: E402
+from companion.cards import CARD_CODES, pretty_name  # noqa: E402
 from vision.readers.load import load_reader  # noqa: E402
 from vision.render import decks  # noqa: E402
 from vision.training.detector_eval import _match  # noqa: E402
@@ -79,6 +82,39 @@ def readable_read(scene: Scene, xyxy: np.ndarray, class_id: np.ndarray) -> np.nd
     return np.array([counted, read], np.int64)
 
 
+def error_kind(got: str, under: str | None, codes: list[str]) -> str:
+    """What a wrong reading ``got`` is, given the true card ``under`` it (the one its box
+    overlaps most; ``None`` where it overlaps none) and the scene's cards ``codes``: ``box``
+    (the card under it named right, but the box does not lie on it, or it was named twice),
+    ``elsewhere`` (another card of the scene named), ``suit`` (the rank right), ``rank`` (the
+    suit right), ``both`` or ``nothing`` (no card there)."""
+    if got == under:
+        return "box"
+    if got in codes:
+        return "elsewhere"
+    if under is None:
+        return "nothing"
+    if got[:-1] == under[:-1]:
+        return "suit"
+    return "rank" if got[-1] == under[-1] else "both"
+
+
+def wrong_readings(scene: Scene, xyxy: np.ndarray, class_id: np.ndarray, matched: np.ndarray
+                   ) -> list[tuple[str, str | None, str]]:
+    """(read, true card under it, `error_kind`) for each reading ``matched`` says is wrong."""
+    codes = [c for c, _ in scene.cards]
+    gb = np.array([b for _, b in scene.cards], np.float64).reshape(-1, 4)
+    out = []
+    for j in np.flatnonzero(~matched):
+        b = xyxy[j]
+        inter = (np.clip(np.minimum(gb[:, 2], b[2]) - np.maximum(gb[:, 0], b[0]), 0, None)
+                 * np.clip(np.minimum(gb[:, 3], b[3]) - np.maximum(gb[:, 1], b[1]), 0, None))
+        under = codes[int(inter.argmax())] if len(inter) and inter.max() > 0 else None
+        got = CARD_CODES[int(class_id[j])]
+        out.append((got, under, error_kind(got, under, codes)))
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scenes", type=int, default=30, help="scenes per condition")
@@ -96,6 +132,8 @@ def main() -> int:
                     help="index readers: the localiser's threshold")
     ap.add_argument("--no-tiles", action="store_true",
                     help="index readers: one look at the whole frame, never tiles")
+    ap.add_argument("--errors", action="store_true",
+                    help="list every wrong reading and count them by kind")
     args = ap.parse_args()
     names = design_names(args.designs)
     if not names:
@@ -109,11 +147,12 @@ def main() -> int:
           f"{args.scenes} scenes per condition, {args.size} px")
     total_tp = total_pred = total_gt = 0
     total_seen = np.zeros(2, np.int64)
+    kinds: dict[str, int] = {}
     t0 = time.time()
     for condition in CONDITIONS:
         tp = npred = ngt = 0
         seen = np.zeros(2, np.int64)  # readable cards, and those of them read
-        for s in scenes(condition, args.scenes, names, args.seed, args.size):
+        for k, s in enumerate(scenes(condition, args.scenes, names, args.seed, args.size)):
             gb = np.array([b for _, b in s.cards], np.float64).reshape(-1, 4)
             gc = np.array([CARD_CODES.index(c) for c, _ in s.cards], np.int64)
             d = reader.detect(s.image)
@@ -121,6 +160,11 @@ def main() -> int:
                        place=True)
             tp, npred, ngt = tp + int(m.sum()), npred + len(m), ngt + len(gc)
             seen += readable_read(s, d.xyxy, d.class_id)
+            if args.errors:
+                for got, under, kind in wrong_readings(s, d.xyxy, d.class_id, m):
+                    kinds[kind] = kinds.get(kind, 0) + 1
+                    on = pretty_name(under) if under else "no card"
+                    print(f"    {condition} scene {k}: read {pretty_name(got)} on {on} ({kind})")
         total_tp, total_pred, total_gt = total_tp + tp, total_pred + npred, total_gt + ngt
         total_seen += seen
         print(f"  {condition:<14} {ngt:4d} cards: precision {tp / max(npred, 1):.3f} "
@@ -129,6 +173,10 @@ def main() -> int:
     print(f"  {'all':<14} {total_gt:4d} cards: precision {total_tp / max(total_pred, 1):.3f} "
           f"recall {total_tp / max(total_gt, 1):.3f}; {total_seen[0]:4d} with a legible "
           f"index: recall {total_seen[1] / max(total_seen[0], 1):.3f}")
+    if args.errors:
+        print("  wrong readings by kind: " + (", ".join(
+            f"{kind} {kinds[kind]}" for kind in sorted(kinds, key=lambda x: -kinds[x]))
+            or "none"))
     rng = np.random.default_rng([args.seed, 99])
     found = 0
     for _ in range(args.empty):

@@ -1,0 +1,27 @@
+"""The reader benchmark's list of wrong readings (`bench_reader_conditions.py --errors`)."""
+
+import numpy as np
+
+from benchmarks.bench_reader_conditions import error_kind, wrong_readings
+from companion.cards import CARD_CODES
+from vision.training.scenes import Scene
+
+
+def test_error_kind_names_what_went_wrong() -> None:
+    codes = ["5S", "JH", "2C"]
+    assert error_kind("5C", "5S", codes) == "suit"
+    assert error_kind("KH", "JH", codes) == "rank"
+    assert error_kind("9D", "5S", codes) == "both"
+    assert error_kind("2C", "JH", codes) == "elsewhere"
+    assert error_kind("JH", "JH", codes) == "box"
+    assert error_kind("7D", None, codes) == "nothing"
+
+
+def test_wrong_readings_name_the_card_under_each() -> None:
+    scene = Scene(np.zeros((100, 200, 3), np.uint8),
+                  [("5S", (0.0, 0.0, 50.0, 80.0)), ("JH", (100.0, 0.0, 150.0, 80.0))])
+    boxes = np.array([[0, 0, 50, 80], [95, 5, 150, 80], [160, 85, 200, 100]], np.float64)
+    read = np.array([CARD_CODES.index(c) for c in ("5S", "QH", "7D")])
+    matched = np.array([True, False, False])
+    assert wrong_readings(scene, boxes, read, matched) == [("QH", "JH", "rank"),
+                                                           ("7D", None, "nothing")]
