@@ -1,4 +1,4 @@
-"""The reader benchmark's list of wrong readings (`bench_reader_conditions.py --errors`)."""
+"""The benchmarks' error list (`bench_reader_conditions.py --errors`) and legibility audit."""
 
 import numpy as np
 
@@ -25,3 +25,12 @@ def test_wrong_readings_name_the_card_under_each() -> None:
     matched = np.array([True, False, False])
     assert wrong_readings(scene, boxes, read, matched) == [("QH", "JH", "rank"),
                                                            ("7D", None, "nothing")]
+
+
+def test_legibility_audit_scores_a_person_and_the_heads() -> None:
+    from benchmarks.audit_legible_indices import code_of, score
+
+    assert code_of("10♦") == "TD" and code_of("qs") == "QS" and code_of("?") is None
+    key = [["pile", "QS", "QS"], ["pile", "TD", "TH"], ["webcam", "2C", "2S"]]
+    got = score(key, ["Q♠", "10D", "?"])
+    assert got == {"pile": (2, 1, 2), "webcam": (0, 0, 1), "all": (2, 1, 3)}
