@@ -1,10 +1,28 @@
 """The benchmarks' error list (`bench_reader_conditions.py --errors`) and legibility audit."""
 
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
 import numpy as np
 
-from benchmarks.bench_reader_conditions import error_kind, wrong_readings
 from companion.cards import CARD_CODES
 from vision.training.scenes import Scene
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def _script(name: str) -> ModuleType:
+    """A benchmark script loaded from its file (the benchmarks are scripts, not installed)."""
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _script("bench_reader_conditions")
+error_kind, wrong_readings = bench.error_kind, bench.wrong_readings
 
 
 def test_error_kind_names_what_went_wrong() -> None:
@@ -28,8 +46,8 @@ def test_wrong_readings_name_the_card_under_each() -> None:
 
 
 def test_legibility_audit_scores_a_person_and_the_heads() -> None:
-    from benchmarks.audit_legible_indices import code_of, score
-
+    audit = _script("audit_legible_indices")
+    code_of, score = audit.code_of, audit.score
     assert code_of("10♦") == "TD" and code_of("qs") == "QS" and code_of("?") is None
     key = [["pile", "QS", "QS"], ["pile", "TD", "TH"], ["webcam", "2C", "2S"]]
     got = score(key, ["Q♠", "10D", "?"])
