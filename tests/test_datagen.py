@@ -161,3 +161,21 @@ def test_a_four_index_card_lying_alone_shows_four_indices() -> None:
     down = [quad[3] - quad[0] for _, quad in scene.indices]
     assert float(np.dot(down[0], down[2])) > 0 and float(np.dot(down[1], down[3])) > 0
     assert float(np.dot(down[0], down[1])) < 0
+
+
+def test_real_index_photos_weighed_more_in_a_copy_of_the_dataset(tmp_path: Path) -> None:
+    from vision.training.train_index import with_real_repeated
+
+    data = tmp_path / "data.yaml"
+    data.write_text("path: /x\ntrain: [synth-train, real-train, real-train]\n"
+                    "val: [synth-val, real-val]\nnc: 1\n")
+    assert with_real_repeated(data, 0) == data
+    out = with_real_repeated(data, 5)
+    assert out == tmp_path / "data-real5.yaml"
+    lines = out.read_text().splitlines()
+    assert lines[1] == "train: [synth-train" + ", real-train" * 5 + "]"
+    assert lines[0] == "path: /x" and lines[2] == "val: [synth-val, real-val]"
+    assert "real-train, real-train]" in data.read_text()  # the original is left as it is
+    data.write_text("train: [synth-train]\n")
+    with pytest.raises(ValueError, match="no real-train"):
+        with_real_repeated(data, 3)

@@ -5,6 +5,7 @@
     python -m vision.training.train_index --export-only   # export the best weights again
     python -m vision.training.train_index --init models/checkpoints/index_localiser.pt --fresh \
         --name localiser3 --lr0 0.001 --warmup 0 --hours 2   # go on from the checkpoint
+    ... --real-repeat 6                                      # real index photos weigh more
 
 From scratch (no downloaded weights), on the CPU, resumable from ``last.pt``. Exports
 ``models/index_localiser.onnx`` and its JSON (class names, input size). Training only: the
@@ -27,9 +28,31 @@ NAMES = ["index"]
 OUT = MODELS / "index_localiser.onnx"
 
 
+def with_real_repeated(data: Path, repeat: int) -> Path:
+    """``data`` (the dataset YAML `index_data` writes), or, for ``repeat`` > 0, a copy beside it
+    (``data-realN.yaml``) whose training list holds the real index photos ``repeat`` times,
+    so they weigh that much more in each epoch against the rendered scenes."""
+    if repeat <= 0:
+        return data
+    lines = data.read_text().splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("train:"):
+            names = [n.strip() for n in line.split("[", 1)[1].rstrip("]").split(",")]
+            if "real-train" not in names:
+                raise ValueError(f"{data}: no real-train in its training list")
+            names = [n for n in names if n != "real-train"] + ["real-train"] * repeat
+            lines[i] = f"train: [{', '.join(names)}]"
+            break
+    else:
+        raise ValueError(f"{data}: no training list")
+    out = data.with_name(f"data-real{repeat}.yaml")
+    out.write_text("\n".join(lines) + "\n")
+    return out
+
+
 def train(hours: float, epochs: int, imgsz: int, name: str, threads: int = 2,
           fresh: bool = False, init: Path | None = None, lr0: float = 0.003,
-          warmup: float = 0.5) -> Path:
+          warmup: float = 0.5, real_repeat: int = 0) -> Path:
     offline_environment(threads)
     from ultralytics import YOLO
 
@@ -41,7 +64,8 @@ def train(hours: float, epochs: int, imgsz: int, name: str, threads: int = 2,
         # From the model YAML (random weights), or on from a committed checkpoint of ours.
         model = YOLO(str(init) if init else "yolo26n.yaml")
         args: dict[str, Any] = dict(
-            data=str(DATA / "data.yaml"), epochs=epochs, time=hours, imgsz=imgsz, batch=16,
+            data=str(with_real_repeated(DATA / "data.yaml", real_repeat)), epochs=epochs,
+            time=hours, imgsz=imgsz, batch=16,
             device="cpu", workers=threads, project=str(RUNS), name=name, exist_ok=True,
             pretrained=init is not None, amp=False, plots=False, cache="ram",
             # One class learns fast: a higher rate than the 52-class run, short warm-up.
@@ -94,11 +118,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr0", type=float, default=0.003, help="AdamW rate (0.001 going on)")
     ap.add_argument("--warmup", type=float, default=0.5, help="warm-up epochs (0 going on)")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--real-repeat", type=int, default=0,
+                    help="the real index photos this many times an epoch (0: as data.yaml)")
     args = ap.parse_args(argv)
     weights = RUNS / args.name / "weights" / "best.pt"
     if not args.export_only:
         weights = train(args.hours, args.epochs, args.imgsz, args.name, args.threads, args.fresh,
-                        args.init, args.lr0, args.warmup)
+                        args.init, args.lr0, args.warmup, args.real_repeat)
     print(f"exported {export(weights, args.imgsz, args.out)} from {weights}")
     return 0
 
