@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchmarks.bench_reader_conditions import CONDITIONS, design_names, scenes  # noqa: E402
 from vision.readers.index_heads import RANKS, SUITS  # noqa: E402
 from vision.readers.index_reader import IndexReader, available  # noqa: E402
+from vision.training.scenes import Scene  # noqa: E402
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -39,6 +40,12 @@ def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
     area = lambda z: (z[:, 2] - z[:, 0]) * (z[:, 3] - z[:, 1])  # noqa: E731
     return inter / np.maximum(area(a)[:, None] + area(b)[None, :] - inter, 1e-6)
+
+
+def true_index_boxes(scene: Scene) -> np.ndarray:
+    """(N, 4) the box around each legible index of ``scene`` (its quad's extent)."""
+    return np.array([[q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()]
+                     for _, q in scene.indices], np.float32).reshape(-1, 4)
 
 
 def found(truth: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -77,8 +84,7 @@ def main() -> int:
             frame = scene.image
             n_cards += len(scene.cards)
             n_indexed += len({code for code, _ in scene.indices})
-            truth = np.array([[q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()]
-                              for _, q in scene.indices], np.float32).reshape(-1, 4)
+            truth = true_index_boxes(scene)
             boxes, scores = reader.index_boxes(frame, args.low)
             hi = boxes[scores >= reader.index_conf]
             m_hi, m_low = found(truth, hi), found(truth, boxes)

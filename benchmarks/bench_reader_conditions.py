@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from companion.cards import CARD_CODES, pretty_name  # noqa: E402
 from vision.readers.load import load_reader  # noqa: E402
 from vision.render import decks  # noqa: E402
-from vision.training.detector_eval import _match  # noqa: E402
+from vision.training.detector_eval import _areas, _match  # noqa: E402
 from vision.training.scenes import KINDS, Scene, render_scene  # noqa: E402
 
 CONDITIONS = ("scatter", "pile", "fan", "row", "board", "webcam", "dark-recolour")
@@ -104,12 +104,11 @@ def wrong_readings(scene: Scene, xyxy: np.ndarray, class_id: np.ndarray, matched
     """(read, true card under it, `error_kind`) for each reading ``matched`` says is wrong."""
     codes = [c for c, _ in scene.cards]
     gb = np.array([b for _, b in scene.cards], np.float64).reshape(-1, 4)
+    wrong = np.flatnonzero(~matched)
+    inter = _areas(np.asarray(xyxy, np.float64)[wrong].reshape(-1, 4), gb)[0]
     out = []
-    for j in np.flatnonzero(~matched):
-        b = xyxy[j]
-        inter = (np.clip(np.minimum(gb[:, 2], b[2]) - np.maximum(gb[:, 0], b[0]), 0, None)
-                 * np.clip(np.minimum(gb[:, 3], b[3]) - np.maximum(gb[:, 1], b[1]), 0, None))
-        under = codes[int(inter.argmax())] if len(inter) and inter.max() > 0 else None
+    for j, row in zip(wrong, inter, strict=True):
+        under = codes[int(row.argmax())] if len(row) and row.max() > 0 else None
         got = CARD_CODES[int(class_id[j])]
         out.append((got, under, error_kind(got, under, codes)))
     return out
