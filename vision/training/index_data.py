@@ -333,11 +333,28 @@ def build_real_small(out: Path, count: int, seed: int) -> None:
     real_small_sheets(train, out / "real-small-train", count, seed)
     real_small_sheets(val, out / "real-small-val", val_count, seed + 1)
     yaml = out / "data.yaml"
-    text = yaml.read_text()
-    if "real-small-train" not in text:
-        yaml.write_text(text.replace("train: [synth-train",
-                                     "train: [synth-train, real-small-train"))
+    names = train_list(yaml)
+    if "real-small-train" not in names:
+        write_train_list(yaml, names[:1] + ["real-small-train"] + names[1:])
     print(f"real small sheets: {count} train, {val_count} validation")
+
+
+def train_list(data: Path) -> list[str]:
+    """The training folders the dataset YAML ``data`` (written by `build`) lists, in order."""
+    for line in data.read_text().splitlines():
+        if line.startswith("train:"):
+            return [n.strip() for n in line.split("[", 1)[1].rstrip("]").split(",")]
+    raise ValueError(f"{data}: no training list")
+
+
+def write_train_list(data: Path, names: Sequence[str], out: Path | None = None) -> Path:
+    """The dataset YAML ``data`` with its training list replaced by ``names``, written to
+    ``out`` (default: over ``data``); every other line as it was."""
+    lines = [f"train: [{', '.join(names)}]" if line.startswith("train:") else line
+             for line in data.read_text().splitlines()]
+    target = out or data
+    target.write_text("\n".join(lines) + "\n")
+    return target
 
 
 def build_crops(out: Path, seed: int) -> None:

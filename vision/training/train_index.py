@@ -32,22 +32,15 @@ def with_real_repeated(data: Path, repeat: int) -> Path:
     """``data`` (the dataset YAML `index_data` writes), or, for ``repeat`` > 0, a copy beside it
     (``data-realN.yaml``) whose training list holds the real index photos ``repeat`` times,
     so they weigh that much more in each epoch against the rendered scenes."""
+    from vision.training.index_data import train_list, write_train_list
+
     if repeat <= 0:
         return data
-    lines = data.read_text().splitlines()
-    for i, line in enumerate(lines):
-        if line.startswith("train:"):
-            names = [n.strip() for n in line.split("[", 1)[1].rstrip("]").split(",")]
-            if "real-train" not in names:
-                raise ValueError(f"{data}: no real-train in its training list")
-            names = [n for n in names if n != "real-train"] + ["real-train"] * repeat
-            lines[i] = f"train: [{', '.join(names)}]"
-            break
-    else:
-        raise ValueError(f"{data}: no training list")
-    out = data.with_name(f"data-real{repeat}.yaml")
-    out.write_text("\n".join(lines) + "\n")
-    return out
+    names = train_list(data)
+    if "real-train" not in names:
+        raise ValueError(f"{data}: no real-train in its training list")
+    return write_train_list(data, [n for n in names if n != "real-train"]
+                            + ["real-train"] * repeat, data.with_name(f"data-real{repeat}.yaml"))
 
 
 def train(hours: float, epochs: int, imgsz: int, name: str, threads: int = 2,
