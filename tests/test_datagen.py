@@ -179,3 +179,40 @@ def test_real_index_photos_weighed_more_in_a_copy_of_the_dataset(tmp_path: Path)
     data.write_text("train: [synth-train]\n")
     with pytest.raises(ValueError, match="no real-train"):
         with_real_repeated(data, 3)
+
+
+def test_background_rect_is_the_largest_stretch_off_every_card() -> None:
+    from vision.training.index_data import background_rect
+
+    taken = np.zeros((720, 960), bool)
+    taken[100:600, 200:500] = True  # one card: the widest free stretch is right of it
+    assert background_rect(taken) == (504, 0, 960, 720)
+    taken[:, 600:] = True  # now the stretch left of it (200 px wide) is the largest
+    x0, y0, x1, y1 = background_rect(taken)  # type: ignore[misc]
+    assert (x0, y0, x1, y1) == (0, 0, 200, 720) and not taken[y0:y1, x0:x1].any()
+    assert background_rect(np.ones((300, 300), bool)) is None
+    narrow = np.ones((400, 400), bool)
+    narrow[:, :96] = False  # free, but narrower than the least side kept
+    assert background_rect(narrow) is None
+
+
+def test_clutter_images_are_table_off_every_card_with_no_index_labelled(tmp_path: Path
+                                                                       ) -> None:
+    import cv2
+
+    from vision.training.index_data import clutter_images
+
+    img = np.full((480, 640, 3), 200, np.uint8)
+    img[:, 400:] = 30  # the table right of the card is dark
+    cv2.imwrite(str(tmp_path / "a.jpg"), img)
+    cv2.imwrite(str(tmp_path / "b.jpg"), img)
+    recs = [{"image": "a.jpg", "cards": [{"card": "7C", "box": [20, 20, 360, 460]}]},
+            {"image": "b.jpg", "cards": [{"card": "2H", "box": [20, 20, 360, 460]}]},
+            {"image": "gone.jpg", "cards": []}]
+    seen = iter([False, True])  # b's stretch holds what looks like an index: left out
+    n = clutter_images(recs, tmp_path / "out", lambda cut: next(seen), src=tmp_path)
+    assert n == 1
+    cut = cv2.imread(str(tmp_path / "out" / "images" / "a.jpg"))
+    assert cut.shape[1] <= 640 - 396 and cut.mean() < 40  # only the dark table, no card
+    assert (tmp_path / "out" / "labels" / "a.txt").read_text() == ""
+    assert not (tmp_path / "out" / "images" / "b.jpg").exists()

@@ -387,6 +387,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clutter", action="store_true",
                     help="only cut the localiser's boxes off every card in the whole-card "
                          "photos, as negatives (crops-clutter.npz)")
+    ap.add_argument("--clutter-images", action="store_true",
+                    help="only cut stretches of real table off every card in the whole-card "
+                         "photos, as the localiser's negatives (real-clutter/)")
     ap.add_argument("--proposals", action="store_true",
                     help="only cut the shipped localiser's own boxes on the training scenes "
                          "and real index photos (crops-proposals.npz)")
@@ -403,6 +406,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.clutter:
         build_clutter(args.out)
+        return 0
+    if args.clutter_images:
+        build_clutter_images(args.out)
         return 0
     if args.proposals:
         build_proposals(args.out)
@@ -532,6 +538,103 @@ def build_clutter(out: Path) -> None:
     save_crops(out / "crops-clutter.npz",
                [clutter_negatives(lambda img, conf: reader.index_boxes(img, conf)[0], heads,
                                   recs)])
+
+
+#: The least side, in pixels, of a stretch of table kept as a localiser negative
+#: (`background_rect`), and the cells it is searched in.
+CLUTTER_MIN_SIDE, CLUTTER_CELL = 128, 8
+
+
+def background_rect(taken: np.ndarray, cell: int = CLUTTER_CELL,
+                    min_side: int = CLUTTER_MIN_SIDE) -> tuple[int, int, int, int] | None:
+    """The largest axis-aligned rectangle ``(x0, y0, x1, y1)`` in pixels that holds none of
+    ``taken`` (a boolean mask, True where a card lies), searched on ``cell``-pixel cells (a
+    cell holding any taken pixel is taken), or None where none is ``min_side`` on both sides."""
+    h, w = taken.shape
+    rows, cols = -(-h // cell), -(-w // cell)
+    padded = np.zeros((rows * cell, cols * cell), bool)
+    padded[:h, :w] = taken
+    grid = padded.reshape(rows, cell, cols, cell).any(axis=(1, 3))
+    best, rect = 0, None
+    heights = np.zeros(cols, np.int64)
+    for y in range(rows):
+        heights = np.where(grid[y], 0, heights + 1)
+        stack: list[int] = []  # the largest rectangle under a histogram
+        for x in range(cols + 1):
+            cur = int(heights[x]) if x < cols else 0
+            while stack and int(heights[stack[-1]]) >= cur:
+                top = stack.pop()
+                height = int(heights[top])
+                left = stack[-1] + 1 if stack else 0
+                width = x - left
+                if (height * cell >= min_side and width * cell >= min_side
+                        and height * width > best):
+                    best, rect = height * width, (left, y - height + 1, x, y + 1)
+            stack.append(x)
+    if rect is None:
+        return None
+    x0, y0, x1, y1 = rect
+    return x0 * cell, y0 * cell, min(w, x1 * cell), min(h, y1 * cell)
+
+
+def clutter_images(recs: Sequence[dict[str, Any]], dest: Path, index_seen: Any,
+                   src: Path = REAL_TRAIN, grow: float = 0.1) -> int:
+    """Localiser negatives from real whole-card photos (``rf100_``): each photo's largest
+    stretch of table off every labelled card (each box grown by ``grow``; `background_rect`),
+    written to ``dest/images`` with an empty label file (no index there). Not every card of
+    those photos is labelled: a stretch where ``index_seen(img)`` (the shipped localiser and
+    heads) finds what looks like an index is left out. Returns how many were written."""
+    (dest / "images").mkdir(parents=True, exist_ok=True)
+    (dest / "labels").mkdir(parents=True, exist_ok=True)
+    written = 0
+    for rec in recs:
+        img = cv2.imread(str(src / str(rec["image"])))
+        if img is None:
+            continue
+        h, w = img.shape[:2]
+        taken = np.zeros((h, w), bool)
+        for c in rec["cards"]:
+            x1, y1, x2, y2 = (float(v) for v in c["box"])
+            gx, gy = (x2 - x1) * grow, (y2 - y1) * grow
+            taken[max(0, int(y1 - gy)):max(0, int(np.ceil(y2 + gy))),
+                  max(0, int(x1 - gx)):max(0, int(np.ceil(x2 + gx)))] = True
+        rect = background_rect(taken)
+        if rect is None:
+            continue
+        x0, y0, x1_, y1_ = rect
+        cut = np.ascontiguousarray(img[y0:y1_, x0:x1_])
+        if index_seen(cut):
+            continue
+        stem = Path(str(rec["image"])).stem
+        cv2.imwrite(str(dest / "images" / f"{stem}.jpg"), cut, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        (dest / "labels" / f"{stem}.txt").write_text("")
+        written += 1
+    return written
+
+
+def build_clutter_images(out: Path, most: float = 0.8) -> None:
+    """``real-clutter/``: stretches of real tables as localiser negatives (`clutter_images`),
+    every `CLUTTER_HOLD_OUT`-th photo left out; added to the dataset YAML's training list."""
+    from vision.readers.index_heads import IndexHeads
+    from vision.readers.index_reader import IndexReader
+
+    reader = IndexReader(card_boxes=False, ocr=False, threads=2)
+    heads = IndexHeads(threads=2)
+
+    def index_seen(img: np.ndarray) -> bool:
+        boxes = reader.index_boxes(img, 0.05)[0]
+        if not len(boxes):
+            return False
+        patches = np.stack([index_patch(img, b) for b in boxes])
+        return bool((heads.read(patches)["is_index"] >= most).any())
+
+    recs = [r for k, r in enumerate(whole_card_records()) if k % CLUTTER_HOLD_OUT]
+    n = clutter_images(recs, out / "real-clutter", index_seen)
+    yaml = out / "data.yaml"
+    names = train_list(yaml)
+    if "real-clutter" not in names:
+        write_train_list(yaml, [*names, "real-clutter"])
+    print(f"real clutter: {n} stretches of table from {len(recs)} photos")
 
 
 def whole_card_records() -> list[dict[str, Any]]:
