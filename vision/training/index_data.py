@@ -554,7 +554,7 @@ def background_rect(taken: np.ndarray, cell: int = CLUTTER_CELL,
     rows, cols = -(-h // cell), -(-w // cell)
     padded = np.zeros((rows * cell, cols * cell), bool)
     padded[:h, :w] = taken
-    grid = padded.reshape(rows, cell, cols, cell).any(axis=(1, 3))
+    grid = np.asarray(padded.reshape(rows, cell, cols, cell).any(axis=(1, 3)), bool)
     best, rect = 0, None
     heights = np.zeros(cols, np.int64)
     for y in range(rows):
