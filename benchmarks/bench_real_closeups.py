@@ -17,6 +17,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 
@@ -25,6 +26,27 @@ sys.path.insert(0, str(ROOT))
 
 from vision.readers.load import load_reader  # noqa: E402
 from vision.training.index_data import REAL_TRAIN, real_index_records, split_real  # noqa: E402
+
+
+def tally(reader: Any, photos: list[dict[str, object]], src: Path = REAL_TRAIN,
+          verbose: bool = False) -> dict[str, list[int]]:
+    """Per source (the photo's name up to its first ``_``): cards [right, wrong, missed], a
+    photo scored by the codes the reader reports against the codes whose index is labelled."""
+    counts: dict[str, list[int]] = {}
+    for rec in photos:
+        name = str(rec["image"])
+        image = cv2.imread(str(src / name))
+        if image is None:
+            raise FileNotFoundError(src / name)
+        got = set(reader.detect(image).labels)
+        want = {str(c) for c in rec["unique_cards"]}  # type: ignore[attr-defined]
+        row = counts.setdefault(name.split("_")[0], [0, 0, 0])
+        row[0] += len(got & want)
+        row[1] += len(got - want)
+        row[2] += len(want - got)
+        if verbose and got != want:
+            print(f"  {name}: missed {sorted(want - got)}, wrong {sorted(got - want)}")
+    return counts
 
 
 def main() -> int:
@@ -40,21 +62,8 @@ def main() -> int:
     reader = load_reader(args.reader)
     print(f"reader: {args.reader} ({type(reader).__name__}); {len(photos)} photos held out by "
           f"time from {args.src}")
-    counts: dict[str, list[int]] = {}
     t0 = time.time()
-    for rec in photos:
-        name = str(rec["image"])
-        image = cv2.imread(str(args.src / name))
-        if image is None:
-            raise FileNotFoundError(args.src / name)
-        got = set(reader.detect(image).labels)
-        want = {str(c) for c in rec["unique_cards"]}  # type: ignore[attr-defined]
-        tally = counts.setdefault(name.split("_")[0], [0, 0, 0])  # right, wrong, missed
-        tally[0] += len(got & want)
-        tally[1] += len(got - want)
-        tally[2] += len(want - got)
-        if args.verbose and got != want:
-            print(f"  {name}: missed {sorted(want - got)}, wrong {sorted(got - want)}")
+    counts = tally(reader, photos, args.src, args.verbose)
     total = [sum(c[i] for c in counts.values()) for i in range(3)]
     for source, (tp, fp, fn) in [*sorted(counts.items()), ("all", total)]:
         print(f"  {source:<6} {tp + fn:4d} cards: precision {tp / max(tp + fp, 1):.3f} "

@@ -52,3 +52,49 @@ def test_legibility_audit_scores_a_person_and_the_heads() -> None:
     key = [["pile", "QS", "QS"], ["pile", "TD", "TH"], ["webcam", "2C", "2S"]]
     got = score(key, ["Q♠", "10D", "?"])
     assert got == {"pile": (2, 1, 2), "webcam": (0, 0, 1), "all": (2, 1, 3)}
+
+
+def test_pooled_real_sets_count_every_card_once_per_set(tmp_path: Path) -> None:
+    import json
+
+    import cv2
+
+    from vision.detections import Detections
+
+    pooled = _script("bench_real_pooled").pooled
+    img = np.full((120, 160, 3), 200, np.uint8)
+    dev, src = tmp_path / "dev", tmp_path / "src"
+    dev.mkdir()
+    src.mkdir()
+    cv2.imwrite(str(dev / "d.jpg"), img)
+    (dev / "labels.jsonl").write_text(json.dumps(
+        {"image": "d.jpg", "cards": [{"card": "7C", "box": [10, 10, 60, 90]},
+                                     {"card": "2H", "box": [80, 10, 130, 90]}]}) + "\n")
+    lines = []
+    for k in range(9):  # whole-card photos: the 1st and the 9th are every 8th
+        cv2.imwrite(str(src / f"rf100_{k}.jpg"), img)
+        lines.append({"image": f"rf100_{k}.jpg",
+                      "cards": [{"card": "KS", "box": [20, 20, 70, 100]}]})
+    cv2.imwrite(str(src / "ammi_0.jpg"), img)  # one corner-labelled photo: held out by time
+    lines.append({"image": "ammi_0.jpg", "unique_cards": ["AD"],
+                  "cards": [{"card": "AD", "box": [5, 5, 20, 25]}]})
+    (src / "labels.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
+
+    class Reads:  # names one card, the 7C of the dev photo, wherever it looks
+        conf = 0.5
+
+        def detect(self, frame: np.ndarray, conf: float | None = None) -> Detections:
+            h, w = frame.shape[:2]
+            sx, sy = w / 160, h / 120
+            return Detections(np.array([[10 * sx, 10 * sy, 60 * sx, 90 * sy]], np.float32),
+                              np.array([0.9], np.float32),
+                              np.array([CARD_CODES.index("7C")], np.int64))
+
+    sets = pooled(Reads(), dev, src)
+    assert list(sets) == ["dev", "grey", "webcam", "webcam-small", "stretched", "every-8th",
+                          "close-ups", "all"]
+    for name in ("dev", "grey", "webcam", "webcam-small", "stretched"):
+        assert sets[name] == [1, 0, 1]  # the 7C right, the 2H missed
+    assert sets["every-8th"] == [0, 2, 2]  # two photos, each a KS missed and a 7C wrong
+    assert sets["close-ups"] == [0, 1, 1]
+    assert sets["all"] == [5, 3, 8]

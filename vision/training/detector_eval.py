@@ -177,7 +177,8 @@ def evaluate(det: Any, folder: str | Path, conf: float | None = None,
             ap50.append(aps[-1])
     return {"images": len(records), "cards": n_gt, "conf": thr, "precision": precision,
             "recall": recall, "card_precision": card_tp / max(card_tp + card_fp, 1),
-            "card_recall": card_tp / max(n_gt, 1), "mAP50": ap50[0] if ap50 else 0.0,
+            "card_recall": card_tp / max(n_gt, 1), "card_right": card_tp, "card_wrong": card_fp,
+            "mAP50": ap50[0] if ap50 else 0.0,
             "mAP50_95": float(np.mean(aps)) if aps else 0.0,
             "ms_per_image": float(np.median(ms)) if ms else 0.0}
 

@@ -637,9 +637,9 @@ def build_clutter_images(out: Path, most: float = 0.8) -> None:
     print(f"real clutter: {n} stretches of table from {len(recs)} photos")
 
 
-def whole_card_records() -> list[dict[str, Any]]:
+def whole_card_records(src: Path = REAL_TRAIN) -> list[dict[str, Any]]:
     """The labels of the real photos with whole-card boxes (``rf100_``), in file order."""
-    path = REAL_TRAIN / "labels.jsonl"
+    path = src / "labels.jsonl"
     recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     return [r for r in recs if r["image"].startswith("rf100_")]
 

@@ -1,0 +1,116 @@
+"""Benchmark: every real-photo set at once, and the cards right, wrong and missed over all of
+them, to choose between models on the real photos as a whole.
+
+One real set alone is small (the dev photos hold 115 cards, the close-ups 95): a model change
+that gains or loses one card there moves its figures by about 0.01, which is noise beside what
+the change does. Pooled, the sets below hold some 1,400 cards:
+
+- ``dev``: `../shared/real-cards-dev`, never trained on (`detector_eval.evaluate`);
+- ``grey``, ``webcam``, ``webcam-small``, ``stretched``: the dev photos spoilt
+  (`bench_real_spoilt.py`);
+- ``every-8th``: every `CLUTTER_HOLD_OUT`-th whole-card photo (``rf100_``) of
+  `../shared/real-cards-train`, in file order. The index localiser never saw them (they are
+  held out of its clutter negatives); the heads trained on indices mined from them and the
+  whole-card detector and crop classifier on them, so the hybrid reads them better than it
+  would an unseen deck: a set for what a change costs, not for how well unseen decks read;
+- ``close-ups``: the corner-labelled photos held out by time (`bench_real_closeups.py`),
+  scored by the codes read in each photo.
+
+    python benchmarks/bench_real_pooled.py [--reader hybrid|index|card] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_real_closeups import tally  # noqa: E402
+from bench_real_spoilt import spoilt_set  # noqa: E402
+
+from vision.readers.load import load_reader  # noqa: E402
+from vision.training.detector_eval import evaluate  # noqa: E402
+from vision.training.index_data import (  # noqa: E402
+    CLUTTER_HOLD_OUT,
+    REAL_TRAIN,
+    real_index_records,
+    split_real,
+    whole_card_records,
+)
+
+DEV = ROOT.parent / "shared" / "real-cards-dev"
+SPOILT = ("grey", "webcam", "webcam-small", "stretched")
+
+
+def every_eighth(dst: Path, src: Path = REAL_TRAIN) -> int:
+    """Link every `CLUTTER_HOLD_OUT`-th whole-card photo into ``dst`` with its labels."""
+    recs = [r for k, r in enumerate(whole_card_records(src)) if k % CLUTTER_HOLD_OUT == 0]
+    for rec in recs:
+        os.symlink(src / str(rec["image"]), dst / str(rec["image"]))
+    (dst / "labels.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    return len(recs)
+
+
+def counted(r: dict[str, Any]) -> list[int]:
+    """[right, wrong, missed] cards of an `evaluate` result."""
+    return [int(r["card_right"]), int(r["card_wrong"]), int(r["cards"]) - int(r["card_right"])]
+
+
+def pooled(reader: Any, dev: Path = DEV, src: Path = REAL_TRAIN, seed: int = 2026
+           ) -> dict[str, list[int]]:
+    """Each set's cards [right, wrong, missed], and ``all``, their sum."""
+    out: dict[str, list[int]] = {}
+    if (dev / "labels.jsonl").is_file():
+        out["dev"] = counted(evaluate(reader, dev))
+        for condition in SPOILT:
+            with tempfile.TemporaryDirectory() as tmp:
+                spoilt_set(dev, Path(tmp), condition, seed)
+                out[condition] = counted(evaluate(reader, tmp))
+    if (src / "labels.jsonl").is_file():
+        with tempfile.TemporaryDirectory() as tmp:
+            if every_eighth(Path(tmp), src):
+                out["every-8th"] = counted(evaluate(reader, tmp))
+        _, photos = split_real(real_index_records(src))
+        if photos:
+            tallies = tally(reader, photos, src).values()
+            out["close-ups"] = [sum(t[i] for t in tallies) for i in range(3)]
+    out["all"] = [sum(v[i] for v in out.values()) for i in range(3)]
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--reader", choices=["auto", "index", "hybrid", "card"], default="hybrid")
+    ap.add_argument("--dev", type=Path, default=DEV)
+    ap.add_argument("--src", type=Path, default=REAL_TRAIN)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    reader = load_reader(args.reader)
+    t0 = time.time()
+    sets = pooled(reader, args.dev, args.src)
+    if len(sets) == 1:
+        print(f"no labelled real photos in {args.dev} or {args.src}")
+        return 2
+    if args.json:
+        print(json.dumps(sets))
+        return 0
+    print(f"reader: {args.reader} ({type(reader).__name__})")
+    for name, (right, wrong, missed) in sets.items():
+        print(f"  {name:<13} {right + missed:5d} cards: {right:5d} right, {wrong:3d} wrong, "
+              f"{missed:4d} missed (precision {right / max(right + wrong, 1):.3f} "
+              f"recall {right / max(right + missed, 1):.3f})")
+    print(f"  {time.time() - t0:.0f} s in all")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
