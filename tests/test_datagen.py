@@ -164,21 +164,30 @@ def test_a_four_index_card_lying_alone_shows_four_indices() -> None:
 
 
 def test_real_index_photos_weighed_more_in_a_copy_of_the_dataset(tmp_path: Path) -> None:
-    from vision.training.train_index import with_real_repeated
+    from vision.training.train_index import training_data
 
     data = tmp_path / "data.yaml"
     data.write_text("path: /x\ntrain: [synth-train, real-train, real-train]\n"
                     "val: [synth-val, real-val]\nnc: 1\n")
-    assert with_real_repeated(data, 0) == data
-    out = with_real_repeated(data, 5)
+    assert training_data(data, 0) == data
+    out = training_data(data, 5)
     assert out == tmp_path / "data-real5.yaml"
     lines = out.read_text().splitlines()
     assert lines[1] == "train: [synth-train" + ", real-train" * 5 + "]"
     assert lines[0] == "path: /x" and lines[2] == "val: [synth-val, real-val]"
     assert "real-train, real-train]" in data.read_text()  # the original is left as it is
+    with pytest.raises(FileNotFoundError, match="clutter-images"):
+        training_data(data, 0, clutter=True)  # no stretches of table cut yet
+    (tmp_path / "real-clutter" / "images").mkdir(parents=True)
+    out = training_data(data, 2, clutter=True)
+    assert out == tmp_path / "data-real2-clutter.yaml"
+    assert out.read_text().splitlines()[1] == (
+        "train: [synth-train, real-train, real-train, real-clutter]")
+    assert training_data(data, 0, clutter=True).read_text().splitlines()[1] == (
+        "train: [synth-train, real-train, real-train, real-clutter]")
     data.write_text("train: [synth-train]\n")
     with pytest.raises(ValueError, match="no real-train"):
-        with_real_repeated(data, 3)
+        training_data(data, 3)
 
 
 def test_background_rect_is_the_largest_stretch_off_every_card() -> None:

@@ -614,7 +614,7 @@ def clutter_images(recs: Sequence[dict[str, Any]], dest: Path, index_seen: Any,
 
 def build_clutter_images(out: Path, most: float = 0.8) -> None:
     """``real-clutter/``: stretches of real tables as localiser negatives (`clutter_images`),
-    every `CLUTTER_HOLD_OUT`-th photo left out; added to the dataset YAML's training list."""
+    every `CLUTTER_HOLD_OUT`-th photo left out (`train_index --real-clutter` adds them)."""
     from vision.readers.index_heads import IndexHeads
     from vision.readers.index_reader import IndexReader
 
@@ -630,11 +630,8 @@ def build_clutter_images(out: Path, most: float = 0.8) -> None:
 
     recs = [r for k, r in enumerate(whole_card_records()) if k % CLUTTER_HOLD_OUT]
     n = clutter_images(recs, out / "real-clutter", index_seen)
-    yaml = out / "data.yaml"
-    names = train_list(yaml)
-    if "real-clutter" not in names:
-        write_train_list(yaml, [*names, "real-clutter"])
-    print(f"real clutter: {n} stretches of table from {len(recs)} photos")
+    print(f"real clutter: {n} stretches of table from {len(recs)} photos "
+          "(python -m vision.training.train_index --real-clutter trains on them)")
 
 
 def whole_card_records(src: Path = REAL_TRAIN) -> list[dict[str, Any]]:

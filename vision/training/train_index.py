@@ -6,6 +6,7 @@
     python -m vision.training.train_index --init models/checkpoints/index_localiser.pt --fresh \
         --name localiser3 --lr0 0.001 --warmup 0 --hours 2   # go on from the checkpoint
     ... --real-repeat 6                                      # real index photos weigh more
+    ... --real-clutter               # and real table as negatives (index_data --clutter-images)
 
 From scratch (no downloaded weights), on the CPU, resumable from ``last.pt``. Exports
 ``models/index_localiser.onnx`` and its JSON (class names, input size). Training only: the
@@ -28,24 +29,35 @@ NAMES = ["index"]
 OUT = MODELS / "index_localiser.onnx"
 
 
-def with_real_repeated(data: Path, repeat: int) -> Path:
-    """``data`` (the dataset YAML `index_data` writes), or, for ``repeat`` > 0, a copy beside it
-    (``data-realN.yaml``) whose training list holds the real index photos ``repeat`` times,
-    so they weigh that much more in each epoch against the rendered scenes."""
+def training_data(data: Path, repeat: int = 0, clutter: bool = False) -> Path:
+    """``data`` (the dataset YAML `index_data` writes), or a copy beside it whose training
+    list holds the real index photos ``repeat`` times (for ``repeat`` > 0, so they weigh that
+    much more in each epoch against the rendered scenes) and, with ``clutter``, the stretches
+    of real table `index_data --clutter-images` cut (``real-clutter``, negatives):
+    ``data-realN.yaml``, ``data-clutter.yaml`` or ``data-realN-clutter.yaml``."""
     from vision.training.index_data import train_list, write_train_list
 
-    if repeat <= 0:
+    if repeat <= 0 and not clutter:
         return data
     names = train_list(data)
-    if "real-train" not in names:
-        raise ValueError(f"{data}: no real-train in its training list")
-    return write_train_list(data, [n for n in names if n != "real-train"]
-                            + ["real-train"] * repeat, data.with_name(f"data-real{repeat}.yaml"))
+    stem = "data"
+    if repeat > 0:
+        if "real-train" not in names:
+            raise ValueError(f"{data}: no real-train in its training list")
+        names = [n for n in names if n != "real-train"] + ["real-train"] * repeat
+        stem += f"-real{repeat}"
+    if clutter:
+        if not (data.parent / "real-clutter" / "images").is_dir():
+            raise FileNotFoundError(f"{data.parent / 'real-clutter'}: none cut yet (python -m "
+                                    "vision.training.index_data --clutter-images)")
+        names = [n for n in names if n != "real-clutter"] + ["real-clutter"]
+        stem += "-clutter"
+    return write_train_list(data, names, data.with_name(f"{stem}.yaml"))
 
 
 def train(hours: float, epochs: int, imgsz: int, name: str, threads: int = 2,
           fresh: bool = False, init: Path | None = None, lr0: float = 0.003,
-          warmup: float = 0.5, real_repeat: int = 0) -> Path:
+          warmup: float = 0.5, real_repeat: int = 0, clutter: bool = False) -> Path:
     offline_environment(threads)
     from ultralytics import YOLO
 
@@ -57,7 +69,7 @@ def train(hours: float, epochs: int, imgsz: int, name: str, threads: int = 2,
         # From the model YAML (random weights), or on from a committed checkpoint of ours.
         model = YOLO(str(init) if init else "yolo26n.yaml")
         args: dict[str, Any] = dict(
-            data=str(with_real_repeated(DATA / "data.yaml", real_repeat)), epochs=epochs,
+            data=str(training_data(DATA / "data.yaml", real_repeat, clutter)), epochs=epochs,
             time=hours, imgsz=imgsz, batch=16,
             device="cpu", workers=threads, project=str(RUNS), name=name, exist_ok=True,
             pretrained=init is not None, amp=False, plots=False, cache="ram",
@@ -113,11 +125,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--real-repeat", type=int, default=0,
                     help="the real index photos this many times an epoch (0: as data.yaml)")
+    ap.add_argument("--real-clutter", action="store_true",
+                    help="also the stretches of real table `index_data --clutter-images` cut, "
+                         "as negatives")
     args = ap.parse_args(argv)
     weights = RUNS / args.name / "weights" / "best.pt"
     if not args.export_only:
         weights = train(args.hours, args.epochs, args.imgsz, args.name, args.threads, args.fresh,
-                        args.init, args.lr0, args.warmup, args.real_repeat)
+                        args.init, args.lr0, args.warmup, args.real_repeat, args.real_clutter)
     print(f"exported {export(weights, args.imgsz, args.out)} from {weights}")
     return 0
 
