@@ -16,7 +16,10 @@ the change does. Pooled, the sets below hold some 1,400 cards:
 - ``close-ups``: the corner-labelled photos held out by time (`bench_real_closeups.py`),
   scored by the codes read in each photo.
 
-    python benchmarks/bench_real_pooled.py [--reader hybrid|index|card] [--json]
+The dev photos are for measuring, not for choosing: ``--without-dev`` leaves them and their
+spoilt copies out, for a choice between training runs that keeps the dev set a measurement.
+
+    python benchmarks/bench_real_pooled.py [--reader hybrid|index|card] [--without-dev] [--json]
 """
 
 from __future__ import annotations
@@ -65,11 +68,12 @@ def counted(r: dict[str, Any]) -> list[int]:
     return [int(r["card_right"]), int(r["card_wrong"]), int(r["cards"]) - int(r["card_right"])]
 
 
-def pooled(reader: Any, dev: Path = DEV, src: Path = REAL_TRAIN, seed: int = 2026
+def pooled(reader: Any, dev: Path | None = DEV, src: Path = REAL_TRAIN, seed: int = 2026
            ) -> dict[str, list[int]]:
-    """Each set's cards [right, wrong, missed], and ``all``, their sum."""
+    """Each set's cards [right, wrong, missed], and ``all``, their sum (``dev`` None: without
+    the dev photos and their spoilt copies)."""
     out: dict[str, list[int]] = {}
-    if (dev / "labels.jsonl").is_file():
+    if dev is not None and (dev / "labels.jsonl").is_file():
         out["dev"] = counted(evaluate(reader, dev))
         for condition in SPOILT:
             with tempfile.TemporaryDirectory() as tmp:
@@ -92,11 +96,13 @@ def main() -> int:
     ap.add_argument("--reader", choices=["auto", "index", "hybrid", "card"], default="hybrid")
     ap.add_argument("--dev", type=Path, default=DEV)
     ap.add_argument("--src", type=Path, default=REAL_TRAIN)
+    ap.add_argument("--without-dev", action="store_true",
+                    help="leave out the dev photos and their spoilt copies")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     reader = load_reader(args.reader)
     t0 = time.time()
-    sets = pooled(reader, args.dev, args.src)
+    sets = pooled(reader, None if args.without_dev else args.dev, args.src)
     if len(sets) == 1:
         print(f"no labelled real photos in {args.dev} or {args.src}")
         return 2

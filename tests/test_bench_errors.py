@@ -98,3 +98,5 @@ def test_pooled_real_sets_count_every_card_once_per_set(tmp_path: Path) -> None:
     assert sets["every-8th"] == [0, 2, 2]  # two photos, each a KS missed and a 7C wrong
     assert sets["close-ups"] == [0, 1, 1]
     assert sets["all"] == [5, 3, 8]
+    assert pooled(Reads(), None, src) == {"every-8th": [0, 2, 2], "close-ups": [0, 1, 1],
+                                          "all": [0, 3, 3]}
