@@ -43,11 +43,10 @@ from bench_real_spoilt import spoilt_set  # noqa: E402
 from vision.readers.load import load_reader  # noqa: E402
 from vision.training.detector_eval import evaluate  # noqa: E402
 from vision.training.index_data import (  # noqa: E402
-    CLUTTER_HOLD_OUT,
     REAL_TRAIN,
     real_index_records,
     split_real,
-    whole_card_records,
+    whole_card_split,
 )
 
 DEV = ROOT.parent / "shared" / "real-cards-dev"
@@ -55,8 +54,9 @@ SPOILT = ("grey", "webcam", "webcam-small", "stretched")
 
 
 def every_eighth(dst: Path, src: Path = REAL_TRAIN) -> int:
-    """Link every `CLUTTER_HOLD_OUT`-th whole-card photo into ``dst`` with its labels."""
-    recs = [r for k, r in enumerate(whole_card_records(src)) if k % CLUTTER_HOLD_OUT == 0]
+    """Link the whole-card photos held out of the clutter negatives (`whole_card_split`: every
+    8th) into ``dst`` with their labels."""
+    _, recs = whole_card_split(src)
     for rec in recs:
         os.symlink(src / str(rec["image"]), dst / str(rec["image"]))
     (dst / "labels.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))

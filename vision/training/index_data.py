@@ -534,7 +534,7 @@ def build_clutter(out: Path) -> None:
 
     reader = IndexReader(card_boxes=False, ocr=False, threads=2)
     heads = IndexHeads(threads=2)
-    recs = [r for k, r in enumerate(whole_card_records()) if k % CLUTTER_HOLD_OUT]
+    recs, _ = whole_card_split()
     save_crops(out / "crops-clutter.npz",
                [clutter_negatives(lambda img, conf: reader.index_boxes(img, conf)[0], heads,
                                   recs)])
@@ -628,7 +628,7 @@ def build_clutter_images(out: Path, most: float = 0.8) -> None:
         patches = np.stack([index_patch(img, b) for b in boxes])
         return bool((heads.read(patches)["is_index"] >= most).any())
 
-    recs = [r for k, r in enumerate(whole_card_records()) if k % CLUTTER_HOLD_OUT]
+    recs, _ = whole_card_split()
     n = clutter_images(recs, out / "real-clutter", index_seen)
     print(f"real clutter: {n} stretches of table from {len(recs)} photos "
           "(python -m vision.training.train_index --real-clutter trains on them)")
@@ -639,6 +639,16 @@ def whole_card_records(src: Path = REAL_TRAIN) -> list[dict[str, Any]]:
     path = src / "labels.jsonl"
     recs = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     return [r for r in recs if r["image"].startswith("rf100_")]
+
+
+def whole_card_split(src: Path = REAL_TRAIN
+                     ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The whole-card photos' labels (`whole_card_records`) split into those the clutter
+    negatives are cut from and those held out to choose with: every `CLUTTER_HOLD_OUT`-th,
+    from the first."""
+    recs = whole_card_records(src)
+    return ([r for k, r in enumerate(recs) if k % CLUTTER_HOLD_OUT],
+            [r for k, r in enumerate(recs) if k % CLUTTER_HOLD_OUT == 0])
 
 
 def mine_whole_card_indices(heads: object, recs: Sequence[dict[str, object]],
