@@ -16,10 +16,12 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import cv2
+import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -29,15 +31,19 @@ from vision.training.index_data import REAL_TRAIN, real_index_records, split_rea
 
 
 def tally(reader: Any, photos: list[dict[str, object]], src: Path = REAL_TRAIN,
-          verbose: bool = False) -> dict[str, list[int]]:
+          verbose: bool = False, spoil: Callable[[np.ndarray, int], np.ndarray] | None = None
+          ) -> dict[str, list[int]]:
     """Per source (the photo's name up to its first ``_``): cards [right, wrong, missed], a
-    photo scored by the codes the reader reports against the codes whose index is labelled."""
+    photo scored by the codes the reader reports against the codes whose index is labelled.
+    ``spoil``: each photo is read as ``spoil(photo, its place in the list)`` gives it."""
     counts: dict[str, list[int]] = {}
-    for rec in photos:
+    for k, rec in enumerate(photos):
         name = str(rec["image"])
         image = cv2.imread(str(src / name))
         if image is None:
             raise FileNotFoundError(src / name)
+        if spoil is not None:
+            image = spoil(image, k)
         got = set(reader.detect(image).labels)
         want = {str(c) for c in rec["unique_cards"]}  # type: ignore[attr-defined]
         row = counts.setdefault(name.split("_")[0], [0, 0, 0])

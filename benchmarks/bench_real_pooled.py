@@ -14,7 +14,12 @@ the change does. Pooled, the sets below hold some 1,400 cards:
   whole-card detector and crop classifier on them, so the hybrid reads them better than it
   would an unseen deck: a set for what a change costs, not for how well unseen decks read;
 - ``close-ups``: the corner-labelled photos held out by time (`bench_real_closeups.py`),
-  scored by the codes read in each photo.
+  scored by the codes read in each photo;
+- ``close-ups webcam``, ``close-ups webcam-small``: the same photos spoilt as a cheap webcam
+  spoils them (`bench_real_spoilt.spoil`). These hold what the dev photos' spoilt copies
+  lack: a bridge deal's spreads where only the index strips show, as a webcam across a table
+  shows them (what the issue's real webcam frames lost most), and the close-ups'
+  indices small.
 
 The dev photos are for measuring, not for choosing: ``--without-dev`` leaves them and their
 spoilt copies out, for a choice between training runs that keeps the dev set a measurement.
@@ -33,12 +38,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_real_closeups import tally  # noqa: E402
-from bench_real_spoilt import spoilt_set  # noqa: E402
+from bench_real_spoilt import CONDITIONS, spoil, spoilt_set  # noqa: E402
 
 from vision.readers.load import load_reader  # noqa: E402
 from vision.training.detector_eval import evaluate  # noqa: E402
@@ -51,6 +58,8 @@ from vision.training.index_data import (  # noqa: E402
 
 DEV = ROOT.parent / "shared" / "real-cards-dev"
 SPOILT = ("grey", "webcam", "webcam-small", "stretched")
+#: How the close-ups are also read spoilt.
+CLOSE_UP_SPOILT = ("webcam", "webcam-small")
 
 
 def every_eighth(dst: Path, src: Path = REAL_TRAIN) -> int:
@@ -87,6 +96,13 @@ def pooled(reader: Any, dev: Path | None = DEV, src: Path = REAL_TRAIN, seed: in
         if photos:
             tallies = tally(reader, photos, src).values()
             out["close-ups"] = [sum(t[i] for t in tallies) for i in range(3)]
+            for condition in CLOSE_UP_SPOILT:
+                def spoilt(image: Any, k: int, condition: str = condition) -> Any:
+                    rng = np.random.default_rng([seed, CONDITIONS.index(condition), k])
+                    return spoil(image, condition, rng)[0]
+
+                tallies = tally(reader, photos, src, spoil=spoilt).values()
+                out[f"close-ups {condition}"] = [sum(t[i] for t in tallies) for i in range(3)]
     out["all"] = [sum(v[i] for v in out.values()) for i in range(3)]
     return out
 
@@ -111,7 +127,7 @@ def main() -> int:
         return 0
     print(f"reader: {args.reader} ({type(reader).__name__})")
     for name, (right, wrong, missed) in sets.items():
-        print(f"  {name:<13} {right + missed:5d} cards: {right:5d} right, {wrong:3d} wrong, "
+        print(f"  {name:<22} {right + missed:5d} cards: {right:5d} right, {wrong:3d} wrong, "
               f"{missed:4d} missed (precision {right / max(right + wrong, 1):.3f} "
               f"recall {right / max(right + missed, 1):.3f})")
     print(f"  {time.time() - t0:.0f} s in all")

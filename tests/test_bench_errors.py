@@ -92,11 +92,13 @@ def test_pooled_real_sets_count_every_card_once_per_set(tmp_path: Path) -> None:
 
     sets = pooled(Reads(), dev, src)
     assert list(sets) == ["dev", "grey", "webcam", "webcam-small", "stretched", "every-8th",
-                          "close-ups", "all"]
+                          "close-ups", "close-ups webcam", "close-ups webcam-small", "all"]
     for name in ("dev", "grey", "webcam", "webcam-small", "stretched"):
         assert sets[name] == [1, 0, 1]  # the 7C right, the 2H missed
     assert sets["every-8th"] == [0, 2, 2]  # two photos, each a KS missed and a 7C wrong
-    assert sets["close-ups"] == [0, 1, 1]
-    assert sets["all"] == [5, 3, 8]
-    assert pooled(Reads(), None, src) == {"every-8th": [0, 2, 2], "close-ups": [0, 1, 1],
-                                          "all": [0, 3, 3]}
+    for name in ("close-ups", "close-ups webcam", "close-ups webcam-small"):
+        assert sets[name] == [0, 1, 1]
+    assert sets["all"] == [5, 5, 10]
+    assert pooled(Reads(), None, src) == {
+        "every-8th": [0, 2, 2], "close-ups": [0, 1, 1], "close-ups webcam": [0, 1, 1],
+        "close-ups webcam-small": [0, 1, 1], "all": [0, 5, 5]}
