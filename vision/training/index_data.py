@@ -12,7 +12,8 @@ Two products, both written under ``datasets/index/`` (ignored by git):
   its box jittered, plus crops of the real index boxes and negatives (patches that are not an
   index: pips, face art, backs, chips, table), saved as one ``.npz`` per split.
 - **Real small sheets** (``--real-small N``, `real_small_sheets`): the real index photos shrunk
-  onto a rendered table and webcam-spoilt, added to the localiser's training scenes.
+  onto a rendered table and webcam-spoilt, which ``train_index --real-small`` adds to the
+  localiser's training scenes.
 
     python -m vision.training.index_data --scenes 2400 --val-scenes 150 --out datasets/index
 """
@@ -140,17 +141,20 @@ def link_real(recs: list[dict[str, object]], out_dir: Path, src: Path = REAL_TRA
 def real_small_sheets(recs: Sequence[dict[str, object]], out_dir: Path, count: int, seed: int,
                       size: int = 640, src: Path = REAL_TRAIN, min_px: float = 10.0) -> int:
     """Real index photos made small and spoilt like a webcam's view of a table, for the
-    localiser: each sheet is a ``size`` square of table (`scenes.table_surface`) holding 2x2
-    or 3x3 real close-ups shrunk into it (the real photos' indices are 20-90 px tall at the
-    localiser's input; across a table they are 8-25), then dimmed, blurred, noised and
-    stretched (`scenes.webcam`, `scenes._degrade`). An index shrunk under ``min_px`` tall is
-    painted over in its mean colour and not labelled: the localiser is not taught blobs."""
+    localiser: each sheet is a ``size`` square of table (`scenes.table_surface`) holding one
+    real photo, or 2x2 or 3x3 of them, shrunk into it (the real close-ups' indices are 20-90
+    px tall at the localiser's input; across a table they are 8-25), then dimmed, blurred,
+    noised and stretched (`scenes.webcam`, `scenes._degrade`). One photo alone keeps a bridge
+    deal's index strips (25-30 px in its 1200 px photo) large enough to label: in a grid they
+    are all painted over. An index shrunk under ``min_px`` tall is painted over in its mean
+    colour and not labelled: the localiser is not taught blobs."""
     rng = np.random.default_rng(seed)
     (out_dir / "images").mkdir(parents=True, exist_ok=True)
     (out_dir / "labels").mkdir(parents=True, exist_ok=True)
     for k in range(count):
         table = scenes.table_surface(rng, size, size)
-        grid = 2 if rng.random() < 0.5 else 3
+        u = rng.random()
+        grid = 1 if u < 0.3 else 2 if u < 0.65 else 3
         cell = size / grid
         boxes: list[np.ndarray] = []
         for gy in range(grid):
@@ -332,11 +336,8 @@ def build_real_small(out: Path, count: int, seed: int) -> None:
     val_count = max(1, count // 10)
     real_small_sheets(train, out / "real-small-train", count, seed)
     real_small_sheets(val, out / "real-small-val", val_count, seed + 1)
-    yaml = out / "data.yaml"
-    names = train_list(yaml)
-    if "real-small-train" not in names:
-        write_train_list(yaml, names[:1] + ["real-small-train"] + names[1:])
-    print(f"real small sheets: {count} train, {val_count} validation")
+    print(f"real small sheets: {count} train, {val_count} validation (trained on with "
+          "train_index --real-small)")
 
 
 def train_list(data: Path) -> list[str]:
@@ -395,8 +396,8 @@ def main(argv: list[str] | None = None) -> int:
                          "and real index photos (crops-proposals.npz)")
     ap.add_argument("--real-small", type=int, default=0, metavar="N",
                     help="only make N sheets of real index photos shrunk and spoilt "
-                         "(`real_small_sheets`; a tenth as many for validation) and add them to "
-                         "the localiser's training data")
+                         "(`real_small_sheets`; a tenth as many for validation), which "
+                         "train_index --real-small adds to the localiser's training data")
     args = ap.parse_args(argv)
     if args.real_small:
         build_real_small(args.out, args.real_small, args.seed)

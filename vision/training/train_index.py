@@ -7,6 +7,7 @@
         --name localiser3 --lr0 0.001 --warmup 0 --hours 2   # go on from the checkpoint
     ... --real-repeat 6                                      # real index photos weigh more
     ... --real-clutter               # and real table as negatives (index_data --clutter-images)
+    ... --real-small                 # and real photos small and spoilt (index_data --real-small N)
 
 From scratch (no downloaded weights), on the CPU, resumable from ``last.pt``. Exports
 ``models/index_localiser.onnx`` and its JSON (class names, input size). Training only: the
@@ -29,15 +30,18 @@ NAMES = ["index"]
 OUT = MODELS / "index_localiser.onnx"
 
 
-def training_data(data: Path, repeat: int = 0, clutter: bool = False) -> Path:
+def training_data(data: Path, repeat: int = 0, clutter: bool = False, small: bool = False
+                  ) -> Path:
     """``data`` (the dataset YAML `index_data` writes), or a copy beside it whose training
     list holds the real index photos ``repeat`` times (for ``repeat`` > 0, so they weigh that
-    much more in each epoch against the rendered scenes) and, with ``clutter``, the stretches
-    of real table `index_data --clutter-images` cut (``real-clutter``, negatives):
-    ``data-realN.yaml``, ``data-clutter.yaml`` or ``data-realN-clutter.yaml``."""
+    much more in each epoch against the rendered scenes); with ``clutter``, the stretches
+    of real table `index_data --clutter-images` cut (``real-clutter``, negatives); with
+    ``small``, the real photos made small and webcam-spoilt by `index_data --real-small`
+    (``real-small-train``): ``data-realN.yaml``, ``data-realN-clutter-small.yaml`` and so
+    on."""
     from vision.training.index_data import train_list, write_train_list
 
-    if repeat <= 0 and not clutter:
+    if repeat <= 0 and not clutter and not small:
         return data
     names = train_list(data)
     stem = "data"
@@ -52,12 +56,19 @@ def training_data(data: Path, repeat: int = 0, clutter: bool = False) -> Path:
                                     "vision.training.index_data --clutter-images)")
         names = [n for n in names if n != "real-clutter"] + ["real-clutter"]
         stem += "-clutter"
+    if small:
+        if not (data.parent / "real-small-train" / "images").is_dir():
+            raise FileNotFoundError(f"{data.parent / 'real-small-train'}: none made yet (python "
+                                    "-m vision.training.index_data --real-small N)")
+        names = [n for n in names if n != "real-small-train"] + ["real-small-train"]
+        stem += "-small"
     return write_train_list(data, names, data.with_name(f"{stem}.yaml"))
 
 
 def train(hours: float, epochs: int, imgsz: int, name: str, threads: int = 2,
           fresh: bool = False, init: Path | None = None, lr0: float = 0.003,
-          warmup: float = 0.5, real_repeat: int = 0, clutter: bool = False) -> Path:
+          warmup: float = 0.5, real_repeat: int = 0, clutter: bool = False,
+          small: bool = False) -> Path:
     offline_environment(threads)
     from ultralytics import YOLO
 
@@ -69,7 +80,8 @@ def train(hours: float, epochs: int, imgsz: int, name: str, threads: int = 2,
         # From the model YAML (random weights), or on from a committed checkpoint of ours.
         model = YOLO(str(init) if init else "yolo26n.yaml")
         args: dict[str, Any] = dict(
-            data=str(training_data(DATA / "data.yaml", real_repeat, clutter)), epochs=epochs,
+            data=str(training_data(DATA / "data.yaml", real_repeat, clutter, small)),
+            epochs=epochs,
             time=hours, imgsz=imgsz, batch=16,
             device="cpu", workers=threads, project=str(RUNS), name=name, exist_ok=True,
             pretrained=init is not None, amp=False, plots=False, cache="ram",
@@ -125,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--real-repeat", type=int, default=0,
                     help="the real index photos this many times an epoch (0: as data.yaml)")
+    ap.add_argument("--real-small", action="store_true",
+                    help="also the real index photos made small and webcam-spoilt "
+                         "(`index_data --real-small N`, real-small-train)")
     ap.add_argument("--real-clutter", action="store_true",
                     help="also the stretches of real table `index_data --clutter-images` cut, "
                          "as negatives")
@@ -132,7 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     weights = RUNS / args.name / "weights" / "best.pt"
     if not args.export_only:
         weights = train(args.hours, args.epochs, args.imgsz, args.name, args.threads, args.fresh,
-                        args.init, args.lr0, args.warmup, args.real_repeat, args.real_clutter)
+                        args.init, args.lr0, args.warmup, args.real_repeat, args.real_clutter,
+                        args.real_small)
     print(f"exported {export(weights, args.imgsz, args.out)} from {weights}")
     return 0
 

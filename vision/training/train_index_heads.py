@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.readers.index_heads import PATCH, RANKS, SUITS, normalise, softmax
+from vision.readers.index_heads import PATCH, PATCH_MARGIN, RANKS, SUITS, normalise, softmax
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "datasets" / "index"
@@ -111,11 +111,13 @@ def load(path: Path) -> dict[str, np.ndarray]:
 
 
 def augment(rng: np.random.Generator, x: np.ndarray, orient: np.ndarray,
-            wide_tilt: float = 0.0, shapes: bool = False) -> tuple[np.ndarray, np.ndarray]:
+            wide_tilt: float = 0.0, shapes: bool = False, webcam: float = 0.0
+            ) -> tuple[np.ndarray, np.ndarray]:
     """Quarter turns (orientation follows), inversion, contrast, blur, noise, tilts: small
     ones, and for a ``wide_tilt`` share of the patches any tilt up to 40 degrees (an index of a
     card lying askew, which the quarter turns alone never bring upright). With ``shapes``,
-    also what other decks and tables change (`reshape`)."""
+    also what other decks and tables change (`reshape`); a ``webcam`` share of the patches is
+    seen as a webcam across a table shows an index (`webcam_view`)."""
     import cv2
 
     out = np.empty_like(x)
@@ -129,6 +131,8 @@ def augment(rng: np.random.Generator, x: np.ndarray, orient: np.ndarray,
             p = cv2.warpAffine(p, m, (PATCH, PATCH), borderMode=cv2.BORDER_REPLICATE)
         if shapes:
             p = reshape(rng, p, x[int(rng.integers(0, len(x)))])
+        if rng.random() < webcam:
+            p = webcam_view(rng, p)
         if rng.random() < 0.2:
             p = cv2.GaussianBlur(p, (0, 0), rng.uniform(0.5, 1.3))
         k = int(rng.integers(0, 4))
@@ -147,6 +151,38 @@ def augment(rng: np.random.Generator, x: np.ndarray, orient: np.ndarray,
             f[s > 0.99] = 255
         out[i] = np.clip(f, 0, 255).astype(np.uint8)
     return out, ori
+
+
+def webcam_view(rng: np.random.Generator, p: np.ndarray) -> np.ndarray:
+    """One patch as a cheap webcam across a table shows it, spoilt at the size the index has
+    in the frame, not at the patch's: the patch shrunk so the index is 11-30 px tall, its
+    contrast squashed towards a grey cast (dim, washed out), blurred, noised, sprinkled with
+    salt and pepper that the reader's median filter then smears (`despeckled`), JPEG'd, and
+    enlarged back as `index_patch` enlarges a small box. A spoiler on the patch itself (the
+    blur and noise of `augment`) is one patch pixel; in a webcam frame it is a quarter of a
+    stroke."""
+    import cv2
+
+    side = max(8, round(rng.uniform(11, 30) * (1 + 2 * PATCH_MARGIN)))
+    f: np.ndarray = cv2.resize(p, (side, side), interpolation=cv2.INTER_AREA).astype(np.float32)
+    gain = rng.uniform(0.35, 0.9)
+    f = f * gain + rng.uniform(0, 255 * (1 - gain))
+    if rng.random() < 0.7:
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.3, 1.2))
+    f += rng.normal(0, rng.uniform(1, 10), f.shape)
+    u: np.ndarray = np.clip(f, 0, 255).astype(np.uint8)
+    if rng.random() < 0.4:
+        s = rng.random(u.shape)
+        share = rng.uniform(0.003, 0.015)
+        u[s < share] = 0
+        u[s > 1 - share] = 255
+        u = cv2.medianBlur(u, 3)
+    if rng.random() < 0.6:
+        ok, buf = cv2.imencode(".jpg", u, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 80))])
+        back = cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE) if ok else None
+        if back is not None:
+            u = back
+    return np.asarray(cv2.resize(u, (PATCH, PATCH), interpolation=cv2.INTER_LINEAR))
 
 
 def reshape(rng: np.random.Generator, p: np.ndarray, other: np.ndarray) -> np.ndarray:
@@ -201,7 +237,7 @@ def evaluate(predict: Any, data: dict[str, np.ndarray]) -> dict[str, float]:
 def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
           real_share: float = 0.0, wide_tilt: float = 0.0, from_onnx: Path | None = None,
           drawn: bool = False, shapes: bool = False, state_path: Path = STATE,
-          clutter: bool = False) -> Any:
+          clutter: bool = False, webcam: float = 0.0) -> Any:
     import torch
     import torch.nn.functional as F
 
@@ -235,7 +271,7 @@ def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
     if from_onnx is not None:
         sample = rng.permutation(n)[:4096]  # batch-norm statistics as training sees patches
         seen = augment(rng, data["x"][sample], data["orient"][sample].astype(np.int64),
-                       wide_tilt, shapes)[0]
+                       wide_tilt, shapes, webcam)[0]
         model.load_state_dict(state_from_onnx(from_onnx, seen)["model"])
         print(f"started from {from_onnx}")
     elif resume and start.exists():
@@ -259,7 +295,7 @@ def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
         else:
             idx = rng.integers(0, n, batch)
         xb, ob = augment(rng, data["x"][idx], data["orient"][idx].astype(np.int64), wide_tilt,
-                         shapes)
+                         shapes, webcam)
         x = torch.from_numpy(normalise(xb))
         r = torch.from_numpy(data["rank"][idx].astype(np.int64))
         s = torch.from_numpy(data["suit"][idx].astype(np.int64))
@@ -370,6 +406,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shapes", action="store_true",
                     help="also narrower and wider type, bolder and finer strokes, and a "
                          "neighbour's index along one side (`reshape`)")
+    ap.add_argument("--webcam", type=float, default=0.0,
+                    help="share of patches spoilt as a webcam across a table shows an index, "
+                         "at the index's own size in the frame (`webcam_view`)")
     ap.add_argument("--out", type=Path, default=OUT,
                     help="where to export (and measure) the heads' ONNX")
     ap.add_argument("--state", type=Path, default=STATE,
@@ -385,7 +424,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.export_only:
             train(args.minutes, args.lr, args.threads, args.seed, args.resume,
                   args.real_share, args.wide_tilt, args.from_onnx, args.drawn, args.shapes,
-                  args.state, args.clutter)
+                  args.state, args.clutter, args.webcam)
         model = build_model()
         model.load_state_dict(torch.load(args.state.with_name("heads-best.pt"),
                                          weights_only=False)["model"])
