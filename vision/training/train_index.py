@@ -50,18 +50,16 @@ def training_data(data: Path, repeat: int = 0, clutter: bool = False, small: boo
             raise ValueError(f"{data}: no real-train in its training list")
         names = [n for n in names if n != "real-train"] + ["real-train"] * repeat
         stem += f"-real{repeat}"
-    if clutter:
-        if not (data.parent / "real-clutter" / "images").is_dir():
-            raise FileNotFoundError(f"{data.parent / 'real-clutter'}: none cut yet (python -m "
-                                    "vision.training.index_data --clutter-images)")
-        names = [n for n in names if n != "real-clutter"] + ["real-clutter"]
-        stem += "-clutter"
-    if small:
-        if not (data.parent / "real-small-train" / "images").is_dir():
-            raise FileNotFoundError(f"{data.parent / 'real-small-train'}: none made yet (python "
-                                    "-m vision.training.index_data --real-small N)")
-        names = [n for n in names if n != "real-small-train"] + ["real-small-train"]
-        stem += "-small"
+    # Opt-in folders, each made by its own `index_data` command: (wanted, folder, command).
+    for wanted, folder, command in ((clutter, "real-clutter", "--clutter-images"),
+                                    (small, "real-small-train", "--real-small N")):
+        if not wanted:
+            continue
+        if not (data.parent / folder / "images").is_dir():
+            raise FileNotFoundError(f"{data.parent / folder}: none made yet (python -m "
+                                    f"vision.training.index_data {command})")
+        names = [n for n in names if n != folder] + [folder]
+        stem += "-" + folder.split("-")[1]  # -clutter, -small
     return write_train_list(data, names, data.with_name(f"{stem}.yaml"))
 
 
