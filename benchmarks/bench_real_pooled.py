@@ -3,7 +3,7 @@ them, to choose between models on the real photos as a whole.
 
 One real set alone is small (the dev photos hold 115 cards, the close-ups 95): a model change
 that gains or loses one card there moves its figures by about 0.01, which is noise beside what
-the change does. Pooled, the sets below hold some 1,400 cards:
+the change does. Pooled, the sets below hold some 1,550 cards:
 
 - ``dev``: `../shared/real-cards-dev`, never trained on (`detector_eval.evaluate`);
 - ``grey``, ``webcam``, ``webcam-small``, ``stretched``: the dev photos spoilt

@@ -158,9 +158,9 @@ def webcam_view(rng: np.random.Generator, p: np.ndarray) -> np.ndarray:
     in the frame, not at the patch's: the patch shrunk so the index is 11-30 px tall, its
     contrast squashed towards a grey cast (dim, washed out), blurred, noised, sprinkled with
     salt and pepper that the reader's median filter then smears (`despeckled`), JPEG'd, and
-    enlarged back as `index_patch` enlarges a small box. A spoiler on the patch itself (the
-    blur and noise of `augment`) is one patch pixel; in a webcam frame it is a quarter of a
-    stroke."""
+    enlarged back as `index_patch` enlarges a small box. A one-pixel blur in a frame where the
+    index is 15 px tall spreads over four of the patch's 48 pixels: the blur and noise of
+    `augment`, drawn on the patch itself, never reach that."""
     import cv2
 
     side = max(8, round(rng.uniform(11, 30) * (1 + 2 * PATCH_MARGIN)))
