@@ -35,6 +35,7 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +78,12 @@ def counted(r: dict[str, Any]) -> list[int]:
     return [int(r["card_right"]), int(r["card_wrong"]), int(r["cards"]) - int(r["card_right"])]
 
 
+def summed(rows: Iterable[list[int]]) -> list[int]:
+    """The [right, wrong, missed] counts of several rows added up."""
+    rows = list(rows)
+    return [sum(r[i] for r in rows) for i in range(3)]
+
+
 def pooled(reader: Any, dev: Path | None = DEV, src: Path = REAL_TRAIN, seed: int = 2026
            ) -> dict[str, list[int]]:
     """Each set's cards [right, wrong, missed], and ``all``, their sum (``dev`` None: without
@@ -93,17 +100,15 @@ def pooled(reader: Any, dev: Path | None = DEV, src: Path = REAL_TRAIN, seed: in
             if every_eighth(Path(tmp), src):
                 out["every-8th"] = counted(evaluate(reader, tmp))
         _, photos = split_real(real_index_records(src))
-        if photos:
-            tallies = tally(reader, photos, src).values()
-            out["close-ups"] = [sum(t[i] for t in tallies) for i in range(3)]
-            for condition in CLOSE_UP_SPOILT:
-                def spoilt(image: Any, k: int, condition: str = condition) -> Any:
-                    rng = np.random.default_rng([seed, CONDITIONS.index(condition), k])
-                    return spoil(image, condition, rng)[0]
+        for condition in ("clean", *CLOSE_UP_SPOILT) if photos else ():
+            def spoilt(image: Any, k: int, condition: str = condition) -> Any:
+                rng = np.random.default_rng([seed, CONDITIONS.index(condition), k])
+                return spoil(image, condition, rng)[0]
 
-                tallies = tally(reader, photos, src, spoil=spoilt).values()
-                out[f"close-ups {condition}"] = [sum(t[i] for t in tallies) for i in range(3)]
-    out["all"] = [sum(v[i] for v in out.values()) for i in range(3)]
+            name = "close-ups" if condition == "clean" else f"close-ups {condition}"
+            out[name] = summed(tally(reader, photos, src,
+                                     spoil=None if condition == "clean" else spoilt).values())
+    out["all"] = summed(out.values())
     return out
 
 

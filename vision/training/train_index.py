@@ -50,16 +50,18 @@ def training_data(data: Path, repeat: int = 0, clutter: bool = False, small: boo
             raise ValueError(f"{data}: no real-train in its training list")
         names = [n for n in names if n != "real-train"] + ["real-train"] * repeat
         stem += f"-real{repeat}"
-    # Opt-in folders, each made by its own `index_data` command: (wanted, folder, command).
-    for wanted, folder, command in ((clutter, "real-clutter", "--clutter-images"),
-                                    (small, "real-small-train", "--real-small N")):
+    # Opt-in folders, each made by its own `index_data` command:
+    # (wanted, folder, the copy's name gains, the command that makes it).
+    for wanted, folder, suffix, command in (
+            (clutter, "real-clutter", "-clutter", "--clutter-images"),
+            (small, "real-small-train", "-small", "--real-small N")):
         if not wanted:
             continue
         if not (data.parent / folder / "images").is_dir():
             raise FileNotFoundError(f"{data.parent / folder}: none made yet (python -m "
                                     f"vision.training.index_data {command})")
         names = [n for n in names if n != folder] + [folder]
-        stem += "-" + folder.split("-")[1]  # -clutter, -small
+        stem += suffix
     return write_train_list(data, names, data.with_name(f"{stem}.yaml"))
 
 
