@@ -4,6 +4,7 @@ a model; calibrate on a camera that is not there prints no OpenCV noise before i
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -52,3 +53,28 @@ def test_calibrate_without_a_camera_says_one_line() -> None:
     lines = done.stderr.splitlines()  # one line, with why (the device is not there)
     assert len(lines) == 1 and lines[0].startswith("companion calibrate: cannot open camera 7")
     assert "/dev/video7" in lines[0]
+
+
+def test_detect_deck_profile_is_checked_before_reading(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``detect --deck`` gives the index readers the profile when they are loaded (so they
+    read on the models it was taught on); a file that is not an index deck profile is
+    refused in one line naming it, and a good one reads."""
+    from vision.readers.index_reader import available
+
+    if not available():
+        pytest.skip("the index models are not installed")
+    from vision.readers.index_heads import DECK_KIND
+    from vision.readers.teach_index import shipped_layers
+
+    photo, bad, good = tmp_path / "table.png", tmp_path / "bad.json", tmp_path / "deck.json"
+    cv2.imwrite(str(photo), np.full((64, 64, 3), 90, np.uint8))
+    bad.write_text('{"kind": "thresholds"}')
+    assert main(["detect", str(photo), "--reader", "index", "--deck", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(bad) in err and "not a deck profile" in err
+    good.write_text(json.dumps({"kind": DECK_KIND, **{
+        k: v.tolist() for k, v in shipped_layers().items()}}))
+    assert main(["detect", str(photo), "--reader", "index", "--deck", str(good),
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["cards"] == []

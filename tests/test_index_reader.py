@@ -685,6 +685,43 @@ def test_auto_reads_photos_with_the_hybrid_and_the_table_with_the_card_reader() 
                       CardDetector)  # a whole-card model named: the card reader
 
 
+def test_photos_are_read_with_the_photo_models_and_a_taught_deck_with_its_own() -> None:
+    """Photos get the photo localiser and heads where installed; the table, and a deck
+    profile (whose layers read the feature of the heads it was refitted on), the others."""
+    from vision.readers import index_heads, index_reader, load
+    from vision.readers.teach_index import shipped_layers
+
+    pytest.importorskip("onnxruntime")
+    if not index_reader.available():
+        pytest.skip("the index models are not installed")
+    photo_loc, photo_heads = index_reader.photo_localiser_path(), index_heads.photo_heads_path()
+    photo = load.load_reader("index", threads=1, ocr=False)
+    assert photo.localiser_path == photo_loc and photo.heads.path == photo_heads
+    table = load.load_reader("hybrid", threads=1, ocr=False, table=True)
+    assert table.localiser_path == index_reader.localiser_path()
+    assert table.heads.path == index_heads.heads_path()
+    profile = {"kind": index_heads.DECK_KIND,
+               **{k: v.tolist() for k, v in shipped_layers().items()}}
+    taught = load.load_reader("index", threads=1, ocr=False, deck=profile)
+    assert taught.localiser_path == index_reader.localiser_path()
+    assert taught.heads.path == index_heads.heads_path()
+    assert taught.heads.layers is not None
+    # A profile given to a reader already reading with the photo heads moves it onto the
+    # heads the profile was refitted on.
+    photo.use_deck(profile)
+    assert photo.heads.path == index_heads.heads_path() and photo.heads.layers is not None
+
+
+def test_resolve_reader_names_what_auto_loads() -> None:
+    from vision.readers import index_reader, load
+
+    assert load.resolve_reader("index") == "index"
+    assert load.resolve_reader("auto", "models/cards.onnx") == "card"
+    if index_reader.available():
+        assert load.resolve_reader("auto") == load.PHOTO_READER
+        assert load.resolve_reader("auto", table=True) == load.DEFAULT_READER
+
+
 def test_one_deck_a_code_read_on_two_cards_goes_to_the_surer_and_the_other_reads_on() -> None:
     from vision.detections import Detections
     from vision.readers.index_reader import one_per_deck

@@ -12,6 +12,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 
 def register_detect(subparsers: argparse._SubParsersAction) -> None:
@@ -58,32 +59,30 @@ def run_detect(args: argparse.Namespace) -> int:
 
     from vision.drawing import annotate
     from vision.images import ImageError, read_image
-    from vision.readers.load import load_reader
+    from vision.readers.load import load_reader, read_deck_profile, resolve_reader
 
     out_dir = Path(args.annotate) if args.annotate else None
     if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
         print(f"companion detect: --annotate wants a folder for the annotated copies; "
               f"{out_dir} is a file", file=sys.stderr)
         return 2
-    kwargs = {"imgsz": args.imgsz} if args.imgsz else {}
+    kwargs: dict[str, Any] = {"imgsz": args.imgsz} if args.imgsz else {}
     try:
         reader = args.reader
         if reader == "auto" and (args.model or args.imgsz):
             reader = "card"  # a whole-card model or its input size names the card reader
         if reader in ("index", "hybrid") and (args.model or args.imgsz):
             raise ValueError("--model and --imgsz are for --reader card")
+        reader = resolve_reader(reader, args.model)
+        if args.deck and reader != "card":
+            # The index readers: the profile's refitted layers, on the models it was taught on.
+            kwargs["deck"] = read_deck_profile(args.deck)
         det = load_reader(reader, args.model, args.conf, **kwargs)
     except (FileNotFoundError, ValueError) as exc:
         print(f"companion detect: {exc}", file=sys.stderr)
         return 2
     profile = None
-    if args.deck and hasattr(det, "heads"):  # the index reader: the profile's refitted layers
-        try:
-            det.use_deck(args.deck)
-        except (OSError, ValueError, KeyError) as exc:
-            print(f"companion detect: {args.deck}: {exc}", file=sys.stderr)
-            return 2
-    elif args.deck:
+    if args.deck and reader == "card":
         from vision.readers.teach import MIN_CONF, DeckProfile
 
         profile = DeckProfile.load(args.deck)

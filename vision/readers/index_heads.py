@@ -122,7 +122,8 @@ class IndexHeads:
         whose rank and suit layers replace the shipped ones."""
         import onnxruntime as ort
 
-        path = Path(model_path) if model_path else MODELS / "index_heads.onnx"
+        path = Path(model_path) if model_path else heads_path()
+        self.path = path
         meta = json.loads(path.with_suffix(".json").read_text())
         if meta.get("ranks") != RANKS or meta.get("suits") != SUITS:
             raise ValueError(f"{path}: heads for ranks {meta.get('ranks')!r} and suits "
@@ -238,7 +239,18 @@ def load_deck_layers(deck: str | Path | dict[str, Any]) -> dict[str, np.ndarray]
 
 
 def heads_path() -> Path:
+    """The heads ``companion teach-deck`` refits its deck profiles on (a profile's rank and
+    suit layers read these heads' 128-value feature), and the table's hybrid reads with."""
     return MODELS / "index_heads.onnx"
+
+
+def photo_heads_path() -> Path:
+    """The heads the photo reader reads with where no deck profile is given
+    (`vision.readers.load.load_reader`): trained on with real indices spoilt as a webcam
+    across a table shows them (models/INDEX.md, "Seventeenth session"). `heads_path` when
+    these are not installed."""
+    path = MODELS / "index_heads_photo.onnx"
+    return path if path.exists() else heads_path()
 
 
 def table_heads_path() -> Path:

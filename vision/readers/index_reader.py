@@ -153,6 +153,15 @@ def localiser_path() -> Path:
     return MODELS / "index_localiser.onnx"
 
 
+def photo_localiser_path() -> Path:
+    """The localiser the photo reader reads with where no deck profile is given
+    (`vision.readers.load.load_reader`): gone on with real photos made small and spoilt as
+    a webcam shows them, and real tables as negatives (models/INDEX.md, "Seventeenth
+    session"). `localiser_path` when it is not installed."""
+    path = MODELS / "index_localiser_photo.onnx"
+    return path if path.exists() else localiser_path()
+
+
 def available() -> bool:
     """Whether the index models are installed (the reader needs both)."""
     return localiser_path().exists() and heads_path().exists()
@@ -238,6 +247,7 @@ class IndexReader:
                 raise ValueError(f"{self.localiser_path} reads only at {self.imgsz} px")
             self.imgsz = int(imgsz)
         self.heads = IndexHeads(heads, threads=threads, tta=tta)
+        self.threads = threads
         self.face: tuple[np.ndarray, np.ndarray] | None = None
         if deck is not None:
             self.use_deck(deck)
@@ -273,7 +283,12 @@ class IndexReader:
         from vision.readers.index_heads import load_deck_layers
 
         data = deck if isinstance(deck, dict) else json.loads(Path(deck).read_text())
-        self.heads.layers = load_deck_layers(data)
+        layers = load_deck_layers(data)
+        if self.heads.path.resolve() != heads_path().resolve():
+            # A profile's layers read the feature of the heads it was refitted on, not the
+            # photo heads' (`photo_heads_path`).
+            self.heads = IndexHeads(heads_path(), threads=self.threads, tta=self.heads.tta)
+        self.heads.layers = layers
         self.face = None
         if data.get("face") is not None:
             paper, ink = (np.asarray(data["face"][k], np.float32) for k in ("paper", "ink"))

@@ -10,7 +10,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from vision.readers.index_reader import IndexReader, available
+from vision.readers.index_heads import photo_heads_path
+from vision.readers.index_reader import IndexReader, available, photo_localiser_path
 
 #: What ``"auto"`` picks at the table (zone views, read many times a second): the whole-card
 #: detector, which reads the rendered test games' plays where the index reader does not yet
@@ -41,9 +42,7 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
     at the table, `PHOTO_READER` otherwise, unless a whole-card ``model`` is named or the
     index models are missing. ``table``: the reader reads zone views at the table, where a
     card's place comes from its zone (the index reader then skips the whole-card boxes)."""
-    if reader == "auto":
-        best = DEFAULT_READER if table else PHOTO_READER
-        reader = best if model is None and available() else "card"
+    reader = resolve_reader(reader, model, table)
     if conf is not None:
         kwargs["conf"] = conf
     if reader in ("index", "hybrid"):
@@ -55,6 +54,11 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
         if not table:
             kwargs.setdefault("index_conf", PHOTO_INDEX_CONF)
             kwargs.setdefault("faint_below", PHOTO_FAINT_BELOW)
+            if kwargs.get("deck") is None:
+                # The photo models, where installed; with a deck profile the models it was
+                # taught on (its layers read those heads' feature), as at the table.
+                kwargs.setdefault("localiser", photo_localiser_path())
+                kwargs.setdefault("heads", photo_heads_path())
         if table:
             # Zone views are small (320 px): read at the second look's 384 px, not upscaled
             # to the photos' 640. A taught deck's rendered round (dondorf, seed 3): 39 of 39
@@ -74,6 +78,17 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
     from vision.readers.detector import CardDetector
 
     return CardDetector(model, threads=threads, **kwargs)
+
+
+def resolve_reader(reader: str = "auto", model: str | Path | None = None,
+                   table: bool = False) -> str:
+    """The reader `load_reader` loads for ``reader``: ``"auto"`` becomes `DEFAULT_READER`
+    at the table and `PHOTO_READER` otherwise, or ``"card"`` when a whole-card ``model`` is
+    named or the index models are missing; any other name stays."""
+    if reader != "auto":
+        return reader
+    best = DEFAULT_READER if table else PHOTO_READER
+    return best if model is None and available() else "card"
 
 
 #: Board units of table shown around a zone in the second look's views, the least confidence

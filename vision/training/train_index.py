@@ -112,7 +112,10 @@ def export(weights: Path, imgsz: int, out: Path = OUT) -> Path:
     path = Path(model.export(format="onnx", imgsz=imgsz, opset=17, simplify=True,
                              dynamic=True, device="cpu"))
     out.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(path, out)
+    if path.resolve() != out.resolve():
+        # Moved, not copied: ultralytics writes beside the weights, which may be a committed
+        # checkpoint's folder (models/checkpoints/), where a stray ONNX file would ship.
+        shutil.move(path, out)
     tidy_metadata(out)
     src = str(weights.relative_to(REPO)) if weights.is_relative_to(REPO) else str(weights)
     out.with_suffix(".json").write_text(json.dumps(
