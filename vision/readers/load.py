@@ -41,7 +41,9 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
     crop classifier and the indices inside them together), or ``"auto"``: `DEFAULT_READER`
     at the table, `PHOTO_READER` otherwise, unless a whole-card ``model`` is named or the
     index models are missing. ``table``: the reader reads zone views at the table, where a
-    card's place comes from its zone (the index reader then skips the whole-card boxes)."""
+    card's place comes from its zone (the index reader then skips the whole-card boxes).
+    Photos read with no ``deck`` profile use the photo localiser and heads where installed
+    (`photo_localiser_path`, `photo_heads_path`); the table and taught decks the others."""
     reader = resolve_reader(reader, model, table)
     if conf is not None:
         kwargs["conf"] = conf
