@@ -159,7 +159,7 @@ def build_detector(args: argparse.Namespace, source: Any) -> Any:
             raise ValueError("--detector truth works only with the 'demo' source")
         return TruthDetector(source)
     from vision.readers.index_reader import available
-    from vision.readers.load import DEFAULT_READER, load_reader, read_deck_profile
+    from vision.readers.load import load_reader, read_deck_profile, resolve_reader
 
     kwargs: dict[str, Any] = {}
     reader = getattr(args, "reader", "auto")
@@ -172,8 +172,8 @@ def build_detector(args: argparse.Namespace, source: Any) -> Any:
         if reader not in ("index", "hybrid"):
             raise ValueError("--deck is read by the index readers: --reader hybrid or index")
         kwargs["deck"] = read_deck_profile(deck)
-    if reader == "auto":
-        reader = DEFAULT_READER if args.model is None and available() else "card"
+    # The table's choice even for --full-frame (`DEFAULT_READER`, or the card reader).
+    reader = resolve_reader(reader, args.model, table=True)
     if reader == "card":
         if args.imgsz:
             kwargs["imgsz"] = args.imgsz
