@@ -83,14 +83,13 @@ class CostedTruth:
     """Truth detections, after paying for a real network's inference on the frame."""
 
     def __init__(self, inner: IndexedTruth, onnx_path: str, imgsz: int) -> None:
-        import onnxruntime as ort
-
         from vision.readers.detector import letterbox
+        from vision.readers.onnx import cpu_session
 
         self.inner = inner
         self.imgsz = imgsz
         self.letterbox = letterbox
-        self.sess = ort.InferenceSession(onnx_path, providers=["CPUExecutionProvider"])
+        self.sess = cpu_session(onnx_path)
         self.input = self.sess.get_inputs()[0].name
 
     def detect(self, frame: np.ndarray) -> Detections:

@@ -921,3 +921,26 @@ def test_a_faint_box_counts_only_where_the_heads_are_sure_it_is_an_index() -> No
                                                      (pytest.approx(0.4), 0.95)]
     reader.faint_below = 0.0  # off (the table's readers): every box the localiser gave
     assert len(reader.read_indices(frame, boxes, scores, ocr=False)) == 4
+
+
+def test_every_network_of_the_hybrid_lets_its_threads_sleep_between_runs() -> None:
+    """The hybrid runs up to five networks a frame; a session whose threads spin after its
+    run holds the cores the next network needs (`vision.readers.onnx`)."""
+    from vision.readers import index_reader, load
+
+    pytest.importorskip("onnxruntime")
+    if not index_reader.available():
+        pytest.skip("the index models are not installed")
+    reader = load.load_reader("hybrid", threads=2)
+    sessions = [reader.session, reader.heads.session]
+    if reader.ocr is not None:
+        sessions.append(reader.ocr.session)
+    if reader.card_detector is not None:
+        sessions.append(reader.card_detector.session)
+        if reader.card_detector.classifier is not None:
+            sessions.append(reader.card_detector.classifier.session)
+    assert len(sessions) >= 2
+    for s in sessions:
+        opts = s.get_session_options()
+        assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+        assert (opts.intra_op_num_threads, opts.inter_op_num_threads) == (2, 1)

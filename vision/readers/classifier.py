@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from companion.cards import CARD_CODES
+from vision.readers.onnx import cpu_session
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 
@@ -80,8 +81,6 @@ class CardClassifier:
 
     def __init__(self, model_path: str | Path | None = None, threads: int = 1,
                  tta: bool | None = None) -> None:
-        import onnxruntime as ort
-
         self.model_path = Path(model_path) if model_path else default_model_path()
         meta = load_meta(self.model_path)
         names = meta.get("names")
@@ -96,11 +95,7 @@ class CardClassifier:
         self.channel_order = str(meta.get("channel_order", "BGR"))
         #: Test-time augmentation: average the probabilities of the four quarter turns.
         self.tta = bool(meta.get("tta", False)) if tta is None else tta
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(self.model_path), opts,
-                                            providers=["CPUExecutionProvider"])
+        self.session = cpu_session(self.model_path, threads)
         self.input_name = self.session.get_inputs()[0].name
 
     def preprocess(self, patches: np.ndarray) -> np.ndarray:

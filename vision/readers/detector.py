@@ -19,6 +19,7 @@ import numpy as np
 
 from companion.cards import CARD_CODES
 from vision.detections import Detections
+from vision.readers.onnx import cpu_session
 
 #: File name of the shipped model under ``models/``.
 MODEL_NAME = "cards.onnx"
@@ -169,17 +170,10 @@ class CardDetector:
     def __init__(self, model_path: str | Path | None = None, imgsz: int | None = None,
                  conf: float = 0.5, iou: float = 0.6, threads: int = 2,
                  classifier: str | Path | bool | None = "auto", card_conf: float = 0.35) -> None:
-        import onnxruntime as ort
-
         self.model_path = Path(model_path) if model_path is not None else default_model_path()
         if not self.model_path.exists():
             raise FileNotFoundError(f"card model not found: {self.model_path}")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
-        self.session = ort.InferenceSession(str(self.model_path), sess_options=opts,
-                                            providers=["CPUExecutionProvider"])
+        self.session = cpu_session(self.model_path, threads)
         names = read_model_names(self.model_path, self.session)
         if names != CARD_CODES:
             raise ModelNamesError(

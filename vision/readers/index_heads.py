@@ -18,6 +18,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.readers.onnx import cpu_session
+
 #: Side of the square grey patch the heads read (pixels).
 PATCH = 48
 
@@ -120,8 +122,6 @@ class IndexHeads:
                  ) -> None:
         """``deck``: a deck profile from ``companion teach-deck`` (its path or its contents),
         whose rank and suit layers replace the shipped ones."""
-        import onnxruntime as ort
-
         path = Path(model_path) if model_path else heads_path()
         self.path = path
         meta = json.loads(path.with_suffix(".json").read_text())
@@ -130,10 +130,7 @@ class IndexHeads:
                              f"{meta.get('suits')!r}, expected {RANKS!r} and {SUITS!r}")
         if int(meta.get("patch", PATCH)) != PATCH:
             raise ValueError(f"{path}: patch {meta.get('patch')} px, runtime cuts {PATCH}")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        self.session = cpu_session(path, threads)
         self.input = self.session.get_inputs()[0].name
         self.tta = tta
         self.layers: dict[str, np.ndarray] | None = None

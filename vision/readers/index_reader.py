@@ -41,6 +41,7 @@ from vision.readers.index_heads import (
     index_patch,
     softmax,
 )
+from vision.readers.onnx import cpu_session
 
 
 def fuse_cards(readings: Sequence[IndexReading], card_boxes: np.ndarray | None = None,
@@ -221,8 +222,6 @@ class IndexReader:
                  negative: bool = False, faceless: float = FACELESS_PX,
                  faint_below: float = 0.0, faint_index: float = 0.9, alike: bool = True,
                  coarse: bool = False) -> None:
-        import onnxruntime as ort
-
         self.localiser_path = Path(localiser) if localiser else localiser_path()
         if not self.localiser_path.exists():
             raise FileNotFoundError(f"index localiser not found: {self.localiser_path}")
@@ -230,12 +229,7 @@ class IndexReader:
         if info.get("names") != ["index"]:
             raise ValueError(f"{self.localiser_path}: classes {info.get('names')}, "
                              "expected ['index']")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
-        self.session = ort.InferenceSession(str(self.localiser_path), opts,
-                                            providers=["CPUExecutionProvider"])
+        self.session = cpu_session(self.localiser_path, threads)
         first = self.session.get_inputs()[0]
         self.input = first.name
         # A localiser exported with a free input shape reads at any size (the frame padded

@@ -16,6 +16,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.readers.onnx import cpu_session
+
 #: The rank strings in `vision.readers.index_heads.RANKS` order.
 RANK_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 #: Height and width the recogniser reads (its training height is 48).
@@ -58,17 +60,11 @@ class RankOCR:
     """Scores the 13 ranks for upright index patches with the PP-OCRv4 recogniser."""
 
     def __init__(self, model_path: str | Path | None = None, threads: int = 1) -> None:
-        import onnxruntime as ort
-
         path = Path(model_path) if model_path else recogniser_path()
         if path is None or not path.exists():
             raise FileNotFoundError("the PP-OCRv4 recogniser was not found: install "
                                     "rapidocr-onnxruntime (pip install -e '.[vision]')")
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        opts.log_severity_level = 3
-        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        self.session = cpu_session(path, threads)
         chars = self.session.get_modelmeta().custom_metadata_map["character"].splitlines()
         table = {c: i + 1 for i, c in enumerate(chars)}  # 0 is the CTC blank
         self.labels = [[table[c] for c in text] for text in RANK_TEXT]
