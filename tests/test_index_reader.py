@@ -923,8 +923,8 @@ def test_a_faint_box_counts_only_where_the_heads_are_sure_it_is_an_index() -> No
     assert len(reader.read_indices(frame, boxes, scores, ocr=False)) == 4
 
 
-def test_every_network_of_the_hybrid_lets_its_threads_sleep_between_runs() -> None:
-    """The hybrid runs up to five networks a frame; a session whose threads spin after its
+def test_every_network_of_the_hybrid_stops_its_threads_at_the_end_of_each_run() -> None:
+    """The hybrid runs up to five networks a frame; a session whose threads spin on after its
     run holds the cores the next network needs (`vision.readers.onnx`)."""
     from vision.readers import index_reader, load
 
@@ -942,5 +942,5 @@ def test_every_network_of_the_hybrid_lets_its_threads_sleep_between_runs() -> No
     assert len(sessions) >= 2
     for s in sessions:
         opts = s.get_session_options()
-        assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+        assert opts.get_session_config_entry("session.force_spinning_stop") == "1"
         assert (opts.intra_op_num_threads, opts.inter_op_num_threads) == (2, 1)
