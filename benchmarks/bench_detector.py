@@ -76,11 +76,13 @@ def main() -> int:
         kw = {"imgsz": args.imgsz, "classifier": False if args.one_stage else "auto"}
     elif args.no_ocr:
         kw = {"ocr": False}
-    # (what it is, the reader): "auto" as the table resolves it, then as photos do.
-    runs = [("", load_reader(args.reader, args.model, threads=args.threads, **kw))]
+    # (what it is, the reader): "auto" as the table resolves it, then as photos do (these
+    # with ``kw``: --no-ocr).
     if args.reader == "auto" and not args.model:
         runs = [("at the table: ", load_reader("auto", threads=args.threads, table=True)),
-                ("photos: ", load_reader("auto", threads=args.threads))]
+                ("photos: ", load_reader("auto", threads=args.threads, **kw))]
+    else:
+        runs = [("", load_reader(args.reader, args.model, threads=args.threads, **kw))]
     frames = scene_frames()
     for what, det in runs:
         t = time_reader(det, frames, args.frames)
