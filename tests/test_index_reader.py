@@ -344,7 +344,7 @@ def test_only_unsure_patches_are_read_in_all_four_turns() -> None:
                 "is_index": np.zeros(len(patches))}
 
     heads = IndexHeads.__new__(IndexHeads)
-    heads.tta, heads.layers = "unsure", None
+    heads.tta, heads.layers, heads.eighths = "unsure", None, False
     heads.logits = logits  # type: ignore[method-assign]
     patches = np.zeros((5, PATCH, PATCH), np.uint8)
     patches[:3] = 200
@@ -355,6 +355,93 @@ def test_only_unsure_patches_are_read_in_all_four_turns() -> None:
     batches.clear()
     heads.read(patches, tta=True)
     assert batches == [4 * 5]
+
+
+def _bar(angle: float) -> np.ndarray:
+    """A grey patch with a dark bar through its centre at ``angle`` degrees."""
+    patch = np.full((PATCH, PATCH), 220, np.uint8)
+    c = (PATCH - 1) / 2
+    d = np.array([np.cos(np.radians(angle)), -np.sin(np.radians(angle))]) * PATCH * 0.3
+    cv2.line(patch, (round(c - d[0]), round(c - d[1])), (round(c + d[0]), round(c + d[1])),
+             30, 5)
+    return patch
+
+
+def _reads_level_bars(patches: np.ndarray) -> dict[str, np.ndarray]:
+    """Fake heads: a patch whose dark pixels lie along one row or one column (a bar level
+    or upright) is read surely as 7♠ and an index; any other as nothing in particular."""
+    n = len(patches)
+    rank, suit = np.zeros((n, 13)), np.zeros((n, 4))
+    isx = np.full(n, -2.0)
+    for i, p in enumerate(patches):
+        ys, xs = np.nonzero(p < 100)
+        if len(ys) and min(np.ptp(ys), np.ptp(xs)) <= 8:
+            rank[i, RANKS.index("7")] = suit[i, SUITS.index("S")] = 20.0
+            isx[i] = 4.0
+    return {"rank": rank, "suit": suit, "orient": np.zeros((n, 4)), "is_index": isx}
+
+
+@pytest.mark.parametrize("eighths", [False, True])
+def test_an_index_lying_at_45_degrees_is_read_again_turned_an_eighth(eighths: bool) -> None:
+    from vision.readers.index_heads import IndexHeads, eighth_turned
+
+    assert _reads_level_bars(eighth_turned(_bar(45.0)[None]))["is_index"][0] > 0
+    heads = IndexHeads.__new__(IndexHeads)
+    heads.tta, heads.layers, heads.eighths = "unsure", None, eighths
+    batches: list[int] = []
+
+    def logits(patches: np.ndarray) -> dict[str, np.ndarray]:
+        batches.append(len(patches))
+        return _reads_level_bars(patches)
+
+    heads.logits = logits  # type: ignore[method-assign]
+    level, tilted = _bar(0.0), _bar(45.0)
+    out = heads.read(np.stack([level, tilted, tilted]))
+    assert out["rank"][0].argmax() == RANKS.index("7") and out["is_index"][0] > 0.9
+    if eighths:
+        # The level bar is sure in one look; the tilted ones are read in their four quarter
+        # turns, then again turned an eighth, where they read surely.
+        assert batches == [3, 4 * 2, 4 * 2]
+        assert (out["rank"][1:].argmax(1) == RANKS.index("7")).all()
+        assert (out["suit"][1:].argmax(1) == SUITS.index("S")).all()
+        assert (out["rank"][1:].max(1) > 0.99).all() and (out["is_index"][1:] > 0.9).all()
+    else:
+        assert batches == [3, 4 * 2]
+        assert np.allclose(out["rank"][1:], 1 / 13) and (out["is_index"][1:] < 0.2).all()
+
+
+def test_an_eighth_turn_is_kept_only_where_it_reads_surer() -> None:
+    from vision.readers.index_heads import IndexHeads
+
+    def logits(patches: np.ndarray) -> dict[str, np.ndarray]:
+        # A level bar (read once and in quarter turns) is a fairly sure 9♥, too unsure to
+        # pass; turned an eighth it is a less sure 2♣.
+        n = len(patches)
+        level = _reads_level_bars(patches)["is_index"] > 0
+        rank, suit = np.zeros((n, 13)), np.zeros((n, 4))
+        rank[level, RANKS.index("9")] = suit[level, SUITS.index("H")] = 3.0
+        rank[~level, RANKS.index("2")] = suit[~level, SUITS.index("C")] = 0.5
+        return {"rank": rank, "suit": suit, "orient": np.zeros((n, 4)),
+                "is_index": np.full(n, 2.0)}
+
+    heads = IndexHeads.__new__(IndexHeads)
+    heads.tta, heads.layers, heads.eighths = True, None, True
+    heads.logits = logits  # type: ignore[method-assign]
+    patch = _bar(0.0)[None]
+    out = heads.read(patch)
+    assert out["rank"][0].max() < 0.9  # unsure, so it was read turned an eighth too
+    assert out["rank"][0].argmax() == RANKS.index("9")
+    assert out["suit"][0].argmax() == SUITS.index("H")
+
+
+def test_photos_are_read_with_eighth_turns_and_the_table_without() -> None:
+    from vision.readers import index_reader
+    from vision.readers.load import load_reader
+
+    if not index_reader.available():
+        pytest.skip("index models not installed")
+    assert load_reader("index").heads.eighths
+    assert not load_reader("index", table=True).heads.eighths
 
 
 class _CountingOCR:

@@ -207,6 +207,8 @@ class IndexReader:
     - ``coarse``: also look at the frame at half the localiser's size for indices larger
       than it learnt (a close-up; `index_looks`); what it boxes counts only where the heads
       are sure it is an index (is-index at least ``faint_index``).
+    - ``eighths``: an index the heads read unsurely in its four quarter turns is read again
+      turned an eighth (an index lying at some 45 degrees to the frame; `IndexHeads.read`).
     """
 
     names = CARD_CODES
@@ -221,7 +223,7 @@ class IndexReader:
                  imgsz: int | None = None, loose_conf: float = 0.6, tile: bool = True,
                  negative: bool = False, faceless: float = FACELESS_PX,
                  faint_below: float = 0.0, faint_index: float = 0.9, alike: bool = True,
-                 coarse: bool = False) -> None:
+                 coarse: bool = False, eighths: bool = False) -> None:
         self.localiser_path = Path(localiser) if localiser else localiser_path()
         if not self.localiser_path.exists():
             raise FileNotFoundError(f"index localiser not found: {self.localiser_path}")
@@ -240,7 +242,7 @@ class IndexReader:
             if not self.free_shape:
                 raise ValueError(f"{self.localiser_path} reads only at {self.imgsz} px")
             self.imgsz = int(imgsz)
-        self.heads = IndexHeads(heads, threads=threads, tta=tta)
+        self.heads = IndexHeads(heads, threads=threads, tta=tta, eighths=eighths)
         self.threads = threads
         self.face: tuple[np.ndarray, np.ndarray] | None = None
         if deck is not None:
@@ -281,7 +283,8 @@ class IndexReader:
         if self.heads.path.resolve() != heads_path().resolve():
             # A profile's layers read the feature of the heads it was refitted on, not the
             # photo heads' (`photo_heads_path`).
-            self.heads = IndexHeads(heads_path(), threads=self.threads, tta=self.heads.tta)
+            self.heads = IndexHeads(heads_path(), threads=self.threads, tta=self.heads.tta,
+                                    eighths=self.heads.eighths)
         self.heads.layers = layers
         self.face = None
         if data.get("face") is not None:
