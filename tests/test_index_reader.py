@@ -307,7 +307,12 @@ class _InkHeads:
     """Heads that read every patch as K♥, the surer the more ink (dark pixels) it holds, and
     call it an index when at least a quarter of it is ink."""
 
-    def read(self, patches: np.ndarray, tta: object = None) -> dict[str, np.ndarray]:
+    def __init__(self) -> None:
+        self.eighths: list[object] = []  # what each read was told of eighth turns
+
+    def read(self, patches: np.ndarray, tta: object = None, eighths: object = None
+             ) -> dict[str, np.ndarray]:
+        self.eighths.append(eighths)
         ink = 1 - patches.reshape(len(patches), -1).mean(axis=1) / 255
         n = len(patches)
         rank, suit = np.full((n, 13), 0.01), np.full((n, 4), 0.01)
@@ -327,6 +332,9 @@ def test_corner_vote_reads_the_corner_that_holds_an_index() -> None:
     vote = corner_vote(heads, frame, [100, 80, 200, 220])
     assert vote is not None and CARD_CODES[int(vote.argmax())] == "KH"
     assert vote.shape == (52,) and abs(float(vote.sum()) - 1) < 1e-6
+    # The corners' boxes lie square to the card box: the best of each is not read again
+    # turned an eighth (text on no card would read as an index so).
+    assert heads.eighths[-1] is False
 
 
 def test_only_unsure_patches_are_read_in_all_four_turns() -> None:

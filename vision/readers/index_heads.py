@@ -158,18 +158,19 @@ class IndexHeads:
             out["suit"] = f @ self.layers["suit_w"].T + self.layers["suit_b"]
         return out
 
-    def read(self, patches: np.ndarray, tta: bool | str | None = None
-             ) -> dict[str, np.ndarray]:
+    def read(self, patches: np.ndarray, tta: bool | str | None = None,
+             eighths: bool | None = None) -> dict[str, np.ndarray]:
         """Probabilities for (N, P, P) patches: ``rank`` (N, 13), ``suit`` (N, 4), ``orient``
         (N, 4) and ``is_index`` (N,). With ``tta`` (default: the heads' own setting) the four
         quarter turns of each patch are read and averaged (the orientation turned back), which
         is steadier on tilted indices; ``"unsure"`` reads each patch once and only the patches
-        not read surely (rank x suit below ``SURE``) in all four turns. With the heads'
-        ``eighths`` (and ``tta``), a patch still read unsurely is read again in its four
-        quarter turns turned an eighth further (`eighth_turned`: an index lying between two
-        quarter turns, which the heads learnt only up to 40 degrees off), and keeps that
-        reading where it is surer (rank x suit x is-index); its orientation stays the
-        quarter turns'."""
+        not read surely (rank x suit below ``SURE``) in all four turns. With ``eighths``
+        (default: the heads' own setting) and ``tta``, a patch still read unsurely is read
+        again in its four quarter turns turned an eighth further (`eighth_turned`: an index
+        lying between two quarter turns, which the heads learnt only up to 40 degrees off),
+        and keeps that reading where it is surer (rank x suit x is-index); its orientation
+        stays the quarter turns'. Four turns, not one: one alone named more real cards
+        wrongly (`models/INDEX.md`, "Nineteenth session")."""
         tta = self.tta if tta is None else tta
         n = len(patches)
         if n == 0:
@@ -184,7 +185,7 @@ class IndexHeads:
                     out[k][unsure] = again[k]
         else:
             out = self._read_turns(patches, 4 if tta else 1)
-        if tta and self.eighths:
+        if tta and (self.eighths if eighths is None else eighths):
             self._and_eighths(patches, out)
         return out
 
@@ -247,7 +248,9 @@ def corner_vote(heads: IndexHeads, frame: np.ndarray, box: Sequence[float] | np.
     p = heads.read(patches, tta=False)
     joint = (p["suit"][:, :, None] * p["rank"][:, None, :]).reshape(len(props), 52)
     best = best_in_each_corner(joint.max(axis=1) * p["is_index"])
-    q = heads.read(patches[best])
+    # (Not turned an eighth: these boxes are laid square to the card box, for a card square
+    # to the photo; turned, the text and art that fill a box on no card read as indices.)
+    q = heads.read(patches[best], eighths=False)
     joint = (q["suit"][:, :, None] * q["rank"][:, None, :]).reshape(len(best), 52)
     logp = np.zeros(52)
     voted = False
