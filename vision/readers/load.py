@@ -20,8 +20,8 @@ DEFAULT_READER = "card"
 
 
 #: What ``"auto"`` picks for photos (`companion detect`): the hybrid, which reads more of the
-#: cards of decks the crop classifier never saw, at some 8x the time (266 against 33 ms a
-#: 640x480 frame on 2 cores: models/README.md).
+#: cards of decks the crop classifier never saw, at some 9x the time (some 300 against 33 ms
+#: a 640x480 frame on 2 cores: models/README.md, models/INDEX.md "Nineteenth session").
 PHOTO_READER = "hybrid"
 
 #: The localiser's threshold when the index readers read photos (the reader's own default,
@@ -38,8 +38,8 @@ PHOTO_INDEX_CONF, PHOTO_FAINT_BELOW = 0.1, 0.25
 #: (`bench_real_pooled.py --without-dev`): 842 right, 14 wrong, 139 missed -> 855 / 11 / 126
 #: (clean close-ups 74 -> 77, close-ups webcam 59 -> 66); training designs' rendered tables
 #: (`bench_reader_conditions.py --designs train --seed 11 --scenes 20`) 0.876 / 0.492 ->
-#: 0.874 / 0.506. models/INDEX.md, "Nineteenth session". The table's readers, measured with
-#: the rounds they read, do not.
+#: 0.877 / 0.506; some 60 ms more a 640x480 frame. models/INDEX.md, "Nineteenth session".
+#: The table's readers, measured with the rounds they read, do not.
 PHOTO_EIGHTHS = True
 
 
