@@ -38,7 +38,7 @@ PHOTO_INDEX_CONF, PHOTO_FAINT_BELOW = 0.1, 0.25
 #: (`bench_real_pooled.py --without-dev`): 842 right, 14 wrong, 139 missed -> 855 / 11 / 126
 #: (clean close-ups 74 -> 77, close-ups webcam 59 -> 66); training designs' rendered tables
 #: (`bench_reader_conditions.py --designs train --seed 11 --scenes 20`) 0.876 / 0.492 ->
-#: 0.877 / 0.506; some 60 ms more a 640x480 frame. models/INDEX.md, "Nineteenth session".
+#: 0.877 / 0.506; some 20 ms more a 640x480 frame. models/INDEX.md, "Nineteenth session".
 #: The table's readers, measured with the rounds they read, do not.
 PHOTO_EIGHTHS = True
 
