@@ -199,10 +199,10 @@ class IndexHeads:
         turned = self._read_turns(eighth_turned(patches[unsure]), 4)
         before = sure[unsure] * out["is_index"][unsure]
         after = turned["rank"].max(1) * turned["suit"].max(1) * turned["is_index"]
-        for j in np.flatnonzero(after > before):
-            i = unsure[j]
-            out["rank"][i], out["suit"][i] = turned["rank"][j], turned["suit"][j]
-            out["is_index"][i] = max(out["is_index"][i], turned["is_index"][j])
+        won = after > before
+        i = unsure[won]
+        out["rank"][i], out["suit"][i] = turned["rank"][won], turned["suit"][won]
+        out["is_index"][i] = np.maximum(out["is_index"][i], turned["is_index"][won])
 
     def _read_turns(self, patches: np.ndarray, turns: int) -> dict[str, np.ndarray]:
         n = len(patches)
