@@ -262,3 +262,70 @@ def test_clutter_images_are_table_off_every_card_with_no_index_labelled(tmp_path
     assert cut.shape[1] <= 640 - 396 and cut.mean() < 40  # only the dark table, no card
     assert (tmp_path / "out" / "labels" / "a.txt").read_text() == ""
     assert not (tmp_path / "out" / "images" / "b.jpg").exists()
+
+
+class _QueuedHeads:
+    """Heads that give, call by call, readings set by the test: a list of (code, is_index)
+    per patch, or ``None`` for every patch read as no card at all."""
+
+    def __init__(self, *calls: list[tuple[str, float]] | None) -> None:
+        self.calls = list(calls)
+
+    def read(self, patches: Any) -> dict[str, Any]:
+        readings = self.calls.pop(0) if self.calls else None
+        n = len(patches)
+        rank, suit, index = np.full((n, 13), 1 / 13), np.full((n, 4), 0.25), np.zeros(n)
+        for k, (code, is_index) in enumerate(readings or []):
+            rank[k] = 0.0
+            suit[k] = 0.0
+            rank[k, "23456789TJQKA".index(code[0])] = 1.0
+            suit[k, "CDHS".index(code[1])] = 1.0
+            index[k] = is_index
+        return {"rank": rank, "suit": suit, "is_index": index}
+
+
+def test_mined_index_boxes_label_a_photo_only_when_every_index_is_found() -> None:
+    from vision.training.index_data import mined_index_boxes
+
+    img = np.full((480, 640, 3), 128, np.uint8)
+    cards = [{"card": "7C", "box": [20, 20, 220, 300]}, {"card": "TH", "box": [300, 20, 500, 300]}]
+    boxes = np.array([[25, 25, 60, 80], [180, 240, 215, 295],     # 7C's two corners
+                      [28, 28, 58, 76],                           # 7C's first again, tighter
+                      [305, 25, 340, 80], [460, 240, 495, 295],   # TH's two corners
+                      [560, 400, 600, 460]], np.float32)          # the table, faint
+    scores = np.array([0.9, 0.8, 0.5, 0.7, 0.6, 0.05], np.float32)
+    sure = [("7C", 1.0), ("7C", 1.0), ("7C", 0.9), ("TH", 1.0), ("TH", 0.8), ("AS", 0.2)]
+
+    found = mined_index_boxes(img, cards, boxes, scores, _QueuedHeads(sure))
+    assert found is not None  # one box per index: the tighter, lower-scored double goes
+    assert sorted(map(tuple, found.tolist())) == sorted(
+        map(tuple, boxes[[0, 1, 3, 4]].tolist()))
+    # A card with one index found: the other would be taught as table.
+    one = [("7C", 1.0), ("AS", 0.2), ("7C", 0.9), ("TH", 1.0), ("TH", 0.8), ("AS", 0.2)]
+    assert mined_index_boxes(img, cards, boxes, scores, _QueuedHeads(one)) is None
+    # A box off both cards that looks like an index: an unlabelled card.
+    stray = sure[:5] + [("AS", 0.9)]
+    strong = scores.copy()
+    strong[5] = 0.6
+    assert mined_index_boxes(img, cards, boxes, strong, _QueuedHeads(stray)) is None
+    # A corner of the 10 of hearts holds its index where the localiser boxed none.
+    corners = [("TH", 1.0)] * 24
+    assert mined_index_boxes(img, cards, boxes, scores,
+                             _QueuedHeads(sure, None, corners)) is None
+    assert mined_index_boxes(img, cards, np.zeros((0, 4), np.float32), np.zeros(0),
+                             _QueuedHeads()) is None
+
+
+def test_real_mined_photos_join_a_copy_of_the_dataset(tmp_path: Path) -> None:
+    from vision.training.train_index import training_data
+
+    data = tmp_path / "data.yaml"
+    data.write_text("train: [synth-train, real-train]\nval: [synth-val]\n")
+    with pytest.raises(FileNotFoundError, match="mined-images"):
+        training_data(data, 0, mined=True)
+    for folder in ("real-mined", "real-mined-small"):
+        (tmp_path / folder / "images").mkdir(parents=True)
+    out = training_data(data, 0, mined=True)
+    assert out == tmp_path / "data-mined.yaml"
+    assert out.read_text().splitlines()[0] == (
+        "train: [synth-train, real-train, real-mined, real-mined-small]")

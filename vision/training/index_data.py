@@ -398,7 +398,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="only make N sheets of real index photos shrunk and spoilt "
                          "(`real_small_sheets`; a tenth as many for validation), which "
                          "train_index --real-small adds to the localiser's training data")
+    ap.add_argument("--mined-images", type=int, default=-1, metavar="N",
+                    help="only label the indices of the whole-card photos whose every index "
+                         "the photo models find (real-mined/), and make N sheets of them "
+                         "small and spoilt (real-mined-small/)")
     args = ap.parse_args(argv)
+    if args.mined_images >= 0:
+        build_mined_images(args.out, args.mined_images, args.seed)
+        return 0
     if args.real_small:
         build_real_small(args.out, args.real_small, args.seed)
         return 0
@@ -633,6 +640,114 @@ def build_clutter_images(out: Path, most: float = 0.8) -> None:
     n = clutter_images(recs, out / "real-clutter", index_seen)
     print(f"real clutter: {n} stretches of table from {len(recs)} photos "
           "(python -m vision.training.train_index --real-clutter trains on them)")
+
+
+def _overlap_small(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(len(a), len(b)): the area two boxes share over the smaller one's area."""
+    lo = np.maximum(a[:, None, :2], b[None, :, :2])
+    hi = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
+    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
+    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    return inter / np.maximum(np.minimum(area_a[:, None], area_b[None, :]), 1e-6)
+
+
+def mined_index_boxes(img: np.ndarray, cards: Sequence[dict[str, Any]], boxes: np.ndarray,
+                      scores: np.ndarray, heads: Any, min_p: float = 0.5,
+                      stray: float = 0.25) -> np.ndarray | None:
+    """Index boxes for a localiser label of one real photo labelled with whole-card boxes
+    (``rf100_``), from the localiser's own ``boxes`` (scored ``scores``) as the ``heads``
+    read them: a box whose centre lies in a card's box (grown 5%) and that the heads read
+    as *that* card (rank x suit x is-index at least ``min_p``) is that card's index; of two
+    such boxes around one index (one holding most of the other) the higher-scored is kept.
+
+    A label that misses an index is worse than none (the miss is taught as table), so
+    ``None`` unless every labelled card has two indices found, no other box looks like an
+    index (localiser score at least ``stray`` and is-index at least 0.5, apart from every
+    found index: an unlabelled card, or a corner read as something else), and no corner of
+    a card holds an index of its code that no found box covers (`corner_proposals` read
+    by the heads: an index the localiser missed)."""
+    if not len(boxes):
+        return None
+    read = heads.read(np.stack([index_patch(img, b) for b in boxes]))
+    centre = (boxes[:, :2] + boxes[:, 2:]) / 2
+    owner = np.full(len(boxes), -1)
+    for j, c in enumerate(cards):
+        x1, y1, x2, y2 = (float(v) for v in c["box"])
+        gx, gy = (x2 - x1) * 0.05, (y2 - y1) * 0.05
+        inside = ((centre[:, 0] >= x1 - gx) & (centre[:, 0] <= x2 + gx)
+                  & (centre[:, 1] >= y1 - gy) & (centre[:, 1] <= y2 + gy))
+        r, s = _labels_of(str(c["card"]))
+        sure = read["rank"][:, r] * read["suit"][:, s] * read["is_index"] >= min_p
+        owner[inside & sure & (owner < 0)] = j
+    found = owner >= 0
+    # One box per index: the best-scored of those that hold most of one another.
+    keep: list[int] = []
+    for k in np.flatnonzero(found)[np.argsort(-scores[found])]:
+        if not keep or _overlap_small(boxes[k:k + 1], boxes[keep]).max() < 0.6:
+            keep.append(int(k))
+    if (np.bincount(owner[keep], minlength=len(cards)) < 2).any():
+        return None
+    out = boxes[keep]
+    others = ~found & (scores >= stray) & (read["is_index"] >= 0.5)
+    if others.any() and (_overlap_small(boxes[others], boxes[found]).max(axis=1) < 0.5).any():
+        return None
+    for c in cards:
+        r, s = _labels_of(str(c["card"]))
+        props = corner_proposals(c["box"])
+        p = heads.read(np.stack([index_patch(img, b) for b in props]))
+        score = p["rank"][:, r] * p["suit"][:, s] * p["is_index"]
+        best = best_in_each_corner(score)
+        seen = props[best[score[best] >= min_p]]
+        if len(seen) and (_overlap_small(seen, out).max(axis=1) < 0.3).any():
+            return None
+    return out
+
+
+def mined_images(recs: Sequence[dict[str, Any]], dest: Path, small_dest: Path | None,
+                 small: int, seed: int, localise: Any, heads: Any,
+                 src: Path = REAL_TRAIN) -> tuple[int, int]:
+    """Localiser images from the whole-card photos whose every index `mined_index_boxes`
+    finds: linked into ``dest`` with those boxes as labels, and ``small`` sheets of them made
+    small and webcam-spoilt (`real_small_sheets`) into ``small_dest``. Returns the photos
+    kept and their indices."""
+    (dest / "images").mkdir(parents=True, exist_ok=True)
+    (dest / "labels").mkdir(parents=True, exist_ok=True)
+    kept: list[dict[str, object]] = []
+    indices = 0
+    for rec in recs:
+        img = cv2.imread(str(src / str(rec["image"])))
+        if img is None:
+            continue
+        boxes, scores = localise(img)
+        found = mined_index_boxes(img, rec["cards"], boxes, scores, heads)
+        if found is None:
+            continue
+        kept.append({"image": rec["image"], "width": img.shape[1], "height": img.shape[0],
+                     "cards": [{"box": [float(v) for v in b]} for b in found]})
+        indices += len(found)
+    link_real(kept, dest, src)
+    if small_dest is not None and small and kept:
+        real_small_sheets(kept, small_dest, small, seed, src=src)
+    return len(kept), indices
+
+
+def build_mined_images(out: Path, small: int, seed: int) -> None:
+    """``real-mined/`` and ``real-mined-small/`` (`mined_images`) from the whole-card photos
+    the clutter negatives are cut from (every `CLUTTER_HOLD_OUT`-th held out), read by the
+    photo localiser and heads; `train_index --real-mined` adds them."""
+    from vision.readers.index_heads import IndexHeads, photo_heads_path
+    from vision.readers.index_reader import IndexReader, photo_localiser_path
+
+    reader = IndexReader(card_boxes=False, ocr=False, threads=2,
+                         localiser=photo_localiser_path())
+    heads = IndexHeads(photo_heads_path(), threads=2)
+    recs, _ = whole_card_split()
+    n, k = mined_images(recs, out / "real-mined", out / "real-mined-small", small, seed,
+                        lambda img: reader.index_boxes(img, 0.02), heads)
+    print(f"real mined: {n} of {len(recs)} whole-card photos with every index found "
+          f"({k} indices), {small} small sheets of them (python -m "
+          "vision.training.train_index --real-mined trains on them)")
 
 
 def whole_card_records(src: Path = REAL_TRAIN) -> list[dict[str, Any]]:
