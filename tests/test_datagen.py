@@ -329,3 +329,30 @@ def test_real_mined_photos_join_a_copy_of_the_dataset(tmp_path: Path) -> None:
     assert out == tmp_path / "data-mined.yaml"
     assert out.read_text().splitlines()[0] == (
         "train: [synth-train, real-train, real-mined, real-mined-small]")
+
+
+def test_mined_images_link_only_the_photos_whose_every_index_is_found(tmp_path: Path) -> None:
+    import cv2
+
+    from vision.training.index_data import mined_images
+
+    photo = np.full((480, 640, 3), 200, np.uint8)
+    for name in ("a.jpg", "b.jpg"):
+        cv2.imwrite(str(tmp_path / name), photo)
+    card = {"card": "QS", "box": [100, 100, 300, 400]}
+    recs = [{"image": "a.jpg", "cards": [card]}, {"image": "b.jpg", "cards": [card]},
+            {"image": "gone.jpg", "cards": [card]}]
+    boxes = np.array([[105, 105, 140, 160], [260, 340, 295, 395]], np.float32)
+    # a.jpg: both corners read as the queen; b.jpg: one corner only, so it is left out.
+    heads = _QueuedHeads([("QS", 1.0), ("QS", 1.0)], None, [("QS", 1.0), ("2C", 1.0)])
+    kept, indices = mined_images(recs, tmp_path / "mined", tmp_path / "small", 4, 1,
+                                 lambda img: (boxes, np.array([0.9, 0.8])), heads,
+                                 src=tmp_path)
+    assert (kept, indices) == (1, 2)
+    assert (tmp_path / "mined" / "images" / "a.jpg").is_symlink()
+    assert not (tmp_path / "mined" / "images" / "b.jpg").exists()
+    rows = (tmp_path / "mined" / "labels" / "a.txt").read_text().split()
+    assert len(rows) == 10 and rows[0] == "0"
+    assert np.allclose([float(v) for v in rows[1:5]],
+                       [122.5 / 640, 132.5 / 480, 35 / 640, 55 / 480], atol=1e-4)
+    assert len(list((tmp_path / "small" / "images").glob("*.jpg"))) == 4
