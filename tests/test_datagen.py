@@ -312,6 +312,8 @@ def test_mined_index_boxes_label_a_photo_only_when_every_index_is_found() -> Non
     corners = [("TH", 1.0)] * 24
     assert mined_index_boxes(img, cards, boxes, scores,
                              _QueuedHeads(sure, None, corners)) is None
+    assert mined_index_boxes(img, cards, boxes, scores, _QueuedHeads(sure, None, corners),
+                             corners=False) is not None  # that check alone left it out
     assert mined_index_boxes(img, cards, np.zeros((0, 4), np.float32), np.zeros(0),
                              _QueuedHeads()) is None
 

@@ -654,7 +654,7 @@ def _overlap_small(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def mined_index_boxes(img: np.ndarray, cards: Sequence[dict[str, Any]], boxes: np.ndarray,
                       scores: np.ndarray, heads: Any, min_p: float = 0.5,
-                      stray: float = 0.25) -> np.ndarray | None:
+                      stray: float = 0.25, corners: bool = True) -> np.ndarray | None:
     """Index boxes for a localiser label of one real photo labelled with whole-card boxes
     (``rf100_``), from the localiser's own ``boxes`` (scored ``scores``) as the ``heads``
     read them: a box whose centre lies in a card's box (grown 5%) and that the heads read
@@ -666,7 +666,7 @@ def mined_index_boxes(img: np.ndarray, cards: Sequence[dict[str, Any]], boxes: n
     index (localiser score at least ``stray`` and is-index at least 0.5, apart from every
     found index: an unlabelled card, or a corner read as something else), and no corner of
     a card holds an index of its code that no found box covers (`corner_proposals` read
-    by the heads: an index the localiser missed)."""
+    by the heads: an index the localiser missed; not checked without ``corners``)."""
     if not len(boxes):
         return None
     read = heads.read(np.stack([index_patch(img, b) for b in boxes]))
@@ -692,7 +692,7 @@ def mined_index_boxes(img: np.ndarray, cards: Sequence[dict[str, Any]], boxes: n
     others = ~found & (scores >= stray) & (read["is_index"] >= 0.5)
     if others.any() and (_overlap_small(boxes[others], boxes[found]).max(axis=1) < 0.5).any():
         return None
-    for c in cards:
+    for c in cards if corners else ():
         r, s = _labels_of(str(c["card"]))
         props = corner_proposals(c["box"])
         p = heads.read(np.stack([index_patch(img, b) for b in props]))
