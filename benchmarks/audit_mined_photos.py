@@ -24,22 +24,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from vision.readers.index_heads import (  # noqa: E402
-    IndexHeads,
-    best_in_each_corner,
-    corner_proposals,
-    index_patch,
-    photo_heads_path,
-)
+from vision.readers.index_heads import IndexHeads, index_patch, photo_heads_path  # noqa: E402
 from vision.readers.index_reader import IndexReader, available, photo_localiser_path  # noqa: E402
 from vision.training import index_data  # noqa: E402
-
-
-def read_as(heads: IndexHeads, img: np.ndarray, boxes: np.ndarray, code: str) -> np.ndarray:
-    """How surely the heads read each box as the card ``code`` (rank x suit x is-index)."""
-    r, s = index_data._labels_of(code)
-    p = heads.read(np.stack([index_patch(img, b) for b in boxes]))
-    return np.asarray(p["rank"][:, r] * p["suit"][:, s] * p["is_index"])
 
 
 def main() -> int:
@@ -72,12 +59,7 @@ def main() -> int:
             continue
         why["only a corner index no box covers"] += 1
         for card in rec["cards"]:
-            props = corner_proposals(card["box"])
-            score = read_as(heads, img, props, card["card"])
-            best = best_in_each_corner(score)
-            for b in props[best[score[best] >= 0.5]]:
-                if index_data._overlap_small(b[None], found).max() >= 0.3:
-                    continue
+            for b in index_data.missed_corners(img, card, found, heads):
                 missed += 1
                 centre, half = (b[:2] + b[2:]) / 2, float((b[2:] - b[:2]).max()) * 1.5
                 x0, y0 = (int(max(0.0, v - half)) for v in centre)
@@ -86,7 +68,10 @@ def main() -> int:
                 cut = cv2.resize(img[y0:y1, x0:x1], None, fx=2, fy=2,
                                  interpolation=cv2.INTER_CUBIC)
                 near, _ = reader.index_boxes(cut, 0.1)
-                if len(near) and (read_as(heads, cut, near, card["card"]) >= 0.5).any():
+                if not len(near):
+                    continue
+                read = heads.read(np.stack([index_patch(cut, x) for x in near]))
+                if (index_data.read_as_card(read, card["card"]) >= 0.5).any():
                     zoomed += 1
     print(f"{len(recs)} whole-card photos (one in {args.every} of those mined from):")
     for reason, n in why.most_common():

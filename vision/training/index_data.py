@@ -38,6 +38,7 @@ from vision.readers.index_heads import (
     index_patch,
     orientation_of,
 )
+from vision.readers.index_reader import overlapped
 from vision.render import decks
 from vision.training import scenes
 from vision.training.detector_eval import iou_matrix
@@ -249,6 +250,13 @@ class _Patches:
 
 def _labels_of(code: str) -> tuple[int, int]:
     return "23456789TJQKA".index(code[0]), "CDHS".index(code[1])
+
+
+def read_as_card(read: dict[str, np.ndarray], code: str) -> np.ndarray:
+    """How surely the heads' ``read`` of each patch is an index of the card ``code`` (its
+    label known): rank x suit x is-index."""
+    r, s = _labels_of(code)
+    return np.asarray(read["rank"][:, r] * read["suit"][:, s] * read["is_index"])
 
 
 def crops_from_scenes(scene_dir: Path, rng: np.random.Generator, jitter: float = 0.08,
@@ -642,16 +650,6 @@ def build_clutter_images(out: Path, most: float = 0.8) -> None:
           "(python -m vision.training.train_index --real-clutter trains on them)")
 
 
-def _overlap_small(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """(len(a), len(b)): the area two boxes share over the smaller one's area."""
-    lo = np.maximum(a[:, None, :2], b[None, :, :2])
-    hi = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod(np.clip(hi - lo, 0, None), axis=2)
-    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
-    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
-    return inter / np.maximum(np.minimum(area_a[:, None], area_b[None, :]), 1e-6)
-
-
 def mined_index_boxes(img: np.ndarray, cards: Sequence[dict[str, Any]], boxes: np.ndarray,
                       scores: np.ndarray, heads: Any, min_p: float = 0.5,
                       stray: float = 0.25, corners: bool = True) -> np.ndarray | None:
@@ -677,31 +675,36 @@ def mined_index_boxes(img: np.ndarray, cards: Sequence[dict[str, Any]], boxes: n
         gx, gy = (x2 - x1) * 0.05, (y2 - y1) * 0.05
         inside = ((centre[:, 0] >= x1 - gx) & (centre[:, 0] <= x2 + gx)
                   & (centre[:, 1] >= y1 - gy) & (centre[:, 1] <= y2 + gy))
-        r, s = _labels_of(str(c["card"]))
-        sure = read["rank"][:, r] * read["suit"][:, s] * read["is_index"] >= min_p
+        sure = read_as_card(read, str(c["card"])) >= min_p
         owner[inside & sure & (owner < 0)] = j
     found = owner >= 0
     # One box per index: the best-scored of those that hold most of one another.
     keep: list[int] = []
     for k in np.flatnonzero(found)[np.argsort(-scores[found])]:
-        if not keep or _overlap_small(boxes[k:k + 1], boxes[keep]).max() < 0.6:
+        if not overlapped(boxes[keep], boxes[k:k + 1], 0.6)[0]:
             keep.append(int(k))
     if (np.bincount(owner[keep], minlength=len(cards)) < 2).any():
         return None
     out = boxes[keep]
     others = ~found & (scores >= stray) & (read["is_index"] >= 0.5)
-    if others.any() and (_overlap_small(boxes[others], boxes[found]).max(axis=1) < 0.5).any():
+    if not overlapped(boxes[found], boxes[others], 0.5).all():
         return None
-    for c in cards if corners else ():
-        r, s = _labels_of(str(c["card"]))
-        props = corner_proposals(c["box"])
-        p = heads.read(np.stack([index_patch(img, b) for b in props]))
-        score = p["rank"][:, r] * p["suit"][:, s] * p["is_index"]
-        best = best_in_each_corner(score)
-        seen = props[best[score[best] >= min_p]]
-        if len(seen) and (_overlap_small(seen, out).max(axis=1) < 0.3).any():
-            return None
+    if corners and any(len(missed_corners(img, c, out, heads, min_p)) for c in cards):
+        return None
     return out
+
+
+def missed_corners(img: np.ndarray, card: dict[str, Any], found: np.ndarray, heads: Any,
+                   min_p: float = 0.5) -> np.ndarray:
+    """The corners of a labelled ``card`` that hold an index of its code no ``found`` box
+    covers (by 0.3 of the smaller): in each corner, the `corner_proposals` box the heads
+    read most surely as the card, where that reaches ``min_p``."""
+    props = corner_proposals(card["box"])
+    score = read_as_card(heads.read(np.stack([index_patch(img, b) for b in props])),
+                         str(card["card"]))
+    best = best_in_each_corner(score)
+    seen = props[best[score[best] >= min_p]]
+    return seen[~overlapped(found, seen, 0.3)]
 
 
 def mined_images(recs: Sequence[dict[str, Any]], dest: Path, small_dest: Path | None,
@@ -779,11 +782,9 @@ def mine_whole_card_indices(heads: object, recs: Sequence[dict[str, object]],
         if img is None:
             continue
         for c in rec["cards"]:  # type: ignore[attr-defined]
-            r, s = _labels_of(c["card"])
             props = corner_proposals(c["box"])
             patches = np.stack([index_patch(img, b) for b in props])
-            p = heads.read(patches)  # type: ignore[attr-defined]
-            score = p["rank"][:, r] * p["suit"][:, s] * p["is_index"]
+            score = read_as_card(heads.read(patches), c["card"])  # type: ignore[attr-defined]
             for best in best_in_each_corner(score):
                 if score[best] >= min_p:
                     out.index(patches[best], c["card"])
