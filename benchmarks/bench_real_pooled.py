@@ -131,12 +131,17 @@ def main() -> int:
         print(json.dumps(sets))
         return 0
     print(f"reader: {args.reader} ({type(reader).__name__})")
+    report(sets)
+    print(f"  {time.time() - t0:.0f} s in all")
+    return 0
+
+
+def report(sets: dict[str, list[int]]) -> None:
+    """One line per set: its cards right, wrong and missed, precision and recall."""
     for name, (right, wrong, missed) in sets.items():
         print(f"  {name:<22} {right + missed:5d} cards: {right:5d} right, {wrong:3d} wrong, "
               f"{missed:4d} missed (precision {right / max(right + wrong, 1):.3f} "
               f"recall {right / max(right + missed, 1):.3f})")
-    print(f"  {time.time() - t0:.0f} s in all")
-    return 0
 
 
 if __name__ == "__main__":
