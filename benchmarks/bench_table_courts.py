@@ -1,0 +1,85 @@
+"""Benchmark: how often the table's card reader and the index reader name still cards right
+in the zone views of rendered rounds, court cards (J, Q, K) apart from the others, for a deck
+design (default the demo's; a held-out design such as ``dondorf`` shows how a deck the card
+reader never saw reads).
+
+One frame every two seconds of a Michigan, a Great Lakes and a Pressman round (seeds 100-102)
+is cut into the table's zone views (320 px, margin 35, as `vision.zones.ZoneReader` cuts
+them) and read by both readers. A reading (confidence 0.5 or more) counts as right when its
+code is one of the visible cards whose frame box holds the reading's centre, as wrong when
+it is none of them; a reading on no visible card is not counted. This is the measurement a
+deck check at the table would rest on: which reader to trust for a deck.
+
+    python benchmarks/bench_table_courts.py [--deck dondorf]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion.cards import CARD_CODES  # noqa: E402
+from vision.readers.detector import CardDetector  # noqa: E402
+from vision.readers.load import load_reader  # noqa: E402
+from vision.render.demo import simulated_round  # noqa: E402
+from vision.render.plan import RenderConfig  # noqa: E402
+from vision.render.table import TableVideo  # noqa: E402
+from vision.zones import rectify, zone_views  # noqa: E402
+
+ROUNDS = (("michigan-rummy", 100), ("great-lakes", 101), ("pressman", 102))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deck", default=None, help="the deck design on the table")
+    ap.add_argument("--every", type=int, default=4, help="read one frame in this many (2 fps)")
+    args = ap.parse_args()
+    readers = {"card reader": CardDetector(), "index reader": load_reader("index", table=True)}
+    # Per reader and kind of card: [right, wrong].
+    tally = {name: {"courts": [0, 0], "others": [0, 0]} for name in readers}
+    t0 = time.time()
+    for game, seed in ROUNDS:
+        cfg = RenderConfig(fps=2, seed=seed)
+        video = TableVideo(simulated_round(game, seed=seed),
+                           cfg if args.deck is None else replace(cfg, deck=args.deck))
+        views = zone_views(video.profile(), 320, 35.0)
+        for k, shown in enumerate(video.frames()):
+            if k % args.every:
+                continue
+            visible = [(code, box) for code, box, seen in shown.cards if seen]
+            images = [rectify(shown.image, v) for v in views]
+            for name, reader in readers.items():
+                for view, dets in zip(views, reader.detect_many(images), strict=True):
+                    for box, cid, score in zip(dets.xyxy, dets.class_id, dets.confidence,
+                                               strict=True):
+                        if score < 0.5:
+                            continue
+                        centre = np.array([[[(box[0] + box[2]) / 2, (box[1] + box[3]) / 2]]],
+                                          np.float32)
+                        x, y = cv2.perspectiveTransform(centre, view.to_image)[0, 0]
+                        under = [c for c, b in visible if b[0] <= x <= b[2] and b[1] <= y <= b[3]]
+                        if not under:
+                            continue
+                        code = CARD_CODES[int(cid)]
+                        kind = "courts" if code[0] in "JQK" else "others"
+                        tally[name][kind][0 if code in under else 1] += 1
+    print(f"deck: {args.deck or 'the demo deck'}; "
+          f"{', '.join(f'{g} seed {s}' for g, s in ROUNDS)}")
+    for name, kinds in tally.items():
+        print(f"  {name:<13} " + "; ".join(
+            f"{kind} {right} right, {wrong} wrong ({wrong / max(right + wrong, 1):.2f})"
+            for kind, (right, wrong) in kinds.items()))
+    print(f"  {time.time() - t0:.0f} s in all")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
