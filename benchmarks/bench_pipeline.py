@@ -106,8 +106,10 @@ def main() -> int:
                                          "every frame (same architecture as the shipped one, "
                                          "any weights) to time the whole pipeline before the "
                                          "trained weights exist")
-    ap.add_argument("--reader", choices=["auto", "index", "hybrid", "card"], default="auto",
-                    help="the card reader (default: the shipped choice)")
+    ap.add_argument("--reader", choices=["auto", "index", "hybrid", "card", "checked"],
+                    default="auto",
+                    help="the card reader (default: the shipped choice); checked: the table's "
+                         "own, the hybrid until the deck is judged (`checked_table_reader`)")
     ap.add_argument("--model", help="ONNX weights (default: the shipped model)")
     ap.add_argument("--imgsz", type=int, help="detector input size (default: the model's)")
     ap.add_argument("--full-frame", action="store_true",
@@ -142,7 +144,12 @@ def main() -> int:
         from vision.zones import ZoneReader
 
         kw: dict[str, Any] = {"imgsz": args.imgsz} if args.imgsz else {}
-        detector = load_reader(args.reader, args.model, table=not args.full_frame, **kw)
+        if args.reader == "checked":
+            from vision.readers.load import checked_table_reader
+
+            detector = checked_table_reader()
+        else:
+            detector = load_reader(args.reader, args.model, table=not args.full_frame, **kw)
         if not args.full_frame:
             detector = ZoneReader(detector, still_diff=args.still_diff, agree=args.agree)
 
@@ -196,8 +203,9 @@ def main() -> int:
         delays_placed.append(now - (src.start + match["t_placed"]))
         delays_free.append(now - (src.start + match["t_free"]))
     report = {
-        "detector": args.detector if args.detector == "truth" else str(
-            getattr(detector, "detector", detector).model_path),
+        "detector": args.detector if args.detector == "truth" else str(getattr(
+            getattr(detector, "detector", detector), "model_path",
+            type(getattr(detector, "detector", detector)).__name__)),
         "reads": "whole frame" if args.full_frame or args.detector == "truth" else "zone views",
         "imgsz": getattr(getattr(detector, "detector", detector), "imgsz", None),
         "frame": [args.width, args.height],

@@ -172,6 +172,13 @@ def build_detector(args: argparse.Namespace, source: Any) -> Any:
         if reader not in ("index", "hybrid"):
             raise ValueError("--deck is read by the index readers: --reader hybrid or index")
         kwargs["deck"] = read_deck_profile(deck)
+    if (reader == "auto" and not deck and not args.model and not args.full_frame
+            and not args.imgsz and getattr(args, "classifier", "auto") == "auto"):
+        from vision.readers.load import checked_table_reader
+        from vision.zones import ZoneReader
+
+        # The table's own choice: the hybrid until the deck is known (`DeckCheck`).
+        return ZoneReader(checked_table_reader(), still_diff=args.still_diff)
     # The table's choice even for --full-frame (`DEFAULT_READER`, or the card reader).
     reader = resolve_reader(reader, args.model, table=True)
     if reader == "card":

@@ -13,9 +13,11 @@ from typing import Any
 from vision.readers.index_heads import photo_heads_path
 from vision.readers.index_reader import IndexReader, available, photo_localiser_path
 
-#: What ``"auto"`` picks at the table (zone views, read many times a second): the whole-card
-#: detector, which reads the rendered test games' plays where the index reader does not yet
-#: and is fast enough for the live pipeline (models/INDEX.md).
+#: What ``"auto"`` picks at the table when one reader is asked for (zone views, read many
+#: times a second): the whole-card detector, which reads the rendered test games' plays where
+#: the index reader does not yet and is fast enough for the live pipeline (models/INDEX.md).
+#: The table itself (`table_reader`, ``companion watch`` with no reader named) starts with
+#: the hybrid and hands over to this one for a deck it knows (`checked_table_reader`).
 DEFAULT_READER = "card"
 
 
@@ -140,11 +142,12 @@ def second_look(threads: int = 2) -> Any:
 
 
 def table_reader(deck: str | Path | dict[str, Any] | None = None) -> Any:
-    """The reader at the table (the camera window, the demo): the shipped card detector on
-    each zone's view, a still zone read once it was read the same way a few times
-    (`vision.zones.TABLE_STILL_DIFF`). With ``deck``, a profile from ``companion
-    teach-deck`` (its file or its contents), the hybrid reads the views with that deck's
-    profile instead: on a deck design the models never saw it reads the table far better
+    """The reader at the table (the camera window, the demo) on each zone's view, a still
+    zone read once it was read the same way a few times (`vision.zones.TABLE_STILL_DIFF`):
+    the hybrid, then the card detector once the first court cards show the deck is one it
+    knows (`checked_table_reader`). With ``deck``, a profile from ``companion teach-deck``
+    (its file or its contents), the hybrid reads the views with that deck's profile
+    throughout: on a deck design the models never saw it reads the table far better
     (models/INDEX.md, "Eighth session")."""
     from vision.zones import TABLE_STILL_DIFF, ZoneReader
 
@@ -152,9 +155,26 @@ def table_reader(deck: str | Path | dict[str, Any] | None = None) -> Any:
         data = deck if isinstance(deck, dict) else read_deck_profile(deck)
         return ZoneReader(load_reader("hybrid", table=True, deck=data),
                           still_diff=TABLE_STILL_DIFF)
+    return ZoneReader(checked_table_reader(), still_diff=TABLE_STILL_DIFF)
+
+
+def checked_table_reader() -> Any:
+    """What reads the table's zone views when no deck was taught: the hybrid until the first
+    court cards show whether the deck is one the card reader knows, then the card reader for
+    such a deck (`vision.readers.deck_check.DeckCheck`); the card reader alone where the index
+    models are missing. Rendered rounds of five games, seeds 100-104
+    (`bench_noisy_reader.py --rounds 5 --settings model`): on the held-out design dondorf 4
+    exact, 1 wrong in silence, 0.60 questions a round (the card reader alone: 0, 4, 9.00); on
+    the demo's deck 3, 1, 1.80, round by round as the card reader alone (models/INDEX.md,
+    "Twenty-first session")."""
     from vision.readers.detector import CardDetector
 
-    return ZoneReader(CardDetector(), still_diff=TABLE_STILL_DIFF)
+    if not available():
+        return CardDetector()
+    from vision.readers.deck_check import DeckCheck
+
+    return DeckCheck(CardDetector(), load_reader("index", table=True),
+                     lambda: load_reader("hybrid", table=True))
 
 
 def read_deck_profile(path: str | Path) -> dict[str, Any]:
