@@ -162,10 +162,10 @@ def checked_table_reader() -> Any:
     """What reads the table's zone views when no deck was taught: the hybrid until the first
     court cards show whether the deck is one the card reader knows, then the card reader for
     such a deck (`vision.readers.deck_check.DeckCheck`); the card reader alone where the index
-    models are missing. Rendered rounds of five games, seeds 100-104
-    (`bench_noisy_reader.py --rounds 5 --settings model`): on the held-out design dondorf 4
-    exact, 1 wrong in silence, 0.60 questions a round (the card reader alone: 0, 4, 9.00); on
-    the demo's deck 3, 1, 1.80, round by round as the card reader alone (models/INDEX.md,
+    models are missing. Rendered rounds of five games (`bench_noisy_reader.py --rounds 5
+    --settings model`), seeds 100-109: on the held-out design dondorf 8 exact, 2 wrong in
+    silence, 0.30 questions a round (the card reader alone on 100-104: 0, 4, 9.00); on the
+    demo's deck 4, 2, 1.20 against the card reader alone's 5, 1, 1.40 (models/INDEX.md,
     "Twenty-first session")."""
     from vision.readers.detector import CardDetector
 
