@@ -56,8 +56,10 @@ class Questions(TableLog):
     CHANGE_WAIT = 0.3
 
     #: Per card the table asks about ("6♣ was not seen: who played it?"): how many frames
-    #: the second look has read the seats' piles for it, and in how many each seat showed it.
-    _hunts: dict[str, tuple[int, Counter[int]]]
+    #: the second look has read the seats' piles for it, in how many each seat showed it, and
+    #: in how many it was read on the very spot of the first reading held for it where that
+    #: reading's own card was not read (that reading was the card, misread).
+    _hunts: dict[str, tuple[int, Counter[int], int]]
 
     #: The second look reads a held hand's zone (or the seats' piles for a card not seen) in
     #: at most this many frames and decides from `LOOK_MIN` on: a card not seen is the card
@@ -245,17 +247,21 @@ class Questions(TableLog):
                                    and self._skipped(ev(read)) is None):
             options[:0] = self._misread_before(ev(read))
         skipped = self._skipped(ev(read))
+        passed = self._passed_over(ev(read), obs.t_still - 3.0) if kind == "play" else None
         if kind == "play" and read in unplayed and (
-                skipped is not None or not self._accepts_all([ev(read)])):
+                skipped is not None or passed is not None or not self._accepts_all([ev(read)])):
             # A card the camera missed: one unseen card played before this one makes the
-            # reading fit (a sequence that jumps, 5♣ then 7♣: who played 6♣?).
+            # reading fit (a sequence that jumps, 5♣ then 7♣: who played 6♣?; a lead out of
+            # turn, 10♥ then 6♠, just after J♥ was read: who played J♥?).
             rank = RANKS.index(read[0])
-            near = sorted((c for c in unplayed
-                           if c[1] == read[1] and RANKS.index(c[0]) < rank),
-                          key=lambda c: (c != skipped, abs(RANKS.index(c[0]) - rank + 1)))
+            near = [passed] if passed is not None else sorted(
+                (c for c in unplayed if c[1] == read[1] and RANKS.index(c[0]) < rank),
+                key=lambda c: (c != skipped, abs(RANKS.index(c[0]) - rank + 1)))
             for missing in near[:4]:
-                who = [p for p in self.players
-                       if self._accepts_all([ev(missing, p), ev(read)])]
+                # the player who led first: most often the missed card was theirs
+                order = sorted(self.players, key=lambda p: p != player) \
+                    if passed is not None else self.players
+                who = [p for p in order if self._accepts_all([ev(missing, p), ev(read)])]
                 if who:
                     answers = [Answer(p, (ev(missing, p), ev(read))) for p in who]
                     others = [Answer(f"nobody ({a.label} as read)" if a.events == (ev(read),)
@@ -710,7 +716,12 @@ class Questions(TableLog):
         look in every seat's pile in the next frames. Read in one seat's pile in most of them
         (`LOOK_SHARE`, from `LOOK_MIN` frames on), the question is answered for that player,
         and the readings held only because that card was missing are logged as they are
-        (each checked again, in the order they were laid). Otherwise it stays with people."""
+        (each checked again, in the order they were laid). Read there where the reading held
+        for it was read (the nearest reading to its spot), and that reading's card read
+        nowhere in the pile, the held reading was that card misread (Cy's J♣ read as Q♣
+        after 10♣, the J♣ found where the Q♣ was read): it is answered "it was J♣" where the
+        two are lookalikes or the spot was read so too, never "Cy played J♣, then Q♣".
+        Otherwise it stays with people."""
         if self.second_look is None:
             return
         asked: dict[str, list[int]] = {}
@@ -720,10 +731,12 @@ class Questions(TableLog):
                 asked.setdefault(card, []).append(pid)
         for card in [c for c in self._hunts if c not in asked]:
             del self._hunts[card]
-        piles: dict[int, set[str]] | None = None  # each seat's pile, read once a frame
+        # each seat's pile, read once a frame: (code, board x, board y) of each card read
+        piles: dict[int, list[tuple[str, float, float]]] | None = None
         look = self.second_look
+        reach = 4 * self.tracker.config.same_spot  # a card is 24 units wide
         for card, pids in asked.items():
-            reads, votes = self._hunts.get(card, (0, Counter()))
+            reads, votes, itself = self._hunts.get(card, (0, Counter(), 0))
             if reads >= self.LOOK_FRAMES:
                 continue
             if piles is None:
@@ -732,21 +745,48 @@ class Questions(TableLog):
                     if zone.kind == "pile" and zone.seat is not None \
                             and zone.seat < len(self.players):
                         dets = look.detect_table(frame, self.profile, zones=[z])
-                        piles[zone.seat] = {dets.names[int(c)] for c in dets.class_id}
-            votes.update(seat for seat, cards in piles.items() if card in cards)
+                        piles[zone.seat] = [
+                            (dets.names[int(c)], float(x), float(y))
+                            for c, (x, y) in zip(dets.class_id, self._on_board(dets),
+                                                 strict=True)]
+            votes.update(seat for seat, cards in piles.items()
+                         if any(code == card for code, _, _ in cards))
+            pids.sort(key=lambda pid: self.pending[pid].observation.t_still)
+            first = self.pending[pids[0]].observation
+            if first.seat in piles and first.positions and len(first.cards) == 1:
+                # The pile's reading nearest the held one's spot (the two readers place a
+                # card a few units apart) is the card asked about, and the held card is read
+                # nowhere in the pile: one card, read two ways.
+                hx, hy = first.positions[0]
+                near = min(piles[first.seat], default=None,
+                           key=lambda r: np.hypot(r[1] - hx, r[2] - hy))
+                itself += (near is not None and near[0] == card
+                           and np.hypot(near[1] - hx, near[2] - hy) <= reach
+                           and all(code != first.cards[0] for code, _, _ in piles[first.seat]))
             reads += 1
-            self._hunts[card] = (reads, votes)
+            self._hunts[card] = (reads, votes, itself)
             found = [seat for seat, n in votes.items() if n >= self.LOOK_SHARE * reads]
             if reads < self.LOOK_MIN or len(found) != 1:
                 continue
-            pids.sort(key=lambda pid: self.pending[pid].observation.t_still)
             player = self.players[found[0]]
-            answer = next((a for a in self.pending[pids[0]].options
-                           if a.label == player and len(a.events) == 2), None)
+            read_as = first.cards[0] if len(first.cards) == 1 else ""
+            alike = card in lookalikes(read_as) or read_as in lookalikes(card) \
+                or bool(first.votes and first.votes[0].get(card))
+            if found[0] == first.seat and itself >= self.LOOK_SHARE * reads:
+                # the held reading itself, misread (a lookalike, or read so there too);
+                # else a person says what lies there
+                answer = next((a for a in self.pending[pids[0]].options
+                               if alike and a.card == card and len(a.events) == 1), None)
+                said = (f"read again: {Card.parse(card).pretty()}, not "
+                        f"{Card.parse(read_as).pretty()}")
+            else:
+                answer = next((a for a in self.pending[pids[0]].options
+                               if a.label == player and len(a.events) == 2), None)
+                said = f"read again: {player} played {Card.parse(card).pretty()}"
             if answer is None:
                 continue
             del self._hunts[card]
-            result.notes.append(f"read again: {player} played {Card.parse(card).pretty()}")
+            result.notes.append(said)
             result.announcements.extend(self.answer(pids[0], list(answer.events)))
             self._held_for(card, pids[1:], result)
 

@@ -460,6 +460,10 @@ class TablePipeline(Questions):
         if skipped is not None and self._missed(skipped, event, obs):
             self._hold(obs, comes_next(skipped), event, result)
             return
+        passed = self._passed_over(event, obs.t_still - 3.0)
+        if passed is not None:
+            self._hold(obs, comes_next(passed), event, result)
+            return
         doubt = self._doubt(event, lookalike=True)
         if doubt:
             self._hold(obs, doubt, event, result)

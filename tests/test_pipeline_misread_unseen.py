@@ -1,0 +1,119 @@
+"""A card the table reader got wrong, asked about as a card never seen, and settled by the second
+look (issue 14). Rendered round (Michigan Rummy, seed 11), the renderer's truth as both readers,
+the table reader spoiled on purpose:
+
+- Cy's 6♥ (after Ann's 5♥) read as 9♥ throughout: the table asks "6♥ was not seen: who played
+  it?", and the second look finds the 6♥ where the 9♥ was read. That is the held card itself,
+  misread: "it was 6♥", never "Cy played 6♥, then 9♥".
+- Ann's 6♠ (after Bob's 5♠) read in one frame only, then Ann leads 2♥ on it: after 5♠ it is
+  Bob's lead, and the 6♠ was just read, so the 2♥ waits for "6♠ was not seen: who played it?"
+  instead of being logged as a lead out of turn with the 6♠ lost.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_pipeline_second_look import Look, _keep, play_through
+
+from companion.cards import CARD_CODES
+from companion.events import read_log
+from vision.detections import Detections
+from vision.pipeline.changes import ZoneChanges
+from vision.pipeline.table import TablePipeline
+from vision.render.demo import RenderedSource, simulated_round
+from vision.render.plan import RenderConfig
+from vision.render.table import TableVideo
+from vision.render.truth import TruthDetector
+
+
+class ReadsAs:
+    """The table reader: reads every card, but ``wrong`` ones as another card."""
+
+    def __init__(self, truth: TruthDetector, wrong: dict[str, str]) -> None:
+        self.truth, self.wrong = truth, wrong
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        dets = self.truth.detect(frame)
+        names = [self.wrong.get(name, name) for name, _b, _s in dets]
+        return Detections(dets.xyxy, dets.confidence,
+                          np.array([CARD_CODES.index(n) for n in names], int), dets.names)
+
+
+class SeenOnce:
+    """The table reader: reads ``card`` in one frame only, the first at or after ``t`` (it
+    lies in its pile by then), never before or after."""
+
+    def __init__(self, truth: TruthDetector, source: RenderedSource, card: str, t: float
+                 ) -> None:
+        self.truth, self.source, self.card, self.t = truth, source, card, t
+        self.seen = False
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        dets = self.truth.detect(frame)
+        now = self.source.last.t if self.source.last is not None else 0.0
+        show = not self.seen and now >= self.t
+        keep = [name != self.card or show for name, _b, _s in dets]
+        self.seen |= show and self.card in dets.labels
+        return _keep(dets, keep)
+
+
+def _video() -> tuple[TableVideo, list[tuple[str, str]]]:
+    video = TableVideo(simulated_round("michigan-rummy", seed=11),
+                       RenderConfig(width=320, height=240, seed=11, noise=0.0))
+    plays = [(e["player"], e["card"]) for e in video.truth.visual if e["event"] == "play"]
+    return video, plays
+
+
+def _logged(path: Path) -> list[tuple[str, str]]:
+    return [(e.data["player"], e.data["card"]) for e in read_log(path).events
+            if e.kind == "play"]
+
+
+def test_a_card_misread_as_one_that_jumps_is_corrected_not_doubled(tmp_path: Path) -> None:
+    video, plays = _video()
+    at = plays.index(("Cy", "6H"))
+    assert plays[at - 1:at + 2] == [("Ann", "5H"), ("Cy", "6H"), ("Bob", "7H")]
+    assert "9H" not in [c for _p, c in plays]
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    pipe = TablePipeline(video.profile(), ReadsAs(truth, {"6H": "9H"}), None,
+                         tmp_path / "g.jsonl", script=video.truth.script,
+                         second_look=Look(truth))
+    notes = play_through(pipe, source)
+    assert "read again: 6♥, not 9♥" in notes
+    assert not any(n.startswith("read again: Cy played") for n in notes)
+    logged = _logged(tmp_path / "g.jsonl")
+    assert ("Cy", "9H") not in logged
+    assert logged[:at + 2] == plays[:at + 2]
+
+
+@pytest.mark.parametrize("look_finds", [True, False])
+def test_a_lead_out_of_turn_just_after_the_next_card_was_read_asks_who_played_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, look_finds: bool) -> None:
+    # the pile's change of picture would find the 6♠ by itself: the question is tested here
+    monkeypatch.setattr(ZoneChanges, "update", lambda self, frame, zones=None: [])
+    video, plays = _video()
+    at = plays.index(("Ann", "6S"))
+    assert plays[at - 1:at + 2] == [("Bob", "5S"), ("Ann", "6S"), ("Ann", "2H")]
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    look = Look(truth, missed=[] if look_finds else ["6S"])
+    placed = next(float(e["t_placed"]) for e in video.truth.visual if e.get("card") == "6S")
+    pipe = TablePipeline(video.profile(), SeenOnce(truth, source, "6S", placed + 0.1), None,
+                         tmp_path / "g.jsonl", script=video.truth.script, second_look=look)
+    notes = play_through(pipe, source)
+    logged = _logged(tmp_path / "g.jsonl")
+    assert ("Ann", "2H") not in logged[:at]  # never the lead with the 6♠ lost
+    if look_finds:
+        assert "read again: Ann played 6♠" in notes
+        assert logged[:at + 2] == plays[:at + 2]
+    else:
+        assert logged == plays[:at]
+        [asked] = [p for p in pipe.pending.values()
+                   if p.question == "6♠ was not seen: who played it?"]
+        assert asked.event["card"] == "2H"
+        assert asked.options[0].label == "Ann"  # the one who led, first
+        assert [e["card"] for e in asked.options[0].events] == ["6S", "2H"]
