@@ -56,6 +56,7 @@ class TableLog:
     _line_of: dict[str, tuple[int, dict[str, Any]]]
     _spot_of: dict[str, tuple[float, float]]
     _look_spot: dict[str, tuple[float, float]]
+    _read_elsewhere: dict[int, list[tuple[str, float]]]
 
     def _script_game(self) -> dict[str, Any] | None:
         for i, ev in enumerate(self.script):
@@ -82,6 +83,7 @@ class TableLog:
             self._line_of.clear()
             self._spot_of.clear()
             self._look_spot.clear()
+            self._read_elsewhere.clear()
         elif kind in ("play", "reveal"):
             player = str(ev.get("player"))
             players: list[str] = getattr(self, "players", [])
@@ -160,16 +162,25 @@ class TableLog:
             result.events.append((line, data))
         return line
 
-    def _covered(self, card: str) -> bool:
+    def _covered(self, card: str, at: tuple[float, float] | None = None) -> bool:
         """Was a card logged in the same seat's pile after ``card`` this round? Then a card
-        read on ``card``'s spot lies on top of both: it is not ``card`` read again."""
+        read on ``card``'s spot lies on top of both: it is not ``card`` read again. Unless
+        the reading lies at ``at``, on ``card``'s own spot and nearer it than the spot of
+        every card logged on it since: ``card`` peeking out from under them (Bob's J♣, read
+        as Q♣ while it was laid, read as J♣ beside his A♣ on top of it)."""
         logged = self._line_of.get(card)
         seat = self._played_by.get(card)
         if logged is None or seat is None:
             return False
-        return any(other != card and s == seat and other in self._line_of
-                   and self._line_of[other][0] > logged[0]
-                   for other, s in self._played_by.items())
+        later = [other for other, s in self._played_by.items()
+                 if other != card and s == seat and other in self._line_of
+                 and self._line_of[other][0] > logged[0]]
+        if not later or at is None or card not in self._spot_of:
+            return bool(later)
+        mine = _apart(self._spot_of[card], at)
+        return (mine > self.tracker.config.same_spot
+                or any(o not in self._spot_of or _apart(self._spot_of[o], at) <= mine
+                       for o in later))
 
     def _correction(self, card: str, new_card: str) -> dict[str, Any] | None:
         """The ``correct`` event that makes the play logged as ``card`` this round a play of
@@ -295,3 +306,7 @@ class TableLog:
         result.latency.append(max(0.0, result.t - obs.t_still))
         if "card" in event and obs.positions:
             self._spot_of[str(event["card"])] = obs.positions[0]
+
+
+def _apart(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return float(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5)

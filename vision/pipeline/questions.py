@@ -205,6 +205,16 @@ class Questions(TableLog):
             return ran_out
         if len(obs.cards) != 1:
             fixes = self._earlier_misread(dict(event)) if event.get("cards") else []
+            # A hand shown short of a card read in it that another player's move logged: that
+            # move misread, the card this player's (Ann's K♠ read as K♣, Bob's K♣ then left
+            # out of his hand).
+            also = [c for c, t in self._read_elsewhere.get(obs.zone, [])
+                    if t >= obs.t_still - 5.0 and c not in (event.get("cards") or [])]
+            if event.get("event") == "reveal" and also:
+                whole = {**event, "cards": [*event["cards"], *dict.fromkeys(also)]}
+                mine = " ".join(pretty_cards(list(dict.fromkeys(also))))
+                fixes = [*(Answer(f"{a.label}; {mine} in {event.get('player')}'s hand", a.events)
+                           for a in self._earlier_misread(whole)), *fixes][:3]
             if not fixes:
                 return "", []
             verb = "hand" if event.get("event") == "reveal" else "play"
@@ -238,7 +248,7 @@ class Questions(TableLog):
             close = 1.5 * self.tracker.config.same_spot
             for under, (ux, uy) in list(self._spot_of.items()):
                 if (under != read and np.hypot(ux - x, uy - y) <= close
-                        and not self._covered(under)
+                        and not self._covered(under, (x, y))
                         and (corr := self._correction(under, read)) is not None):
                     options.insert(0, Answer(f"{Card.parse(read).pretty()}, not "
                                              f"{Card.parse(under).pretty()} before", (corr,)))

@@ -134,6 +134,9 @@ class TablePipeline(Questions):
         self._spot_of: dict[str, tuple[float, float]] = {}
         #: Card of a several-card move -> where the second look read it (this round).
         self._look_spot: dict[str, tuple[float, float]] = {}
+        #: Zone -> cards read in it that were logged in another seat's pile this round, left
+        #: out of its moves as misreadings, with when they lay still (this round).
+        self._read_elsewhere: dict[int, list[tuple[str, float]]] = {}
         #: After an outage: the cards each zone showed before it (code, x, y), how long the
         #: camera was away, and until when the table settles again (`_after_outage`).
         self._outage: tuple[dict[int, list[tuple[str, float, float]]], float, float] | None \
@@ -390,8 +393,9 @@ class TablePipeline(Questions):
     def _consider(self, obs: Observation, result: FrameResult) -> None:
         # People's events that come before this move (a new round, bids) go in first.
         self._flush_script(self.visual_count, result.announcements, result)
-        if len(obs.cards) == 1 and obs.on_spot_of and obs.on_spot_of[0] \
-                and obs.zone not in self._partial and not self._covered(obs.on_spot_of[0]):
+        if (len(obs.cards) == 1 and obs.on_spot_of and obs.on_spot_of[0]
+                and obs.zone not in self._partial
+                and not self._covered(obs.on_spot_of[0], obs.positions[0])):
             # Read where a counted card lay a frame before: that card misread, or a new one
             # laid on it (a card played twice included: the table decides).
             self._on_spot(obs, obs.on_spot_of[0], result)
@@ -426,6 +430,8 @@ class TablePipeline(Questions):
                 else [c for c in dup if c not in elsewhere]
             result.notes.append(f"{' '.join(pretty_cards(under or dup))} already played this "
                                 f"round; {'ignored' if under else 'misread'}")
+            self._read_elsewhere.setdefault(obs.zone, []).extend(
+                (c, obs.t_still) for c in elsewhere if c in under)
             fresh = [c for c in obs.cards if c not in under]
             if not fresh:
                 return

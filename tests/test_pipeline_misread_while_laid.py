@@ -1,0 +1,107 @@
+"""A card misread while it was laid, read right only once another card lies on it (the fallible
+reader's "stuck" misreads, issue 18). Rendered rounds read by the renderer's truth, one card
+read as its lookalike for a few seconds from the moment it lands:
+
+- Pressman seed 317: Bob's J♣ read as Q♣ until after his A♣ covers most of it; then J♣ where
+  the Q♣ was logged, its index peeking out beside the A♣. That is the logged card read again,
+  not a hand shown: the table asks "Bob played Q♣ or J♣?" with the correction first.
+- Great Lakes seed 316: Ann's last card K♠ read as K♣ while she shows it; Bob's hand then shows
+  the real K♣, which the table leaves out of his hand (it was Ann's). His hand is one short: the
+  question offers Ann's K♣ as K♠, the K♣ in Bob's hand, one click.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from companion.cards import CARD_CODES
+from companion.events import apply_corrections, read_log
+from vision.detections import Detections
+from vision.pipeline.table import TablePipeline
+from vision.render.demo import RenderedSource, simulated_round
+from vision.render.plan import RenderConfig
+from vision.render.table import TableVideo
+from vision.render.truth import TruthDetector
+
+
+class ReadAsWhile:
+    """The table reader: reads every card, but ``card`` as ``as_`` from ``t0`` to ``t1``."""
+
+    def __init__(self, source: RenderedSource, card: str, as_: str, t0: float, t1: float
+                 ) -> None:
+        self.source, self.card, self.as_, self.t0, self.t1 = source, card, as_, t0, t1
+        self.truth = TruthDetector(source)
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        dets = self.truth.detect(frame)
+        now = self.source.last.t if self.source.last is not None else 0.0
+        wrong = self.t0 <= now <= self.t1
+        names = [self.as_ if name == self.card and wrong else name for name, _b, _s in dets]
+        return Detections(dets.xyxy, dets.confidence,
+                          np.array([CARD_CODES.index(n) for n in names], int), dets.names)
+
+
+def _laid_at(video: TableVideo, **match: str) -> float:
+    return next(float(e["t_placed"]) for e in video.truth.visual
+                if all(e.get(k) == v or v in (e.get("cards") or []) for k, v in match.items()))
+
+
+def _run(tmp_path: Path, game: str, seed: int, code: str, as_: str, upto: float,
+         **match: str) -> tuple[TablePipeline, list[str]]:
+    """The round read with ``code`` read as ``as_`` from when it lands until ``upto`` s
+    later; every question answered with its first one-click answer. The questions put."""
+    video = TableVideo(simulated_round(game, seed=seed),
+                       RenderConfig(width=160, height=120, fps=10, seed=seed, noise=0.0))
+    source = RenderedSource(video)
+    t0 = _laid_at(video, **match)
+    pipe = TablePipeline(video.profile(), ReadAsWhile(source, code, as_, t0 - 0.2, t0 + upto),
+                         None, tmp_path / "g.jsonl", script=video.truth.script)
+    asked: list[str] = []
+
+    def answer() -> None:
+        while pipe.pending:
+            pid, held = next(iter(pipe.pending.items()))
+            asked.append(held.describe())
+            if held.options and held.options[0].events:
+                pipe.answer(pid, list(held.options[0].events))
+            else:
+                pipe.reject(pid)
+
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+        if frame.t > t0 + upto + 2.0:
+            answer()
+    answer()
+    while pipe.flush().pending:
+        answer()
+    pipe.finish()
+    return pipe, asked
+
+
+def _resolved(path: Path) -> list[dict[str, Any]]:
+    return [dict(e.data) for e in apply_corrections(read_log(path).events)[0]]
+
+
+def test_a_card_read_right_once_covered_is_the_logged_card_read_again(tmp_path: Path) -> None:
+    pipe, asked = _run(tmp_path, "pressman", 317, "JC", "QC", 3.6, card="JC")
+    log = _resolved(tmp_path / "g.jsonl")
+    plays = [(e["player"], e["card"]) for e in log if e["event"] == "play"]
+    assert ("Bob", "JC") in plays and ("Bob", "QC") not in plays
+    # Bob's A♣ lay on it when it was read right: asked about the play, not as a hand shown.
+    assert any("Bob played Q♣ or J♣?" in q and "J♣, not Q♣ before" in q for q in asked)
+    assert not any("Bob shows J♣" in q for q in asked)
+    assert not [e for e in log if e["event"] == "reveal" and e["player"] == "Bob"]
+
+
+def test_a_hand_short_of_a_card_shown_by_another_offers_that_card_misread(
+        tmp_path: Path) -> None:
+    pipe, asked = _run(tmp_path, "great-lakes", 316, "KS", "KC", 4.5, event="reveal",
+                       player="Ann")
+    log = _resolved(tmp_path / "g.jsonl")
+    hands = {e["player"]: sorted(e["cards"]) for e in log if e["event"] == "reveal"}
+    assert hands["Ann"] == ["KS"]
+    assert "KC" in hands["Bob"]
+    assert any("Ann's K♣ was K♠; K♣ in Bob's hand" in q for q in asked)
