@@ -1,6 +1,6 @@
-"""A card misread while it was laid, read right only once another card lies on it (the fallible
-reader's "stuck" misreads, issue 18). Rendered rounds read by the renderer's truth, one card
-read as its lookalike for a few seconds from the moment it lands:
+"""A card misread while it was laid (the fallible reader's "stuck" misreads, issue 18), read
+right only once another card lies on it, or never. Rendered rounds read by the renderer's
+truth, one card read as another for a while from the moment it lands:
 
 - Pressman seed 317: Bob's J♣ read as Q♣ until after his A♣ covers most of it; then J♣ where
   the Q♣ was logged, its index peeking out beside the A♣. That is the logged card read again,
@@ -8,6 +8,8 @@ read as its lookalike for a few seconds from the moment it lands:
 - Great Lakes seed 316: Ann's last card K♠ read as K♣ while she shows it; Bob's hand then shows
   the real K♣, which the table leaves out of his hand (it was Ann's). His hand is one short: the
   question offers Ann's K♣ as K♠, the K♣ in Bob's hand, one click.
+- Michigan seed 11: Bob's 7♦ read as Ann's 6♠ throughout, no lookalike of it: the question
+  offers the card the sequence expects, 7♦.
 """
 
 from __future__ import annotations
@@ -50,9 +52,10 @@ def _laid_at(video: TableVideo, **match: str) -> float:
 
 
 def _run(tmp_path: Path, game: str, seed: int, code: str, as_: str, upto: float,
-         **match: str) -> tuple[TablePipeline, list[str]]:
+         choose: str = "", **match: str) -> tuple[TablePipeline, list[str]]:
     """The round read with ``code`` read as ``as_`` from when it lands until ``upto`` s
-    later; every question answered with its first one-click answer. The questions put."""
+    later; every question answered with its one-click answer labelled ``choose``, else its
+    first. The questions put."""
     video = TableVideo(simulated_round(game, seed=seed),
                        RenderConfig(width=160, height=120, fps=10, seed=seed, noise=0.0))
     source = RenderedSource(video)
@@ -65,8 +68,9 @@ def _run(tmp_path: Path, game: str, seed: int, code: str, as_: str, upto: float,
         while pipe.pending:
             pid, held = next(iter(pipe.pending.items()))
             asked.append(held.describe())
-            if held.options and held.options[0].events:
-                pipe.answer(pid, list(held.options[0].events))
+            chosen = [o for o in held.options if o.label == choose] or held.options[:1]
+            if chosen and chosen[0].events:
+                pipe.answer(pid, list(chosen[0].events))
             else:
                 pipe.reject(pid)
 
@@ -105,3 +109,16 @@ def test_a_hand_short_of_a_card_shown_by_another_offers_that_card_misread(
     assert hands["Ann"] == ["KS"]
     assert "KC" in hands["Bob"]
     assert any("Ann's K♣ was K♠; K♣ in Bob's hand" in q for q in asked)
+
+
+def test_a_card_read_as_one_played_elsewhere_offers_the_card_that_comes_next(
+        tmp_path: Path) -> None:
+    # Michigan seed 11: Bob's 7♦ (after Dee's 6♦) read as Ann's 6♠ for as long as it shows:
+    # not a lookalike, but the card the sequence expects is the likeliest answer.
+    pipe, asked = _run(tmp_path, "michigan-rummy", 11, "7D", "6S", 60.0, "7♦",
+                       card="7D")
+    assert any(q.startswith("Bob played 6♠? (6♠ was played by Ann already)") and "7♦" in q
+               for q in asked)
+    plays = [(e["player"], e["card"]) for e in _resolved(tmp_path / "g.jsonl")
+             if e["event"] == "play"]
+    assert ("Bob", "7D") in plays

@@ -330,3 +330,21 @@ def test_a_counted_card_whose_reading_flips_for_good_is_reported_on_its_spot() -
     later = run(tr, [[("QS", x + 0.4, y, 0.57)] + row for row in still("QS", 0, 10)],
                 t0=len(frames) / FPS)
     assert [(o.cards, o.seat, o.on_spot_of) for o in later] == [(["QS"], 0, [None])]
+
+
+def test_a_card_read_once_counts_as_laid_only_where_no_card_lies_read_around_it() -> None:
+    """`laid_reads_of`: a card lying still read once as J♥ between readings of itself is a
+    misread; J♥ read once on a new spot, or on a spot whose earlier card is not read after it
+    (covered by it, then by the next card), was laid."""
+    x, y = seat_center(1)
+    misread = Tracker(ZONES)
+    run(misread, still("4C", 1, 10) + [[("JH", x, y, 0.9)]] + still("4C", 1, 10))
+    assert misread.reads_of("JH", 0.0) == 1 and misread.laid_reads_of("JH", 0.0) == 0
+    new_spot = Tracker(ZONES)
+    run(new_spot, still("4C", 1, 10) + [[("4C", x, y, 0.9), ("JH", x + 8, y, 0.9)]]
+        + [[("4C", x, y, 0.9), ("6S", x + 16, y, 0.9)] for _ in range(10)])
+    assert new_spot.laid_reads_of("JH", 0.0) == 1
+    stacked = Tracker(ZONES)
+    run(stacked, still("TH", 1, 10) + [[("JH", x, y, 0.9)]]
+        + still("6S", 1, 10))
+    assert stacked.laid_reads_of("JH", 0.0) == 1

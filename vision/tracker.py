@@ -289,6 +289,22 @@ class Tracker:
         return max((sum(1 for ft, c in spot.reads if c == code and ft >= since)
                     for spot in self._spots), default=0)
 
+    def laid_reads_of(self, code: str, since: float) -> int:
+        """As `reads_of`, counting only spots where ``code`` was read as a card laid there
+        would be: no other card read on that spot both before its first reading and after its
+        last (a card lying still, read as ``code`` in a frame or two and as itself around
+        them, is a card misread, not ``code`` laid)."""
+        best = 0
+        for spot in self._spots:
+            times = [ft for ft, c in spot.reads if c == code and ft >= since]
+            if not times:
+                continue
+            before = {c for ft, c in spot.reads if ft < times[0] and c != code}
+            after = {c for ft, c in spot.reads if ft > times[-1] and c != code}
+            if not before & after:
+                best = max(best, len(times))
+        return best
+
     def _expire(self, t: float) -> None:
         cfg = self.config
         self._spots = [s for s in self._spots if t - s.last <= cfg.forget_time]

@@ -254,8 +254,9 @@ class TableLog:
         """The card that comes next (J♥ after 10♥) when ``event`` is a lead in another suit
         that the rules allow only where hidden hands excuse it (`_doubt`: by someone not due
         to lead, or in a suit not allowed after the stop) and the camera read that card at
-        least once since ``since`` (Dee's J♥ read once as it landed, then the 6♠ she led on
-        it): that card played and missed, likelier than a lead out of turn. None otherwise."""
+        least once since ``since`` as a card laid (Dee's J♥ read once as it landed, then the
+        6♠ she led on it; not a card lying still read so in a frame or two): that card played
+        and missed, likelier than a lead out of turn. None otherwise."""
         next_card = getattr(self.referee, "next_card", None)
         card = event.get("card")
         if event.get("event") != "play" or not isinstance(card, str) or not callable(next_card):
@@ -263,7 +264,7 @@ class TableLog:
         nxt = next_card()
         if not isinstance(nxt, str) or nxt[1] == card[1] or not self._doubt(event):
             return None
-        return nxt if self.tracker.reads_of(nxt, since) >= 1 else None
+        return nxt if self.tracker.laid_reads_of(nxt, since) >= 1 else None
 
     def _accepts_all(self, events: Sequence[dict[str, Any]]) -> bool:
         """Would the referee accept these events one after another, breaking no rule?"""

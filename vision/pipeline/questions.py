@@ -242,6 +242,14 @@ class Questions(TableLog):
             if alt in unplayed and not any(a.events[-1] == ev(alt) for a in options) \
                     and self._accepts_all([ev(alt)]):
                 options.append(Answer(Card.parse(alt).pretty(), (ev(alt),), alt))
+        # Or the card the sequence expects, read as something else altogether (public: it
+        # follows from the table; Cy's A♣ read as Q♠, a card already played).
+        next_card = getattr(self.referee, "next_card", None)
+        expected = next_card() if callable(next_card) and kind == "play" else None
+        if expected in unplayed and expected != read \
+                and not any(a.events[-1] == ev(expected) for a in options) \
+                and self._accepts_all([ev(expected)]):
+            options.append(Answer(Card.parse(expected).pretty(), (ev(expected),), expected))
         # Or it lies where a card logged this round was read: that card, read wrong before.
         if obs.positions:
             x, y = obs.positions[0]
