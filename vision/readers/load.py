@@ -162,11 +162,12 @@ def checked_table_reader() -> Any:
     """What reads the table's zone views when no deck was taught: the hybrid until the first
     court cards show whether the deck is one the card reader knows, then the card reader for
     such a deck (`vision.readers.deck_check.DeckCheck`); the card reader alone where the index
-    models are missing. Rendered rounds of five games (`bench_noisy_reader.py --rounds 5
-    --settings model`), seeds 100-109: on the held-out design dondorf 8 exact, 2 wrong in
-    silence, 0.30 questions a round (the card reader alone on 100-104: 0, 4, 9.00); on the
-    demo's deck 4, 2, 1.20 against the card reader alone's 5, 1, 1.40 (models/INDEX.md,
-    "Twenty-first session")."""
+    models are missing. Rendered rounds of five games (`bench_noisy_reader.py --rounds 10
+    --settings model [--deck dondorf]`), seeds 100-109 at 44c703c: on the held-out design
+    dondorf 10 exact, none wrong in silence, no question (the card reader alone on 100-104:
+    0 exact, 4 wrong in silence, 9.00 questions a round); on the demo's deck 6 exact, none
+    wrong in silence, 0.40 questions a round (models/INDEX.md, "Twenty-second and
+    twenty-third sessions")."""
     from vision.readers.detector import CardDetector
 
     if not available():
