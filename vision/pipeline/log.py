@@ -5,6 +5,7 @@ log into the referee, and asks the referee what it would make of a move before i
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -177,9 +178,9 @@ class TableLog:
                  and self._line_of[other][0] > logged[0]]
         if not later or at is None or card not in self._spot_of:
             return bool(later)
-        mine = _apart(self._spot_of[card], at)
+        mine = math.dist(self._spot_of[card], at)
         return (mine > self.tracker.config.same_spot
-                or any(o not in self._spot_of or _apart(self._spot_of[o], at) <= mine
+                or any(o not in self._spot_of or math.dist(self._spot_of[o], at) <= mine
                        for o in later))
 
     def _correction(self, card: str, new_card: str) -> dict[str, Any] | None:
@@ -307,7 +308,3 @@ class TableLog:
         result.latency.append(max(0.0, result.t - obs.t_still))
         if "card" in event and obs.positions:
             self._spot_of[str(event["card"])] = obs.positions[0]
-
-
-def _apart(a: tuple[float, float], b: tuple[float, float]) -> float:
-    return float(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5)
