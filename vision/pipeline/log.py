@@ -239,15 +239,21 @@ class TableLog:
         finally:
             ref.rollback(mark)
 
+    def _next_card(self) -> str | None:
+        """The card that continues the sequence now, where the rule set says (public: it
+        follows from the table); None otherwise."""
+        next_card = getattr(self.referee, "next_card", None)
+        nxt = next_card() if callable(next_card) else None
+        return nxt if isinstance(nxt, str) else None
+
     def _skipped(self, event: Mapping[str, Any]) -> str | None:
         """The card a play jumps past in its own suit's sequence (5♣ then 7♣: 6♣), when the
         rule set says which card comes next; None otherwise."""
-        next_card = getattr(self.referee, "next_card", None)
         card = event.get("card")
-        if event.get("event") != "play" or not isinstance(card, str) or next_card is None:
+        if event.get("event") != "play" or not isinstance(card, str):
             return None
-        nxt = next_card()
-        if not isinstance(nxt, str) or nxt == card or nxt[1] != card[1]:
+        nxt = self._next_card()
+        if nxt is None or nxt == card or nxt[1] != card[1]:
             return None
         return nxt if RANKS.index(card[0]) > RANKS.index(nxt[0]) else None
 
@@ -258,12 +264,11 @@ class TableLog:
         least once since ``since`` as a card laid (Dee's J♥ read once as it landed, then the
         6♠ she led on it; not a card lying still read so in a frame or two): that card played
         and missed, likelier than a lead out of turn. None otherwise."""
-        next_card = getattr(self.referee, "next_card", None)
         card = event.get("card")
-        if event.get("event") != "play" or not isinstance(card, str) or not callable(next_card):
+        if event.get("event") != "play" or not isinstance(card, str):
             return None
-        nxt = next_card()
-        if not isinstance(nxt, str) or nxt[1] == card[1] or not self._doubt(event):
+        nxt = self._next_card()
+        if nxt is None or nxt[1] == card[1] or not self._doubt(event):
             return None
         return nxt if self.tracker.laid_reads_of(nxt, since) >= 1 else None
 
@@ -296,10 +301,8 @@ class TableLog:
         card = event.get("card")
         if event.get("event") != "play" or not isinstance(card, str) or not callable(doubtful):
             return ""
-        if lookalike:
-            next_card = getattr(self.referee, "next_card", None)
-            if not callable(next_card) or next_card() not in lookalikes(card)[:3]:
-                return ""
+        if lookalike and self._next_card() not in lookalikes(card)[:3]:
+            return ""
         return str(doubtful(str(event.get("player")), card) or "")
 
     def _log_visual(self, event: dict[str, Any], obs: Observation, result: FrameResult) -> None:

@@ -208,11 +208,12 @@ class Questions(TableLog):
             # A hand shown short of a card read in it that another player's move logged: that
             # move misread, the card this player's (Ann's K♠ read as K♣, Bob's K♣ then left
             # out of his hand).
-            also = [c for c, t in self._read_elsewhere.get(obs.zone, [])
-                    if t >= obs.t_still - 5.0 and c not in (event.get("cards") or [])]
+            also = list(dict.fromkeys(
+                c for c, t in self._read_elsewhere.get(obs.zone, [])
+                if t >= obs.t_still - 5.0 and c not in (event.get("cards") or [])))
             if event.get("event") == "reveal" and also:
-                whole = {**event, "cards": [*event["cards"], *dict.fromkeys(also)]}
-                mine = " ".join(pretty_cards(list(dict.fromkeys(also))))
+                whole = {**event, "cards": [*event["cards"], *also]}
+                mine = " ".join(pretty_cards(also))
                 fixes = [*(Answer(f"{a.label}; {mine} in {event.get('player')}'s hand", a.events)
                            for a in self._earlier_misread(whole)), *fixes][:3]
             if not fixes:
@@ -244,9 +245,8 @@ class Questions(TableLog):
                 options.append(Answer(Card.parse(alt).pretty(), (ev(alt),), alt))
         # Or the card the sequence expects, read as something else altogether (public: it
         # follows from the table; Cy's A♣ read as Q♠, a card already played).
-        next_card = getattr(self.referee, "next_card", None)
-        expected = next_card() if callable(next_card) and kind == "play" else None
-        if expected in unplayed and expected != read \
+        expected = self._next_card() if kind == "play" else None
+        if expected is not None and expected in unplayed and expected != read \
                 and not any(a.events[-1] == ev(expected) for a in options) \
                 and self._accepts_all([ev(expected)]):
             options.append(Answer(Card.parse(expected).pretty(), (ev(expected),), expected))
