@@ -52,6 +52,10 @@ class Questions(TableLog):
     _changes: ZoneChanges | None
     _changed: dict[int, tuple[float, int, Counter[str]]]
     _read_at: dict[int, float]
+    #: Per pile: when it last came to rest in a new picture that neither reader explained
+    #: (the second look read no new card there, or the table reader read one only after the
+    #: second look had begun: a later card laid on it).
+    _unread: dict[int, float]
     #: How long a changed pile is left to the table reader before the second look reads it.
     CHANGE_WAIT = 0.3
 
@@ -185,12 +189,25 @@ class Questions(TableLog):
     def _missed(self, skipped: str, event: Mapping[str, Any], obs: Observation) -> bool:
         """Was ``skipped`` (the card a play jumps past) played and missed by the camera,
         rather than dead? A same-suit lead after a stop is legal only where the leader holds
-        no other suit allowed, and then it is the leader's: a jump by anyone else, or one
-        past a card the camera did read a few times lately, is put to a person."""
+        no other suit allowed, and then it is the leader's: a jump by anyone else, one past a
+        card the camera did read a few times lately, or one onto a pile that changed picture
+        with no new card read there since the last card was logged (`_unread_change`), is put
+        to a person."""
         leader = getattr(self.referee, "stop_leader", None)
         if callable(leader) and leader() not in (None, event.get("player")):
             return True
-        return self.tracker.reads_of(skipped, obs.t_still - 3.0) >= 2
+        return (self.tracker.reads_of(skipped, obs.t_still - 3.0) >= 2
+                or self._unread_change(obs.zone, obs.t_still))
+
+    def _unread_change(self, zone: int, before: float) -> bool:
+        """Did pile ``zone`` come to rest in a new picture that no reading explained after
+        the last card was logged and before ``before`` (Bob's K♠ laid on his Q♠ and read as
+        that Q♠: his A♠ then is no lead after a stop)?"""
+        since = self._unread.get(zone)
+        if since is None or not self._line_of:
+            return False
+        last = max(self._line_of.values(), key=lambda logged: logged[0])[1]
+        return float(last.get("t", 0.0)) < since < before
 
     def _question(self, obs: Observation, event: Mapping[str, Any]
                   ) -> tuple[str, list[Answer]]:
@@ -666,7 +683,9 @@ class Questions(TableLog):
         frames. The cards nobody played this round that it reads in most of them
         (`LOOK_SHARE` of `LOOK_MIN`) are a reading of that pile like any other (returned):
         the table places it, or holds it for a person, in table order. A pile whose new
-        card the reader read (or reads now) is left to it."""
+        card the reader read (or reads now) is left to it. A change neither reader explains
+        is remembered (`_unread`): a jump in the sequence onto that pile is then asked
+        (`_missed`), not taken for a lead after a stop."""
         found: list[Observation] = []
         if self.second_look is None:
             return found
@@ -686,6 +705,8 @@ class Questions(TableLog):
             zone = self.tracker.zones[z]
             if zone.name in seeing:  # the reader sees the new card: it places it
                 del self._changed[z]
+                if reads >= 2:  # unless it came only after the second look had begun: then
+                    self._unread[z] = since  # it was laid on the card that changed the pile
                 continue
             if t - since < self.CHANGE_WAIT:
                 continue
@@ -703,6 +724,7 @@ class Questions(TableLog):
                             and not self._shadowed(c, zone.seat)),
                            key=lambda c: (-votes[c], c))
             if not cards:
+                self._unread[z] = since
                 continue
             share = min(votes[c] for c in cards) / reads
             result.notes.append(f"read again: {' '.join(pretty_cards(cards))} in "

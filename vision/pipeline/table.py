@@ -90,6 +90,7 @@ class TablePipeline(Questions):
         self._frame = None
         self._changes = None
         self._changed = {}
+        self._unread = {}
         self._read_at = {}
         self._looks = {}
         self._looks_decided = set()
@@ -287,8 +288,11 @@ class TablePipeline(Questions):
         if self._outage is not None:
             observations = []  # settled across the outage: compared with the table before it
         for obs in observations:  # a pile the reader read is not looked at again for it
-            self._read_at[obs.zone] = t
-            self._changed.pop(obs.zone, None)
+            if any(not self._round_cards.get(c, 0) for c in obs.cards):
+                # (a card played already, read again where it lies or a new card misread as
+                # it, is no reading of what changed there)
+                self._read_at[obs.zone] = t
+                self._changed.pop(obs.zone, None)
         self._reread(t, result)
         self._look_again(frame, result)
         self._settle_found(result)
