@@ -58,6 +58,7 @@ class TableLog:
     _spot_of: dict[str, tuple[float, float]]
     _look_spot: dict[str, tuple[float, float]]
     _read_elsewhere: dict[int, list[tuple[str, float]]]
+    _landed: dict[int, tuple[float, str]]
 
     def _script_game(self) -> dict[str, Any] | None:
         for i, ev in enumerate(self.script):
@@ -85,6 +86,7 @@ class TableLog:
             self._spot_of.clear()
             self._look_spot.clear()
             self._read_elsewhere.clear()
+            self._landed.clear()
         elif kind in ("play", "reveal"):
             player = str(ev.get("player"))
             players: list[str] = getattr(self, "players", [])
@@ -311,3 +313,5 @@ class TableLog:
         result.latency.append(max(0.0, result.t - obs.t_still))
         if "card" in event and obs.positions:
             self._spot_of[str(event["card"])] = obs.positions[0]
+        if "card" in event:
+            self._landed[obs.zone] = (obs.t_still, str(event["card"]))

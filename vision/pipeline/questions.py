@@ -58,6 +58,9 @@ class Questions(TableLog):
     _unread: dict[int, float]
     #: How long a changed pile is left to the table reader before the second look reads it.
     CHANGE_WAIT = 0.3
+    #: Two single cards coming to rest in one pile less than this apart (s) were not laid one
+    #: after the other by a hand (`_landed_with`).
+    ONE_LANDING = 0.5
 
     #: Per card the table asks about ("6♣ was not seen: who played it?"): how many frames
     #: the second look has read the seats' piles for it, in how many each seat showed it, and
@@ -198,6 +201,19 @@ class Questions(TableLog):
             return True
         return (self.tracker.reads_of(skipped, obs.t_still - 3.0) >= 2
                 or self._unread_change(obs.zone, obs.t_still))
+
+    def _landed_with(self, obs: Observation, event: Mapping[str, Any]) -> str | None:
+        """The card the camera logged in the same pile that came to rest less than
+        `ONE_LANDING` before this single card (Cy's A♠ read as his K♠ landed, a second box
+        on the 2♠ under it): one hand does not lay two cards one after the other so fast,
+        so this reading is a card under the new one misread, or the rest of the same move,
+        and a person says which. None otherwise."""
+        if event.get("event") != "play" or "card" not in event or obs.kind != "pile":
+            return None
+        landed = self._landed.get(obs.zone)
+        if landed is None or not 0.0 <= obs.t_still - landed[0] < self.ONE_LANDING:
+            return None
+        return landed[1]
 
     def _unread_change(self, zone: int, before: float) -> bool:
         """Did pile ``zone`` come to rest in a new picture that no reading explained after

@@ -138,6 +138,9 @@ class TablePipeline(Questions):
         #: Zone -> cards read in it that were logged in another seat's pile this round, left
         #: out of its moves as misreadings, with when they lay still (this round).
         self._read_elsewhere: dict[int, list[tuple[str, float]]] = {}
+        #: Zone -> when the last single card the camera logged in it came to rest, and which
+        #: (this round).
+        self._landed: dict[int, tuple[float, str]] = {}
         #: After an outage: the cards each zone showed before it (code, x, y), how long the
         #: camera was away, and until when the table settles again (`_after_outage`).
         self._outage: tuple[dict[int, list[tuple[str, float, float]]], float, float] | None \
@@ -465,6 +468,10 @@ class TablePipeline(Questions):
             # A play that breaks a rule is rare at a real table; a misread card is not. A
             # person says which (a real violation is logged once confirmed).
             self._hold(obs, "it would break a rule", event, result)
+            return
+        landed = self._landed_with(obs, event)
+        if landed is not None:
+            self._hold(obs, f"read as {Card.parse(landed).pretty()} landed", event, result)
             return
         skipped = self._skipped(event)
         if skipped is not None and self._missed(skipped, event, obs):
