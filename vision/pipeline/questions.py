@@ -298,7 +298,9 @@ class Questions(TableLog):
                                    and self._skipped(ev(read)) is None):
             options[:0] = self._misread_before(ev(read))
         skipped = self._skipped(ev(read))
-        passed = self._passed_over(ev(read), obs.t_still - 3.0) if kind == "play" else None
+        passed = (self._passed_over(ev(read), obs.t_still - 3.0,
+                                    self._unread_change(obs.zone, obs.t_still))
+                  if kind == "play" else None)
         if kind == "play" and read in unplayed and (
                 skipped is not None or passed is not None or not self._accepts_all([ev(read)])):
             # A card the camera missed: one unseen card played before this one makes the

@@ -1,0 +1,82 @@
+"""A lead onto a pile that changed with no new card read (issue 14): the shipped models read
+Ann's Q♥ in neither look (Boodle seed 203, the demo's deck), then her 3♠ laid on it was logged
+as a lead out of turn after Bob's J♥, which ended the round wrong. Her pile came to rest in a
+new picture nothing explained, so the card that comes next was likelier played there and
+missed: the table asks "Q♥ was not seen: who played it?".
+Rendered Boodle round (seed 203: Bob J♥, Ann Q♥, Ann 3♠), the renderer's truth as both
+readers, spoiled on purpose: neither reads the Q♥."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from test_pipeline_second_look import Look
+
+from companion.events import read_log
+from vision.detections import Detections
+from vision.pipeline.table import TablePipeline
+from vision.render.demo import RenderedSource, simulated_round
+from vision.render.plan import RenderConfig
+from vision.render.table import TableVideo
+from vision.render.truth import TruthDetector
+
+
+class Blind:
+    """The table reader: reads every card but ``card``."""
+
+    def __init__(self, truth: TruthDetector, card: str) -> None:
+        self.truth, self.card = truth, card
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        dets = self.truth.detect(frame)
+        keep = [i for i, (name, _b, _s) in enumerate(dets) if name != self.card]
+        return Detections(dets.xyxy[keep], dets.confidence[keep], dets.class_id[keep],
+                          dets.names)
+
+
+def _round(tmp_path: Path, answer: str | None) -> tuple[list[str], list[dict[str, Any]],
+                                                          list[dict[str, Any]]]:
+    """(questions put, plays logged, true plays), every question answered ``answer`` (by
+    label) or left unanswered."""
+    video = TableVideo(simulated_round("boodle", seed=203),
+                       RenderConfig(width=320, height=240, fps=10, seed=203, noise=0.0))
+    true = [{"player": str(e["player"]), "card": str(e["card"])} for e in video.truth.visual
+            if e["event"] == "play"]
+    at = true.index({"player": "Ann", "card": "QH"})
+    assert true[at - 1] == {"player": "Bob", "card": "JH"}
+    assert true[at + 1] == {"player": "Ann", "card": "3S"}
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    look = Look(truth, missed=["QH"])
+    pipe = TablePipeline(video.profile(), Blind(truth, "QH"), None, tmp_path / "g.jsonl",
+                         script=video.truth.script, second_look=look)
+    look.clock = pipe
+    asked: list[str] = []
+    while (frame := source.read()) is not None:
+        result = pipe.process(frame.image, frame.t, frame.index)
+        asked += [n for n in result.notes if "?" in n]
+        while answer is not None and pipe.pending:
+            pid, held = next(iter(pipe.pending.items()))
+            chosen: Any = [o for o in held.options if o.label == answer] or held.options[:1]
+            if chosen:
+                pipe.answer(pid, list(chosen[0].events))
+            else:
+                pipe.reject(pid)
+    pipe.finish()
+    plays = [{"player": e.data["player"], "card": e.data["card"]}
+             for e in read_log(tmp_path / "g.jsonl").events if e.kind == "play"]
+    return asked, plays, true
+
+
+def test_a_lead_onto_an_unread_change_asks_for_the_card_that_comes_next(tmp_path: Path
+                                                                         ) -> None:
+    asked, plays, true = _round(tmp_path, None)
+    assert any(q.startswith("Q♥ was not seen: who played it?") for q in asked), asked
+    assert {"player": "Ann", "card": "3S"} not in plays  # held, not a lead out of turn
+
+
+def test_answered_the_round_is_logged_as_played(tmp_path: Path) -> None:
+    asked, plays, true = _round(tmp_path, "Ann")
+    assert plays == true, (asked, plays)
