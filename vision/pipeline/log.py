@@ -259,24 +259,6 @@ class TableLog:
             return None
         return nxt if RANKS.index(card[0]) > RANKS.index(nxt[0]) else None
 
-    def _passed_over(self, event: Mapping[str, Any], since: float,
-                     unread: bool = False) -> str | None:
-        """The card that comes next (J♥ after 10♥) when ``event`` is a lead in another suit
-        that the rules allow only where hidden hands excuse it (`_doubt`: by someone not due
-        to lead, or in a suit not allowed after the stop) and the camera read that card at
-        least once since ``since`` as a card laid (Dee's J♥ read once as it landed, then the
-        6♠ she led on it; not a card lying still read so in a frame or two), or the pile the
-        lead is laid on changed picture with no new card read since the last card was logged
-        (``unread``: Ann's Q♥ read by neither reader, then her 3♠ on it): that card played
-        and missed, likelier than a lead out of turn. None otherwise."""
-        card = event.get("card")
-        if event.get("event") != "play" or not isinstance(card, str):
-            return None
-        nxt = self._next_card()
-        if nxt is None or nxt[1] == card[1] or not self._doubt(event):
-            return None
-        return nxt if unread or self.tracker.laid_reads_of(nxt, since) >= 1 else None
-
     def _accepts_all(self, events: Sequence[dict[str, Any]]) -> bool:
         """Would the referee accept these events one after another, breaking no rule?"""
         ref = self.referee
@@ -314,7 +296,7 @@ class TableLog:
         self._append(event, result.announcements, result)
         self.visual_count += 1
         result.latency.append(max(0.0, result.t - obs.t_still))
-        if "card" in event and obs.positions:
-            self._spot_of[str(event["card"])] = obs.positions[0]
         if "card" in event:
+            if obs.positions:
+                self._spot_of[str(event["card"])] = obs.positions[0]
             self._landed[obs.zone] = (obs.t_still, str(event["card"]))

@@ -202,6 +202,26 @@ class Questions(TableLog):
         return (self.tracker.reads_of(skipped, obs.t_still - 3.0) >= 2
                 or self._unread_change(obs.zone, obs.t_still))
 
+    def _passed_over(self, event: Mapping[str, Any], obs: Observation) -> str | None:
+        """The card that comes next (J♥ after 10♥) when ``event`` is a lead in another suit
+        that the rules allow only where hidden hands excuse it (`_doubt`: by someone not due
+        to lead, or in a suit not allowed after the stop) and the camera read that card at
+        least once in the 3 s before ``obs`` lay still as a card laid (Dee's J♥ read once as
+        it landed, then the 6♠ she led on it; not a card lying still read so in a frame or
+        two), or the pile the lead is laid on changed picture with no new card read since the
+        last card was logged (`_unread_change`: Ann's Q♥ read by neither reader, then her 3♠
+        on it): that card played and missed, likelier than a lead out of turn. None
+        otherwise."""
+        card = event.get("card")
+        if event.get("event") != "play" or not isinstance(card, str):
+            return None
+        nxt = self._next_card()
+        if nxt is None or nxt[1] == card[1] or not self._doubt(event):
+            return None
+        missed = (self.tracker.laid_reads_of(nxt, obs.t_still - 3.0) >= 1
+                  or self._unread_change(obs.zone, obs.t_still))
+        return nxt if missed else None
+
     def _landed_with(self, obs: Observation, event: Mapping[str, Any]) -> str | None:
         """The card the camera logged in the same pile that came to rest less than
         `ONE_LANDING` before this single card (Cy's A♠ read as his K♠ landed, a second box
@@ -298,9 +318,7 @@ class Questions(TableLog):
                                    and self._skipped(ev(read)) is None):
             options[:0] = self._misread_before(ev(read))
         skipped = self._skipped(ev(read))
-        passed = (self._passed_over(ev(read), obs.t_still - 3.0,
-                                    self._unread_change(obs.zone, obs.t_still))
-                  if kind == "play" else None)
+        passed = self._passed_over(ev(read), obs) if kind == "play" else None
         if kind == "play" and read in unplayed and (
                 skipped is not None or passed is not None or not self._accepts_all([ev(read)])):
             # A card the camera missed: one unseen card played before this one makes the

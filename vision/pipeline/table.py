@@ -477,8 +477,7 @@ class TablePipeline(Questions):
         if skipped is not None and self._missed(skipped, event, obs):
             self._hold(obs, comes_next(skipped), event, result)
             return
-        passed = self._passed_over(event, obs.t_still - 3.0,
-                                   self._unread_change(obs.zone, obs.t_still))
+        passed = self._passed_over(event, obs)
         if passed is not None:
             self._hold(obs, comes_next(passed), event, result)
             return
