@@ -1039,3 +1039,76 @@ def test_every_network_of_the_hybrid_stops_its_threads_at_the_end_of_each_run() 
         opts = s.get_session_options()
         assert opts.get_session_config_entry("session.force_spinning_stop") == "1"
         assert (opts.intra_op_num_threads, opts.inter_op_num_threads) == (2, 1)
+
+
+@pytest.mark.parametrize(("orient", "grown"), [(0, (10, 20, 30, 50)), (1, (0, 20, 30, 40)),
+                                               (2, (10, 10, 30, 40)), (3, (10, 20, 40, 40))])
+def test_a_box_grows_toward_the_foot_of_its_index(orient: int, grown: tuple[int, ...]) -> None:
+    from vision.readers.index_reader import foot_grown
+
+    # A 20 x 20 box grown half its length toward where the index's suit lies under the rank
+    # (the top pointing up, right, down, left), kept inside the 100 x 45 frame.
+    assert foot_grown((10, 20, 30, 40), orient, 100, 45) == pytest.approx(
+        tuple(min(v, 45) if k % 2 else v for k, v in enumerate(grown)))
+
+
+def _card_on_felt(deck: str, code: str, height: int) -> tuple[np.ndarray, np.ndarray]:
+    """A rendered card on green felt, and its top-left index box cut off under the rank (the
+    top 55% of the index: the localiser's box around a rank alone)."""
+    from vision.render.decks import corner_index_box, render_card
+
+    card = render_card(deck, code, height)
+    h, w = card.shape[:2]
+    frame = np.full((h + 40, w + 40, 3), (40, 110, 40), np.uint8)
+    alpha = card[:, :, 3:4] / 255.0
+    frame[20:20 + h, 20:20 + w] = (card[:, :, :3] * alpha
+                                   + frame[20:20 + h, 20:20 + w] * (1 - alpha)).astype(np.uint8)
+    x1, y1, x2, y2 = corner_index_box(deck, code)
+    box = [20 + x1 * w, 20 + y1 * h, 20 + x2 * w, 20 + (y1 + 0.55 * (y2 - y1)) * h]
+    return frame, np.array([box], np.float32)
+
+
+@pytest.mark.parametrize("code", ["7H", "2S", "KS"])
+def test_an_index_boxed_at_its_rank_is_read_again_with_its_suit(code: str) -> None:
+    index_reader = _shipped_models_and_decks()
+    from vision.readers.index_heads import table_heads_path
+    from vision.render.plan import DEMO_DECK
+
+    frame, box = _card_on_felt(DEMO_DECK, code, 120)
+    score = np.array([0.3], np.float32)
+    kw: dict[str, Any] = {"card_boxes": False, "heads": table_heads_path(), "ocr": False}
+    cut = index_reader.IndexReader(regrow=False, **kw).read_indices(frame, box, score)[0]
+    # Without the suit the heads read the rank and guess the suit unsurely.
+    assert cut.confidence < index_reader.REGROW_BELOW
+    assert cut.rank.max() >= index_reader.REGROW_RANK
+    again = index_reader.IndexReader(**kw).read_indices(frame, box, score)[0]
+    assert again.code == code and again.confidence > 0.9
+    assert again.box[3] > box[0, 3] and again.box[:3] == pytest.approx(box[0, :3])
+
+
+def test_a_regrown_reading_that_changes_the_rank_is_not_kept() -> None:
+    from vision.readers.index_reader import IndexReader
+
+    reader = IndexReader.__new__(IndexReader)
+
+    class Heads:
+        def read(self, patches: np.ndarray) -> dict[str, np.ndarray]:
+            # The grown box holds the next card's index: surely a 9♣.
+            n = len(patches)
+            return {"rank": np.tile(_onehot(13, RANKS.index("9"), 0.99), (n, 1)),
+                    "suit": np.tile(_onehot(4, SUITS.index("C"), 0.99), (n, 1)),
+                    "orient": np.tile(np.eye(4)[0], (n, 1)), "is_index": np.ones(n)}
+
+    reader.heads = Heads()  # type: ignore[assignment]
+    grey = np.zeros((100, 100), np.uint8)
+    unsure = reading("7H", (10, 10, 30, 30), p=0.7)
+    sure = reading("QS", (50, 10, 70, 30), p=0.99)
+    out = reader.regrown(grey, [unsure, sure])
+    assert out == [unsure, sure]
+    # The same rank read surer is kept, with the grown box.
+    reader.heads.read = lambda p: {  # type: ignore[method-assign]
+        "rank": np.tile(_onehot(13, RANKS.index("7"), 0.99), (len(p), 1)),
+        "suit": np.tile(_onehot(4, SUITS.index("H"), 0.99), (len(p), 1)),
+        "orient": np.tile(np.eye(4)[0], (len(p), 1)), "is_index": np.ones(len(p))}
+    out = reader.regrown(grey, [unsure, sure])
+    assert out[0].code == "7H" and out[0].box == (10, 10, 30, 40) and out[1] is sure

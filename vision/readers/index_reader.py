@@ -130,6 +130,15 @@ INDEX_SHARE, CARD_ASPECT, CENTRE_RIGHT, CENTRE_DOWN = 0.28, 0.71, 0.9, 1.1
 FACELESS_PX = 120.0
 
 
+#: An index read less sure than ``REGROW_BELOW`` (rank x suit x is-index) whose rank the
+#: heads name at least ``REGROW_RANK`` sure is read again in its box grown by ``REGROW`` of
+#: its length toward the index's foot (`IndexReader.regrown`): the localiser sometimes boxes
+#: only the rank of an index and leaves its suit, printed under it, outside the patch. The
+#: demo's deck, rendered revealed hands (Michigan seed 200): a 7♥ boxed to the foot of its 7
+#: read with the suit at 0.33, in the grown box at 1.00.
+REGROW_BELOW, REGROW_RANK, REGROW = 0.5, 0.6, 0.5
+
+
 def implied_card_box(box: Sequence[float] | np.ndarray, orient: int
                      ) -> tuple[float, float, float, float]:
     """The box of the card a corner index belongs to, from the index box and which way the
@@ -209,9 +218,12 @@ class IndexReader:
       are sure it is an index (is-index at least ``faint_index``).
     - ``eighths``: an index the heads read unsurely in its four quarter turns is read again
       turned an eighth (an index lying at some 45 degrees to the frame; `IndexHeads.read`).
+    - ``regrow``: an unsure index whose rank is read is read again with its box grown toward
+      its foot, where a box cut short leaves the suit (`regrown`).
     """
 
     names = CARD_CODES
+    regrow = True
 
     def __init__(self, localiser: str | Path | None = None, heads: str | Path | None = None,
                  conf: float = 0.5, index_conf: float = 0.25, threads: int = 2,
@@ -223,7 +235,7 @@ class IndexReader:
                  imgsz: int | None = None, loose_conf: float = 0.6, tile: bool = True,
                  negative: bool = False, faceless: float = FACELESS_PX,
                  faint_below: float = 0.0, faint_index: float = 0.9, alike: bool = True,
-                 coarse: bool = False, eighths: bool = False) -> None:
+                 coarse: bool = False, eighths: bool = False, regrow: bool = True) -> None:
         self.localiser_path = Path(localiser) if localiser else localiser_path()
         if not self.localiser_path.exists():
             raise FileNotFoundError(f"index localiser not found: {self.localiser_path}")
@@ -256,6 +268,7 @@ class IndexReader:
         self.faceless = float(faceless)
         self.alike = bool(alike)
         self.faint_below, self.faint_index = float(faint_below), float(faint_index)
+        self.regrow = bool(regrow)
         self.decks = int(decks)
         self.card_detector = None
         if card_boxes:
@@ -419,7 +432,32 @@ class IndexReader:
         if self.faint_below > 0:
             readings = [r for r in readings
                         if r.score >= self.faint_below or r.is_index >= self.faint_index]
+        if self.regrow:
+            readings = self.regrown(grey, readings)
         return self.fuse_ocr(frame, readings) if ocr else readings
+
+    def regrown(self, grey: np.ndarray, readings: list[IndexReading]) -> list[IndexReading]:
+        """``readings`` with each unsure one (below ``REGROW_BELOW``) whose rank is read (at
+        least ``REGROW_RANK``) read again in its box grown ``REGROW`` of its length toward the
+        index's foot, the way its orientation says the suit lies under the rank; the new
+        reading is kept where it is surer and names the same rank (a box grown over the next
+        card's index must not change what the rank was read as)."""
+        unsure = [i for i, r in enumerate(readings)
+                  if r.confidence < REGROW_BELOW and r.rank.max() >= REGROW_RANK]
+        if not unsure:
+            return readings
+        h, w = grey.shape[:2]
+        grown = [foot_grown(readings[i].box, readings[i].orient, w, h) for i in unsure]
+        probs = self.heads.read(np.stack([index_patch(grey, b) for b in grown]))
+        sure = probs["rank"].max(1) * probs["suit"].max(1) * probs["is_index"]
+        out = list(readings)
+        for j, i in enumerate(unsure):
+            r = readings[i]
+            if sure[j] > r.confidence and probs["rank"][j].argmax() == r.rank.argmax():
+                out[i] = IndexReading(grown[j], r.score, probs["rank"][j], probs["suit"][j],
+                                      int(probs["orient"][j].argmax()),
+                                      float(probs["is_index"][j]))
+        return out
 
     def fuse_ocr(self, frame: np.ndarray, readings: Sequence[IndexReading]
                  ) -> list[IndexReading]:
@@ -612,6 +650,24 @@ class IndexReader:
         if used is not None:
             used.extend(readings)
         return own_boxes(merged, readings)
+
+
+def foot_grown(box: Sequence[float], orient: int, width: float, height: float
+               ) -> tuple[float, float, float, float]:
+    """``box`` grown by ``REGROW`` of its length toward the foot of an index whose top points
+    ``orient`` quarter turns clockwise from up (0: down the frame, 1: left, 2: up, 3: right),
+    kept inside a ``width`` x ``height`` frame."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    dx, dy = REGROW * (x2 - x1), REGROW * (y2 - y1)
+    if orient % 4 == 0:
+        y2 += dy
+    elif orient % 4 == 1:
+        x1 -= dx
+    elif orient % 4 == 2:
+        y1 -= dy
+    else:
+        x2 += dx
+    return max(x1, 0.0), max(y1, 0.0), min(x2, float(width)), min(y2, float(height))
 
 
 def surest_of_each(readings: Sequence[IndexReading], iou: float = 0.5) -> list[IndexReading]:
