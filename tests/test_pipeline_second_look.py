@@ -16,6 +16,7 @@ from calibration.profile import TableProfile, apply_homography
 from companion.cards import CARD_CODES
 from companion.events import read_log
 from vision.detections import Detections
+from vision.pipeline.log import pretty_cards
 from vision.pipeline.table import TablePipeline
 from vision.render.demo import RenderedSource, simulated_round
 from vision.render.plan import RenderConfig
@@ -161,3 +162,37 @@ def test_a_card_lookalike_of_one_played_into_the_pile_never_proves_a_rule_broken
     # People decide, with what the look read as their first one-click answer.
     assert held.options[0].label == "5♥ 9♥"
     assert sorted(held.options[0].events[0]["cards"]) == ["5H", "9H"]
+
+
+def test_a_look_that_decides_nothing_offers_the_hands_its_readings_make(tmp_path: Path) -> None:
+    """A hand the look cannot take as it is (here it read one of Dee's cards two ways: the
+    right code in some frames, another card nobody played in every frame) is put to people
+    with the hands its readings make as one-click answers: only hands of as many cards as
+    she holds that the table accepts, the right one among them; answers offered for an
+    earlier reading of the look give way to the new ones."""
+    from collections import Counter
+
+    pipe, _look, _notes, shown = _round(tmp_path, "misses")
+    [held] = pipe.pending.values()
+    dee = shown["Dee"]
+    gone = set().union(*shown.values()) | {e.get("card") for e in read_log(pipe.log.path)
+                                           .events if e.kind == "play"}
+    twin = next(c for c in CARD_CODES if c not in gone)
+    votes = Counter({c: 12 for c in dee})
+    votes[dee[1]], votes[twin] = 5, 12
+    hands = pipe._hands_read(held.event, votes, held.observation, None)
+    assert sorted(dee) in [h["cards"] for h in hands]
+    assert 1 <= len(hands) <= pipe.GUESSES
+    assert all(len(h["cards"]) == len(dee) and pipe._accepts(h)[0] for h in hands)
+    # A hand of the cards read first alone (the top card) is not offered again.
+    assert all(h["cards"] != sorted(held.event["cards"]) for h in hands)
+    stale = [{**held.event, "cards": sorted([twin, *dee[1:]])}]
+    pipe._offer_guesses(held.id, [], stale)
+    pipe._offer_guesses(held.id, stale, hands)
+    labels = [a.label for a in held.options]
+    assert labels[:len(hands)] == [" ".join(pretty_cards(h["cards"])) for h in hands]
+    assert (" ".join(pretty_cards(stale[0]["cards"])) in labels) == (stale[0] in hands)
+    # The right hand is one click.
+    right = next(a for a in held.options if sorted(a.events[0]["cards"]) == sorted(dee))
+    pipe.answer(held.id, list(right.events))
+    assert _hands(tmp_path / "g.jsonl")["Dee"] == sorted(dee)

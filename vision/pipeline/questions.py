@@ -42,6 +42,9 @@ class Questions(TableLog):
     _looks_decided: set[int]
     #: Per zone: the hand its look read that proves a rule broken, offered to people.
     _proofs: dict[int, dict[str, Any]]
+    #: Per zone whose look decided nothing: the hands made of cards it read that the table
+    #: accepts, offered to people as one-click answers (`_hands_read`).
+    _guesses: dict[int, list[dict[str, Any]]]
     _partial: dict[int, tuple[Observation, float, str, dict[str, Any] | None]]
     _waiting: list[Observation]
 
@@ -187,6 +190,14 @@ class Questions(TableLog):
         question, options = asked or self._question(obs, event)
         self.pending[pid] = Pending(pid, event, reason, obs, question, options,
                                     max(obs.t, self.tracker.t))
+        reads, votes = self._looks.get(obs.zone, (0, Counter()))
+        if event.get("event") == "reveal" and reads >= self.LOOK_MIN:
+            # A hand the second look read while it waited behind another question: the hands
+            # its readings make are offered at once (the table may be cleared before it looks
+            # again).
+            self._guesses[obs.zone] = self._hands_read(event, votes, obs,
+                                                       self._proofs.get(obs.zone))
+            self._offer_guesses(pid, [], self._guesses[obs.zone])
         result.notes.append(self.pending[pid].describe())
 
     def _missed(self, skipped: str, event: Mapping[str, Any], obs: Observation) -> bool:
@@ -521,6 +532,7 @@ class Questions(TableLog):
             del self._looks[zone]  # that hand was logged or answered
             self._looks_decided.discard(zone)
             self._proofs.pop(zone, None)
+            self._guesses.pop(zone, None)
         for zone in waiting:
             reads, votes = self._looks.get(zone, (0, Counter()))
             if reads < self.LOOK_FRAMES:
@@ -528,8 +540,10 @@ class Questions(TableLog):
                 votes.update(self._new_cards(dets))
                 self._looks[zone] = (reads + 1, votes)
         for zone, (event, obs, held_id) in shown.items():
-            if held_id is not None and zone in self._proofs:
-                self._offer(held_id, self._proofs[zone])
+            if held_id is not None:
+                self._offer_guesses(held_id, [], self._guesses.get(zone, []))
+                if zone in self._proofs:
+                    self._offer(held_id, self._proofs[zone])
             reads, votes = self._looks.get(zone, (0, Counter()))
             if reads < self.LOOK_FRAMES:
                 dets = self.second_look.detect_table(frame, self.profile, zones=[zone])
@@ -573,7 +587,12 @@ class Questions(TableLog):
                 proof = self._proof(event, tries, often)
                 if proof is not None:
                     self._proofs[zone] = proof
-                    if held_id is not None:
+                # Nothing to take as it is: the hands its readings make so far are offered.
+                before = self._guesses.get(zone, [])
+                self._guesses[zone] = self._hands_read(event, votes, obs, proof)
+                if held_id is not None:
+                    self._offer_guesses(held_id, before, self._guesses[zone])
+                    if proof is not None:
                         self._offer(held_id, proof)
                 continue
             if held_id is None:
@@ -587,6 +606,34 @@ class Questions(TableLog):
             self._flush_script(self.visual_count, result.announcements, result)
             self._log_visual(now, obs, result)
 
+    #: How many cards the hands offered after a look that decided nothing are made of (the
+    #: hand's first reading, then the look's cards, the most often read first), and how many
+    #: such hands are offered.
+    GUESS_POOL, GUESSES = 8, 3
+
+    def _hands_read(self, event: dict[str, Any], votes: Counter[str], obs: Observation,
+                    proof: dict[str, Any] | None) -> list[dict[str, Any]]:
+        """Hands of as many cards as the player holds, made of the cards first read in the
+        hand shown and those the second look read there in any of its frames that nobody
+        played this round, that the table accepts (`_accepts`; one proving a rule broken
+        too: people decide): up to `GUESSES`, the proof first, then those of the cards read
+        first and most often. Any of them, not only the few the look takes by itself
+        (`_look_again`'s tries): a spread whose lower card's index reads two ways (J♠ and
+        J♣) leaves the right hand among them, one click instead of a hand typed."""
+        read = sorted((c for c in votes if self._round_cards.get(c, 0) == 0),
+                      key=lambda c: (-votes[c], self._shadowed(c, obs.seat), c))
+        pool = list(dict.fromkeys([*event["cards"], *read]))[:self.GUESS_POOL]
+        out = [proof] if proof is not None else []
+        first = sorted(event["cards"])
+        for size in range(1, len(pool) + 1):
+            for cards in combinations(pool, size):
+                if len(out) >= self.GUESSES:
+                    return out
+                hand = {**event, "cards": sorted(cards)}
+                if hand["cards"] != first and hand not in out and self._accepts(hand)[0]:
+                    out.append(hand)
+        return out
+
     def _proof(self, event: dict[str, Any], tries: list[list[str]], often: set[str]
                ) -> dict[str, Any] | None:
         """A hand of cards the look read ``often`` (in most frames) that the table accepts as
@@ -597,6 +644,17 @@ class Questions(TableLog):
             if set(cards) <= often and self._accepts(proof)[0]:
                 return proof
         return None
+
+    def _offer_guesses(self, held_id: int, before: list[dict[str, Any]],
+                       now: list[dict[str, Any]]) -> None:
+        """Make the hands ``now`` the first one-click answers of the held hand, in their
+        order, in place of the hands offered ``before`` (the look's readings so far)."""
+        held = self.pending[held_id]
+        labels = {" ".join(pretty_cards(list(h["cards"]))) for h in now}
+        stale = {" ".join(pretty_cards(list(h["cards"]))) for h in before} - labels
+        held.options[:] = [a for a in held.options if a.label not in stale]
+        for hand in reversed(now):
+            self._offer(held_id, hand)
 
     def _offer(self, held_id: int, proof: dict[str, Any]) -> None:
         """Make ``proof`` the first one-click answer of the held hand: people decide."""

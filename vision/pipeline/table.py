@@ -95,6 +95,7 @@ class TablePipeline(Questions):
         self._looks = {}
         self._looks_decided = set()
         self._proofs = {}
+        self._guesses = {}
         self._hunts = {}
         self.log = log if isinstance(log, EventLog) else EventLog(log)
         self.clock = clock
