@@ -619,7 +619,7 @@ class Questions(TableLog):
         too: people decide): up to `GUESSES`, the proof first, then those of the cards read
         first and most often. Any of them, not only the few the look takes by itself
         (`_look_again`'s tries): a spread whose lower card's index reads two ways (J♠ and
-        J♣) leaves the right hand among them, one click instead of a hand typed."""
+        J♦) leaves the right hand among them, one click instead of a hand typed."""
         read = sorted((c for c in votes if self._round_cards.get(c, 0) == 0),
                       key=lambda c: (-votes[c], self._shadowed(c, obs.seat), c))
         pool = list(dict.fromkeys([*event["cards"], *read]))[:self.GUESS_POOL]
