@@ -155,3 +155,55 @@ def test_the_demo_camera_can_be_made_fallible(qtbot: QtBot, window: MainWindow,
     assert "misread" in feed.detector_name
     plain = RenderedDemoFeed(events, store.new_game(events[0]).log, 0, 1, "truth")
     assert type(plain.detector).__name__ == "TruthDetector"
+
+
+def reveal(player: str, *cards: str) -> dict[str, Any]:
+    return {"event": "reveal", "player": player, "cards": list(cards)}
+
+
+class LaterAnswersFeed(QuestionFeed):
+    """The held hand gains a one-click answer a few ticks after it is shown (the second look
+    read the rest of the hand), under the same id."""
+
+    def tick(self):  # type: ignore[no-untyped-def]
+        from ui.worker import FramePacket, Tick
+
+        self.ticks += 1
+        if self.ticks == 1:
+            return Tick(FramePacket(np.zeros((480, 640, 3), np.uint8)),
+                        pending=self.questions[:1])
+        if self.ticks == 4 and self.questions:
+            pid, ask, event, answers = self.questions[0]
+            later = [("8♣ J♠", [reveal("Dee", "8C", "JS")]), *answers]
+            self.questions[0] = (pid, ask, event, later)
+            return Tick(pending=self.questions[:1])
+        return Tick()
+
+
+def test_answers_added_to_a_held_hand_show_and_are_the_ones_clicked(
+        qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
+    hand = (7, "Dee shows J♠? (Dee holds 2 cards, the reveal shows 1)", reveal("Dee", "JS"),
+            [("J♦ J♠", [reveal("Dee", "JD", "JS")])])
+    events = DemoTable.simulated("michigan-rummy", seed=4, rounds=1).events
+    session = store.new_game(events[0])
+    for ev in events[1:3]:
+        session.append(ev)
+    session.close(finished_by_user=False)
+    window.resume(session.folder)
+    window.stop_feed()
+    live = window.session
+    assert live is not None
+    box: list[QuestionFeed] = []
+
+    def make() -> QuestionFeed:
+        box.append(LaterAnswersFeed(DemoTable(events).profile, live.log, [hand]))
+        return box[0]
+
+    window._start_feed(make)  # type: ignore[arg-type]
+    qtbot.waitUntil(lambda: bool(box), timeout=5000)
+    qtbot.waitUntil(lambda: [b.text() for b in window.answer_buttons] == ["8♣ J♠  [1]",
+                                                                          "J♦ J♠  [2]"],
+                    timeout=5000)
+    qtbot.mouseClick(window.answer_buttons[0], Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: bool(box[0].answers), timeout=5000)
+    assert box[0].answers == [(7, [reveal("Dee", "8C", "JS")])]

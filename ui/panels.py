@@ -111,9 +111,14 @@ class QuestionBar(QWidget):
             first = pending[0]
             more = f"  (+{len(pending) - 1} more)" if len(pending) > 1 else ""
             self.confirm_label.setText(str(first[1]) + more)
-            if self._answers_for != first[0]:
-                self._show_answers(answers_of(first))
-                self._answers_for = first[0]
+            # Shown again whenever they change, not only for a new reading: the second look
+            # adds answers to a held hand as it reads, and a key pressed or a button clicked
+            # picks from the answers held now, which must be those on the buttons.
+            answers = answers_of(first)
+            shown = (first[0], tuple(label for label, _events in answers))
+            if self._answers_for != shown:
+                self._show_answers(answers)
+                self._answers_for = shown
         else:
             self._answers_for = None
         self.setVisible(bool(pending))
