@@ -1112,3 +1112,50 @@ def test_a_regrown_reading_that_changes_the_rank_is_not_kept() -> None:
         "orient": np.tile(np.eye(4)[0], (len(p), 1)), "is_index": np.ones(len(p))}
     out = reader.regrown(grey, [unsure, sure])
     assert out[0].code == "7H" and out[0].box == (10, 10, 30, 40) and out[1] is sure
+
+
+def test_gap_boxes_lie_at_the_spreads_steps_between_sure_indices() -> None:
+    from vision.readers.index_reader import spread_gap_boxes
+
+    # Indices 20 px wide every 30 px along a row tilted 1 in 10; those at steps 2 and 3 are
+    # missing.
+    row = [reading("2C", (30 * k, 3 * k, 30 * k + 20, 3 * k + 30)) for k in (0, 1, 4)]
+    boxes = spread_gap_boxes(row)
+    assert boxes == [pytest.approx((60, 6, 80, 36)), pytest.approx((90, 9, 110, 39))]
+    # Not where another index lies between, nor for indices of another size or way up, nor
+    # with no spacing to go by.
+    assert spread_gap_boxes(row + [reading("3C", (75, 7, 95, 37))]) == []
+    assert spread_gap_boxes([row[0], row[1], reading("4C", (120, 12, 150, 57))]) == []
+    assert spread_gap_boxes([row[0], row[1], reading("4C", (120, 12, 140, 42), orient=2)]) == []
+    assert spread_gap_boxes([row[0], row[2]]) == []
+    # A gap that is not a whole number of steps is no spread.
+    assert spread_gap_boxes([row[0], row[1], reading("5C", (135, 13, 155, 43))]) == []
+
+
+def test_a_spreads_unboxed_indices_are_read_at_its_steps() -> None:
+    index_reader = _shipped_models_and_decks()
+    from vision.readers.index_heads import table_heads_path
+    from vision.render.decks import corner_index_box, render_card
+    from vision.render.plan import DEMO_DECK
+
+    # Five cards spread left to right, each covering the one before but its index strip.
+    codes, height, step = ["4C", "TC", "QC", "AC", "7H"], 160, 48
+    w = render_card(DEMO_DECK, codes[0], height).shape[1]
+    frame = np.full((height + 40, 20 + step * 4 + w + 20, 3), (40, 110, 40), np.uint8)
+    boxes = []
+    for k, code in enumerate(codes):
+        card = render_card(DEMO_DECK, code, height)
+        x, h = 20 + step * k, card.shape[0]
+        alpha = card[:, :, 3:4] / 255.0
+        frame[20:20 + h, x:x + w] = (card[:, :, :3] * alpha
+                                     + frame[20:20 + h, x:x + w] * (1 - alpha)).astype(np.uint8)
+        x1, y1, x2, y2 = corner_index_box(DEMO_DECK, code)
+        boxes.append([x + x1 * w, 20 + y1 * h, x + x2 * w, 20 + y2 * h])
+    found = np.array([boxes[k] for k in (0, 1, 4)], np.float32)  # the localiser missed two
+    score = np.full(len(found), 0.6, np.float32)
+    kw: dict[str, Any] = {"card_boxes": False, "heads": table_heads_path(), "ocr": False}
+    without = index_reader.IndexReader(gaps=False, **kw).read_indices(frame, found, score)
+    assert sorted(r.code for r in without) == sorted(["4C", "TC", "7H"])
+    read = index_reader.IndexReader(**kw).read_indices(frame, found, score)
+    assert sorted(r.code for r in read) == sorted(codes)
+    assert all(r.confidence >= index_reader.GAP_SURE for r in read)

@@ -138,6 +138,14 @@ FACELESS_PX = 120.0
 #: read with the suit at 0.33, in the grown box at 1.00.
 REGROW_BELOW, REGROW_RANK, REGROW = 0.5, 0.6, 0.5
 
+#: Indices between sure ones in a spread (`IndexReader.spread_gaps`): how surely the
+#: indices that set the spacing, and the ones found between them, must read; how surely the
+#: heads must call a proposal an index; and the localiser score such a reading is given (a
+#: gate only: the heads decide). The demo's deck, Pressman seed 207: Cy's eight cards in a
+#: spread, the Q♣ (its index beside the court picture) and A♣ never boxed at all, both read
+#: between the 10♣ and the 7♥ at four and five spreads' steps.
+GAP_SURE, GAP_INDEX, GAP_SCORE = 0.5, 0.9, 0.3
+
 
 def implied_card_box(box: Sequence[float] | np.ndarray, orient: int
                      ) -> tuple[float, float, float, float]:
@@ -220,10 +228,12 @@ class IndexReader:
       turned an eighth (an index lying at some 45 degrees to the frame; `IndexHeads.read`).
     - ``regrow``: an unsure index whose rank is read is read again with its box grown toward
       its foot, where a box cut short leaves the suit (`regrown`).
+    - ``gaps``: indices of a spread that the localiser missed are read where the spacing of
+      the indices it found says they lie (`spread_gaps`).
     """
 
     names = CARD_CODES
-    regrow = True
+    regrow = gaps = True
 
     def __init__(self, localiser: str | Path | None = None, heads: str | Path | None = None,
                  conf: float = 0.5, index_conf: float = 0.25, threads: int = 2,
@@ -235,7 +245,8 @@ class IndexReader:
                  imgsz: int | None = None, loose_conf: float = 0.6, tile: bool = True,
                  negative: bool = False, faceless: float = FACELESS_PX,
                  faint_below: float = 0.0, faint_index: float = 0.9, alike: bool = True,
-                 coarse: bool = False, eighths: bool = False, regrow: bool = True) -> None:
+                 coarse: bool = False, eighths: bool = False, regrow: bool = True,
+                 gaps: bool = True) -> None:
         self.localiser_path = Path(localiser) if localiser else localiser_path()
         if not self.localiser_path.exists():
             raise FileNotFoundError(f"index localiser not found: {self.localiser_path}")
@@ -268,7 +279,7 @@ class IndexReader:
         self.faceless = float(faceless)
         self.alike = bool(alike)
         self.faint_below, self.faint_index = float(faint_below), float(faint_index)
-        self.regrow = bool(regrow)
+        self.regrow, self.gaps = bool(regrow), bool(gaps)
         self.decks = int(decks)
         self.card_detector = None
         if card_boxes:
@@ -434,7 +445,30 @@ class IndexReader:
                         if r.score >= self.faint_below or r.is_index >= self.faint_index]
         if self.regrow:
             readings = self.regrown(grey, readings)
+        if self.gaps:
+            readings = readings + self.spread_gaps(grey, readings)
         return self.fuse_ocr(frame, readings) if ocr else readings
+
+    def spread_gaps(self, grey: np.ndarray, readings: list[IndexReading]
+                    ) -> list[IndexReading]:
+        """Indices the localiser missed in a spread, read where the spread's spacing says
+        they lie: two indices read surely (at least ``GAP_SURE``), alike in size and way up,
+        with none read between them on the line through them, and as far apart as a whole
+        number (2-8) of the spacing to the next sure index along that line, have an index
+        proposed at each step between them; one the heads read as an index (``GAP_INDEX``)
+        and surely (``GAP_SURE``) is added, its localiser score `GAP_SCORE`."""
+        sure = [r for r in readings if r.confidence >= GAP_SURE]
+        if len(sure) < 3:
+            return []
+        props = spread_gap_boxes(sure)
+        if not props:
+            return []
+        probs = self.heads.read(np.stack([index_patch(grey, b) for b in props]))
+        surety = probs["rank"].max(1) * probs["suit"].max(1) * probs["is_index"]
+        return [IndexReading(box, GAP_SCORE, probs["rank"][j], probs["suit"][j],
+                             int(probs["orient"][j].argmax()), float(probs["is_index"][j]))
+                for j, box in enumerate(props)
+                if probs["is_index"][j] >= GAP_INDEX and surety[j] >= GAP_SURE]
 
     def regrown(self, grey: np.ndarray, readings: list[IndexReading]) -> list[IndexReading]:
         """``readings`` with each unsure one (below ``REGROW_BELOW``) whose rank is read (at
@@ -650,6 +684,50 @@ class IndexReader:
         if used is not None:
             used.extend(readings)
         return own_boxes(merged, readings)
+
+
+def spread_gap_boxes(sure: Sequence[IndexReading]) -> list[tuple[float, float, float, float]]:
+    """Boxes where indices of a spread should lie between indices read surely (see
+    `IndexReader.spread_gaps`): for each pair alike in size (each side within a third) and
+    way up, with no other of them between them within 0.3 index sizes of the line through
+    their centres, the spacing is the distance from either of them to the nearest other one
+    beyond it on that line; where the pair lies 2-8 spacings apart (within a quarter of a
+    step), a box is interpolated at each step between them."""
+    c = np.array([[(r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2] for r in sure])
+    wh = np.array([[r.box[2] - r.box[0], r.box[3] - r.box[1]] for r in sure])
+    orient = np.array([r.orient for r in sure])
+    out: list[tuple[float, float, float, float]] = []
+    for i, a in enumerate(sure):
+        for k in range(i + 1, len(sure)):
+            b = sure[k]
+            ratio = wh[i] / np.maximum(wh[k], 1e-6)
+            if orient[i] != orient[k] or not np.all((ratio > 0.75) & (ratio < 1.33)):
+                continue
+            v = c[k] - c[i]
+            gap = float(np.hypot(v[0], v[1]))
+            size = float(wh[i].mean() + wh[k].mean()) / 2
+            if gap < 1.5 * size:
+                continue
+            u = v / gap
+            rel = c - c[i]
+            t = rel @ u
+            line = (orient == orient[i]) & (np.abs(rel @ np.array([-u[1], u[0]])) <= 0.3 * size)
+            line[[i, k]] = False
+            if np.any(line & (t > 0) & (t < gap)):
+                continue  # an index read between them: no gap here
+            beyond = np.concatenate([-t[line & (t < 0)], t[line & (t > gap)] - gap])
+            beyond = beyond[(beyond > 0.5 * size) & (beyond < gap - 0.5 * size)]
+            if not len(beyond):
+                continue
+            steps = gap / float(beyond.min())
+            n = round(steps)
+            if n < 2 or n > 8 or abs(steps - n) > 0.25:
+                continue
+            for m in range(1, n):
+                f = m / n
+                x1, y1, x2, y2 = (a.box[q] + f * (b.box[q] - a.box[q]) for q in range(4))
+                out.append((x1, y1, x2, y2))
+    return out
 
 
 def foot_grown(box: Sequence[float], orient: int, width: float, height: float
