@@ -63,7 +63,8 @@ def play(player: str, card: str) -> dict[str, Any]:
 
 
 def start(qtbot: QtBot, window: MainWindow, store: GameStore,
-          questions: list[tuple[Any, ...]]) -> QuestionFeed:
+          questions: list[tuple[Any, ...]], kind: type[QuestionFeed] = QuestionFeed
+          ) -> QuestionFeed:
     events = DemoTable.simulated("michigan-rummy", seed=4, rounds=1).events
     session = store.new_game(events[0])
     for ev in events[1:3]:  # the round and the dummy decision
@@ -76,7 +77,7 @@ def start(qtbot: QtBot, window: MainWindow, store: GameStore,
     box: list[QuestionFeed] = []
 
     def make() -> QuestionFeed:
-        box.append(QuestionFeed(DemoTable(events).profile, live.log, questions))
+        box.append(kind(DemoTable(events).profile, live.log, questions))
         return box[0]
 
     window._start_feed(make)  # type: ignore[arg-type]
@@ -184,26 +185,10 @@ def test_answers_added_to_a_held_hand_show_and_are_the_ones_clicked(
         qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
     hand = (7, "Dee shows J♠? (Dee holds 2 cards, the reveal shows 1)", reveal("Dee", "JS"),
             [("J♦ J♠", [reveal("Dee", "JD", "JS")])])
-    events = DemoTable.simulated("michigan-rummy", seed=4, rounds=1).events
-    session = store.new_game(events[0])
-    for ev in events[1:3]:
-        session.append(ev)
-    session.close(finished_by_user=False)
-    window.resume(session.folder)
-    window.stop_feed()
-    live = window.session
-    assert live is not None
-    box: list[QuestionFeed] = []
-
-    def make() -> QuestionFeed:
-        box.append(LaterAnswersFeed(DemoTable(events).profile, live.log, [hand]))
-        return box[0]
-
-    window._start_feed(make)  # type: ignore[arg-type]
-    qtbot.waitUntil(lambda: bool(box), timeout=5000)
+    feed = start(qtbot, window, store, [hand], LaterAnswersFeed)
     qtbot.waitUntil(lambda: [b.text() for b in window.answer_buttons] == ["8♣ J♠  [1]",
                                                                           "J♦ J♠  [2]"],
                     timeout=5000)
     qtbot.mouseClick(window.answer_buttons[0], Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: bool(box[0].answers), timeout=5000)
-    assert box[0].answers == [(7, [reveal("Dee", "8C", "JS")])]
+    qtbot.waitUntil(lambda: bool(feed.answers), timeout=5000)
+    assert feed.answers == [(7, [reveal("Dee", "8C", "JS")])]
