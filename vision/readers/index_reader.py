@@ -143,7 +143,7 @@ REGROW_BELOW, REGROW_RANK, REGROW = 0.5, 0.6, 0.5
 #: heads must call a proposal an index; and the localiser score such a reading is given (a
 #: gate only: the heads decide). The demo's deck, Pressman seed 207: Cy's eight cards in a
 #: spread, the Q♣ (its index beside the court picture) and A♣ never boxed at all, both read
-#: between the 10♣ and the 7♥ at four and five spreads' steps.
+#: at the steps between the 10♣ and the 7♥, three of the spread's steps apart.
 GAP_SURE, GAP_INDEX, GAP_SCORE = 0.5, 0.9, 0.3
 
 
