@@ -650,8 +650,7 @@ class Questions(TableLog):
         """Make the hands ``now`` the first one-click answers of the held hand, in their
         order, in place of the hands offered ``before`` (the look's readings so far)."""
         held = self.pending[held_id]
-        labels = {" ".join(pretty_cards(list(h["cards"]))) for h in now}
-        stale = {" ".join(pretty_cards(list(h["cards"]))) for h in before} - labels
+        stale = {hand_label(h) for h in before} - {hand_label(h) for h in now}
         held.options[:] = [a for a in held.options if a.label not in stale]
         for hand in reversed(now):
             self._offer(held_id, hand)
@@ -659,7 +658,7 @@ class Questions(TableLog):
     def _offer(self, held_id: int, proof: dict[str, Any]) -> None:
         """Make ``proof`` the first one-click answer of the held hand: people decide."""
         held = self.pending[held_id]
-        label = " ".join(pretty_cards(list(proof["cards"])))
+        label = hand_label(proof)
         if all(a.label != label for a in held.options):
             held.options.insert(0, Answer(label, (proof,)))
 
@@ -985,6 +984,11 @@ class Questions(TableLog):
         held = self.pending.pop(pending_id, None)
         if held is not None:
             self._disown(held, ())
+
+
+def hand_label(hand: Mapping[str, Any]) -> str:
+    """A hand's one-click answer as people read it ("8♣ J♠")."""
+    return " ".join(pretty_cards(list(hand["cards"])))
 
 
 def _unseen_card(held: Pending, players: Sequence[str]) -> str | None:

@@ -430,16 +430,12 @@ class IndexReader:
         if not len(boxes):
             return []
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
-        probs = self.heads.read(np.stack([index_patch(grey, b) for b in boxes]))
-        orient = probs["orient"].argmax(axis=1)
+        readings = self._heads_read(grey, boxes, scores)
         # The coarse look boxes large art too (a card back's letter, a fanned back's
         # pattern): its boxes count only where the heads are sure they are indices.
-        taken = (np.ones(len(boxes), bool) if coarse is None
-                 else ~np.asarray(coarse, bool) | (probs["is_index"] >= self.faint_index))
-        readings = [IndexReading(tuple(float(v) for v in boxes[i]),  # type: ignore[arg-type]
-                                 float(scores[i]), probs["rank"][i], probs["suit"][i],
-                                 int(orient[i]), float(probs["is_index"][i]))
-                    for i in range(len(boxes)) if taken[i]]
+        if coarse is not None:
+            readings = [r for r, c in zip(readings, np.asarray(coarse, bool), strict=True)
+                        if not c or r.is_index >= self.faint_index]
         if self.faint_below > 0:
             readings = [r for r in readings
                         if r.score >= self.faint_below or r.is_index >= self.faint_index]
@@ -448,6 +444,16 @@ class IndexReader:
         if self.gaps:
             readings = readings + self.spread_gaps(grey, readings)
         return self.fuse_ocr(frame, readings) if ocr else readings
+
+    def _heads_read(self, grey: np.ndarray, boxes: Sequence[Sequence[float]] | np.ndarray,
+                    scores: Sequence[float] | np.ndarray) -> list[IndexReading]:
+        """What the heads read in each box of the grey frame, with its localiser score."""
+        probs = self.heads.read(np.stack([index_patch(grey, b) for b in boxes]))
+        orient = probs["orient"].argmax(axis=1)
+        return [IndexReading(tuple(float(v) for v in box),  # type: ignore[arg-type]
+                             float(score), probs["rank"][i], probs["suit"][i], int(orient[i]),
+                             float(probs["is_index"][i]))
+                for i, (box, score) in enumerate(zip(boxes, scores, strict=True))]
 
     def spread_gaps(self, grey: np.ndarray, readings: list[IndexReading]
                     ) -> list[IndexReading]:
@@ -463,12 +469,8 @@ class IndexReader:
         props = spread_gap_boxes(sure)
         if not props:
             return []
-        probs = self.heads.read(np.stack([index_patch(grey, b) for b in props]))
-        surety = probs["rank"].max(1) * probs["suit"].max(1) * probs["is_index"]
-        return [IndexReading(box, GAP_SCORE, probs["rank"][j], probs["suit"][j],
-                             int(probs["orient"][j].argmax()), float(probs["is_index"][j]))
-                for j, box in enumerate(props)
-                if probs["is_index"][j] >= GAP_INDEX and surety[j] >= GAP_SURE]
+        return [r for r in self._heads_read(grey, props, [GAP_SCORE] * len(props))
+                if r.is_index >= GAP_INDEX and r.confidence >= GAP_SURE]
 
     def regrown(self, grey: np.ndarray, readings: list[IndexReading]) -> list[IndexReading]:
         """``readings`` with each unsure one (below ``REGROW_BELOW``) whose rank is read (at
@@ -481,16 +483,13 @@ class IndexReader:
         if not unsure:
             return readings
         h, w = grey.shape[:2]
-        grown = [foot_grown(readings[i].box, readings[i].orient, w, h) for i in unsure]
-        probs = self.heads.read(np.stack([index_patch(grey, b) for b in grown]))
-        sure = probs["rank"].max(1) * probs["suit"].max(1) * probs["is_index"]
+        again = self._heads_read(
+            grey, [foot_grown(readings[i].box, readings[i].orient, w, h) for i in unsure],
+            [readings[i].score for i in unsure])
         out = list(readings)
-        for j, i in enumerate(unsure):
-            r = readings[i]
-            if sure[j] > r.confidence and probs["rank"][j].argmax() == r.rank.argmax():
-                out[i] = IndexReading(grown[j], r.score, probs["rank"][j], probs["suit"][j],
-                                      int(probs["orient"][j].argmax()),
-                                      float(probs["is_index"][j]))
+        for i, new in zip(unsure, again, strict=True):
+            if new.confidence > out[i].confidence and new.rank.argmax() == out[i].rank.argmax():
+                out[i] = new
         return out
 
     def fuse_ocr(self, frame: np.ndarray, readings: Sequence[IndexReading]
