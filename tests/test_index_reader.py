@@ -17,6 +17,7 @@ from vision.readers.index_heads import (  # noqa: E402
     RANKS,
     SUITS,
     IndexReading,
+    cut_patches,
     index_patch,
     orientation_of,
 )
@@ -303,7 +304,14 @@ def test_corner_proposals_sit_in_the_card_corners() -> None:
     assert (props[:, 1] >= 100 - 1e-3).all() and (props[:, 3] <= 240 + 1e-3).all()
 
 
-class _InkHeads:
+class _Cuts:
+    """What a reader asks of any heads besides reading them: the patches to read."""
+
+    def cut(self, frame: np.ndarray, boxes: Any) -> np.ndarray:
+        return cut_patches(frame, boxes)
+
+
+class _InkHeads(_Cuts):
     """Heads that read every patch as K♥, the surer the more ink (dark pixels) it holds, and
     call it an index when at least a quarter of it is ink."""
 
@@ -710,7 +718,7 @@ def test_a_close_up_is_also_looked_at_half_size_for_large_indices() -> None:
 
     # What the coarse look boxes counts only where the heads are sure it is an index (it
     # also boxes large art: a card back's letter).
-    class Heads:
+    class Heads(_Cuts):
         def read(self, patches: np.ndarray) -> dict[str, np.ndarray]:
             n = len(patches)
             return {"rank": np.full((n, 13), 1 / 13), "suit": np.full((n, 4), 0.25),
@@ -997,7 +1005,7 @@ def test_salt_and_pepper_is_filtered_and_a_clean_frame_left_as_it_is() -> None:
 def test_a_faint_box_counts_only_where_the_heads_are_sure_it_is_an_index() -> None:
     from vision.readers.index_reader import IndexReader
 
-    class Heads:
+    class Heads(_Cuts):
         def read(self, patches: np.ndarray) -> dict[str, np.ndarray]:
             n = len(patches)
             return {"rank": np.full((n, 13), 1 / 13), "suit": np.full((n, 4), 0.25),
@@ -1091,7 +1099,7 @@ def test_a_regrown_reading_that_changes_the_rank_is_not_kept() -> None:
 
     reader = IndexReader.__new__(IndexReader)
 
-    class Heads:
+    class Heads(_Cuts):
         def read(self, patches: np.ndarray) -> dict[str, np.ndarray]:
             # The grown box holds the next card's index: surely a 9♣.
             n = len(patches)

@@ -62,6 +62,62 @@ def index_patch(frame: np.ndarray, box: Sequence[float] | np.ndarray) -> np.ndar
                           borderMode=cv2.BORDER_REPLICATE)
 
 
+#: Where the heads that fade a patch (`IndexHeads.fade`) begin to fade it: this share of the
+#: box's own size beyond its edges (the localiser's boxes are loose or tight by about as much).
+FADE_FROM = 0.1
+
+
+#: Over how many of the patch's pixels the fade goes from the patch to its background.
+FADE_OVER = 6.0
+
+
+def box_extent(box: Sequence[float] | np.ndarray) -> tuple[float, float]:
+    """The width and height of an index box as shares of its patch's side (`index_patch`
+    makes the patch square about the box's longer side, grown by ``PATCH_MARGIN``)."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    w, h = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
+    side = max(w, h) * (1 + 2 * PATCH_MARGIN)
+    return w / side, h / side
+
+
+def fade_outside(patches: np.ndarray, extents: np.ndarray) -> np.ndarray:
+    """(N, P, P) uint8 patches with what lies outside each one's box (``extents``: (N, 2),
+    its width and height as shares of the patch, centred, `box_extent`) faded to the paper
+    inside the box (its median grey). A tall, narrow index's square patch takes in the
+    neighbouring card's index and pips at its sides, in a spread or pile, and heads that read
+    the whole square read the larger pip beside the index as its suit (the demo deck: a Q♠
+    in a hand read Q♣ beside a 10♣'s club pips)."""
+    n = len(patches)
+    if n == 0:
+        return patches
+    ext = np.asarray(extents, np.float64).reshape(n, 2)
+    c = np.abs(np.arange(PATCH) + 0.5 - PATCH / 2)
+    half = ext * (PATCH / 2) * (1 + FADE_FROM)
+    dx = np.clip(c[None, None, :] - half[:, 0, None, None], 0, None)
+    dy = np.clip(c[None, :, None] - half[:, 1, None, None], 0, None)
+    weight = np.clip(1 - np.sqrt(dx ** 2 + dy ** 2) / FADE_OVER, 0, 1)
+    p = patches.astype(np.float32)
+    inside = np.where(weight >= 1, p, np.nan).reshape(n, -1)
+    paper = np.nanmedian(inside, axis=1)[:, None, None]
+    paper = np.where(np.isnan(paper), np.median(p.reshape(n, -1), axis=1)[:, None, None],
+                     paper)
+    faded = weight * p + (1 - weight) * paper
+    return np.clip(np.rint(faded), 0, 255).astype(np.uint8)
+
+
+def cut_patches(frame: np.ndarray, boxes: Sequence[Sequence[float]] | np.ndarray,
+                fade: bool = False) -> np.ndarray:
+    """(N, P, P) patches of index ``boxes`` of ``frame`` (`index_patch`), with ``fade``
+    faded outside each box (`fade_outside`)."""
+    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    if not len(boxes):
+        return np.zeros((0, PATCH, PATCH), np.uint8)
+    patches = np.stack([index_patch(grey, b) for b in boxes])
+    if fade:
+        patches = fade_outside(patches, np.asarray([box_extent(b) for b in boxes]))
+    return patches
+
+
 def corner_proposals(box: Sequence[float] | np.ndarray) -> np.ndarray:
     """Index-sized boxes in the four corners of a whole-card box, upright and on their side,
     at three sizes: where a card's corner index can lie when the card is roughly square to
@@ -141,9 +197,18 @@ class IndexHeads:
         self.input = self.session.get_inputs()[0].name
         self.tta = tta
         self.eighths = bool(eighths)
+        #: Whether these heads were trained on patches faded outside their box
+        #: (`fade_outside`), and so read patches cut that way (`cut`).
+        self.fade = bool(meta.get("fade", False))
         self.layers: dict[str, np.ndarray] | None = None
         if deck is not None:
             self.layers = load_deck_layers(deck)
+
+    def cut(self, frame: np.ndarray, boxes: Sequence[Sequence[float]] | np.ndarray
+            ) -> np.ndarray:
+        """The (N, P, P) patches these heads read for index ``boxes`` of ``frame``
+        (`index_patch`, and faded outside each box where the heads were trained so)."""
+        return cut_patches(frame, boxes, self.fade)
 
     def logits(self, patches: np.ndarray) -> dict[str, np.ndarray]:
         outs = self.session.run(None, {self.input: normalise(patches)})
@@ -242,8 +307,7 @@ def corner_vote(heads: IndexHeads, frame: np.ndarray, box: Sequence[float] | np.
     (is-index x the best rank x suit) votes, weighted by its is-index score; ``None`` when no
     corner holds an index."""
     props = corner_proposals(box)
-    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    patches = np.stack([index_patch(grey, b) for b in props])
+    patches = heads.cut(frame, props)
     # Every proposal read once; the best of each corner read again as the heads read indices.
     p = heads.read(patches, tta=False)
     joint = (p["suit"][:, :, None] * p["rank"][:, None, :]).reshape(len(props), 52)

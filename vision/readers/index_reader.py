@@ -38,7 +38,6 @@ from vision.readers.index_heads import (
     IndexReading,
     corner_vote,
     heads_path,
-    index_patch,
     softmax,
 )
 from vision.readers.onnx import cpu_session
@@ -448,7 +447,7 @@ class IndexReader:
     def _heads_read(self, grey: np.ndarray, boxes: Sequence[Sequence[float]] | np.ndarray,
                     scores: Sequence[float] | np.ndarray) -> list[IndexReading]:
         """What the heads read in each box of the grey frame, with its localiser score."""
-        probs = self.heads.read(np.stack([index_patch(grey, b) for b in boxes]))
+        probs = self.heads.read(self.heads.cut(grey, boxes))
         orient = probs["orient"].argmax(axis=1)
         return [IndexReading(tuple(float(v) for v in box),  # type: ignore[arg-type]
                              float(score), probs["rank"][i], probs["suit"][i], int(orient[i]),

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from companion.cards import CARD_CODES, Card
-from vision.readers.index_heads import DECK_KIND, RANKS, SUITS, heads_path, index_patch, softmax
+from vision.readers.index_heads import DECK_KIND, RANKS, SUITS, heads_path, softmax
 from vision.readers.index_reader import IndexReader, as_light_face, luma
 
 
@@ -118,7 +118,7 @@ def collect(reader: IndexReader, photos: Sequence[tuple[np.ndarray, str, list[fl
         if not len(boxes):
             continue
         found += 1
-        patches = np.stack([index_patch(img, b) for b in boxes])
+        patches = reader.heads.cut(img, boxes)
         for k in range(4):  # every quarter turn: the heads read indices pointing any way
             out = reader.heads.logits(np.ascontiguousarray(np.rot90(patches, k, axes=(1, 2))))
             keep = 1 / (1 + np.exp(-out["is_index"])) > 0.3

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import time
 from collections.abc import Sequence
@@ -34,6 +35,7 @@ import numpy as np
 from vision.readers.index_heads import (
     PATCH,
     best_in_each_corner,
+    box_extent,
     corner_proposals,
     index_patch,
     orientation_of,
@@ -231,21 +233,34 @@ class _Patches:
     def __init__(self) -> None:
         self.xs: list[np.ndarray] = []
         self.labels: list[tuple[int, int, int, int]] = []
+        self.extents: list[tuple[float, float]] = []
 
-    def index(self, patch: np.ndarray, code: str, orient: int = -1) -> None:
+    def index(self, patch: np.ndarray, code: str, orient: int = -1,
+              box: Sequence[float] | np.ndarray | None = None) -> None:
+        """An index's patch and labels; ``box``: the box it was cut around (its extent in
+        the patch, `box_extent`, lets training fade what lies outside it)."""
         r, s = _labels_of(code)
         self.xs.append(patch)
         self.labels.append((r, s, orient, 1))
+        self.extents.append(_extent(box))
 
-    def negative(self, patch: np.ndarray) -> None:
+    def negative(self, patch: np.ndarray, box: Sequence[float] | np.ndarray | None = None
+                 ) -> None:
         self.xs.append(patch)
         self.labels.append((-1, -1, -1, 0))
+        self.extents.append(_extent(box))
 
     def pack(self) -> dict[str, np.ndarray]:
         out = {"x": np.stack(self.xs) if self.xs else np.zeros((0, PATCH, PATCH), np.uint8)}
         cols = np.asarray(self.labels, np.int8).reshape(-1, 4)
         out.update({n: cols[:, k] for k, n in enumerate(("rank", "suit", "orient", "is_index"))})
+        out["extent"] = np.asarray(self.extents, np.float32).reshape(-1, 2)
         return out
+
+
+def _extent(box: Sequence[float] | np.ndarray | None) -> tuple[float, float]:
+    """The box's extent in its patch (`box_extent`), or NaN where it is not known."""
+    return (math.nan, math.nan) if box is None else box_extent(box)
 
 
 def _labels_of(code: str) -> tuple[int, int]:
@@ -274,13 +289,13 @@ def crops_from_scenes(scene_dir: Path, rng: np.random.Generator, jitter: float =
             quad = np.asarray(q["quad"], np.float32)
             box = np.concatenate([quad.min(axis=0), quad.max(axis=0)])
             boxes.append(box)
-            out.index(index_patch(img, _jitter_box(rng, box, jitter)), q["card"],
-                      orientation_of(quad))
+            cut = _jitter_box(rng, box, jitter)
+            out.index(index_patch(img, cut), q["card"], orientation_of(quad), cut)
         arr = np.asarray(boxes).reshape(-1, 4)
         typical = float(np.median(arr[:, 2] - arr[:, 0])) if len(arr) else 20.0
         k = int(round(negatives * max(len(quads), 2)))
         for box in _negative_boxes(rng, img.shape, arr, typical, k):
-            out.negative(index_patch(img, box))
+            out.negative(index_patch(img, box), box)
     return out.pack()
 
 
@@ -297,10 +312,10 @@ def crops_from_real(recs: list[dict[str, object]], rng: np.random.Generator, var
         for c in rec["cards"]:  # type: ignore[attr-defined]
             for _ in range(variants):
                 box = _jitter_box(rng, np.asarray(c["box"], float), jitter)
-                out.index(index_patch(img, box), c["card"])
+                out.index(index_patch(img, box), c["card"], box=box)
         typical = float(np.median(boxes[:, 2] - boxes[:, 0])) if len(boxes) else 40.0
         for box in _negative_boxes(rng, img.shape, boxes, typical, max(2, len(boxes))):
-            out.negative(index_patch(img, box))
+            out.negative(index_patch(img, box), box)
     return out.pack()
 
 
@@ -451,9 +466,9 @@ def label_proposals(out: _Patches, img: np.ndarray, proposals: np.ndarray,
     for i, box in enumerate(proposals):
         best = int(iou[i].argmax()) if iou.shape[1] else -1
         if best >= 0 and iou[i, best] >= hit:
-            out.index(index_patch(img, box), codes[best], orients[best])
+            out.index(index_patch(img, box), codes[best], orients[best], box)
         elif best < 0 or iou[i, best] < miss:
-            out.negative(index_patch(img, box))
+            out.negative(index_patch(img, box), box)
 
 
 def crops_from_proposals(localise: Any, scene_dir: Path | None,
@@ -535,9 +550,9 @@ def clutter_negatives(localise: Any, heads: Any, recs: Sequence[dict[str, Any]],
         if not len(off):
             continue
         patches = np.stack([index_patch(img, b) for b in off])
-        for patch, isx in zip(patches, heads.read(patches)["is_index"], strict=True):
+        for patch, box, isx in zip(patches, off, heads.read(patches)["is_index"], strict=True):
             if float(isx) < most:
-                out.negative(patch)
+                out.negative(patch, box)
     return out.pack()
 
 
@@ -787,7 +802,7 @@ def mine_whole_card_indices(heads: object, recs: Sequence[dict[str, object]],
             score = read_as_card(heads.read(patches), c["card"])  # type: ignore[attr-defined]
             for best in best_in_each_corner(score):
                 if score[best] >= min_p:
-                    out.index(patches[best], c["card"])
+                    out.index(patches[best], c["card"], box=props[best])
     return out.pack()
 
 

@@ -20,7 +20,15 @@ from typing import Any
 
 import numpy as np
 
-from vision.readers.index_heads import PATCH, PATCH_MARGIN, RANKS, SUITS, normalise, softmax
+from vision.readers.index_heads import (
+    PATCH,
+    PATCH_MARGIN,
+    RANKS,
+    SUITS,
+    fade_outside,
+    normalise,
+    softmax,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "datasets" / "index"
@@ -106,18 +114,44 @@ def state_from_onnx(path: Path, patches: np.ndarray) -> dict[str, Any]:
 
 
 def load(path: Path) -> dict[str, np.ndarray]:
+    """A crops split; ``extent`` (each box's width and height in its patch) NaN where the
+    split was cut before it was kept."""
     with np.load(path) as z:
-        return {k: z[k] for k in z.files}
+        data = {k: z[k] for k in z.files}
+    if "extent" not in data:
+        data["extent"] = np.full((len(data["x"]), 2), np.nan, np.float32)
+    return data
+
+
+def faded(data: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A crops split with each patch faded outside its box (`fade_outside`), as heads that
+    fade read it; patches whose box is not known are left as they are."""
+    known = ~np.isnan(data["extent"]).any(axis=1)
+    x = data["x"].copy()
+    x[known] = fade_outside(x[known], data["extent"][known])
+    return {**data, "x": x}
+
+
+def faded_extent(extent: np.ndarray, angle: float, zoom: float) -> np.ndarray:
+    """A box's extent in its patch after the patch was turned ``angle`` degrees and zoomed:
+    the upright box around the turned one, as the localiser would box the tilted index."""
+    a = math.radians(angle)
+    w, h = float(extent[0]), float(extent[1])
+    return np.array([abs(w * math.cos(a)) + abs(h * math.sin(a)),
+                     abs(w * math.sin(a)) + abs(h * math.cos(a))]) * zoom
 
 
 def augment(rng: np.random.Generator, x: np.ndarray, orient: np.ndarray,
-            wide_tilt: float = 0.0, shapes: bool = False, webcam: float = 0.0
-            ) -> tuple[np.ndarray, np.ndarray]:
+            wide_tilt: float = 0.0, shapes: bool = False, webcam: float = 0.0,
+            extent: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Quarter turns (orientation follows), inversion, contrast, blur, noise, tilts: small
     ones, and for a ``wide_tilt`` share of the patches any tilt up to 40 degrees (an index of a
     card lying askew, which the quarter turns alone never bring upright). With ``shapes``,
     also what other decks and tables change (`reshape`); a ``webcam`` share of the patches is
-    seen as a webcam across a table shows an index (`webcam_view`)."""
+    seen as a webcam across a table shows an index (`webcam_view`). With ``extent`` (each
+    patch's box in it, `box_extent`), what lies outside the box is faded as heads that fade
+    read it (`fade_outside`; after the tilt and the camera's spoilers, as the runtime fades a
+    patch cut from a spoilt frame; patches whose box is not known are left)."""
     import cv2
 
     out = np.empty_like(x)
@@ -125,9 +159,11 @@ def augment(rng: np.random.Generator, x: np.ndarray, orient: np.ndarray,
     for i in range(len(x)):
         p = x[i]
         u = rng.random()
+        angle, zoom = 0.0, 1.0
         if u < 0.5:  # a tilt and zoom about the centre
             angle = rng.uniform(-40, 40) if u < wide_tilt else rng.normal(0, 10)
-            m = cv2.getRotationMatrix2D((PATCH / 2, PATCH / 2), angle, rng.uniform(0.9, 1.1))
+            zoom = rng.uniform(0.9, 1.1)
+            m = cv2.getRotationMatrix2D((PATCH / 2, PATCH / 2), angle, zoom)
             p = cv2.warpAffine(p, m, (PATCH, PATCH), borderMode=cv2.BORDER_REPLICATE)
         if shapes:
             p = reshape(rng, p, x[int(rng.integers(0, len(x)))])
@@ -135,6 +171,8 @@ def augment(rng: np.random.Generator, x: np.ndarray, orient: np.ndarray,
             p = webcam_view(rng, p)
         if rng.random() < 0.2:
             p = cv2.GaussianBlur(p, (0, 0), rng.uniform(0.5, 1.3))
+        if extent is not None and not np.isnan(extent[i]).any():
+            p = fade_outside(p[None], faded_extent(extent[i], angle, zoom)[None])[0]
         k = int(rng.integers(0, 4))
         p = np.rot90(p, k)
         if ori[i] >= 0:
@@ -237,7 +275,7 @@ def evaluate(predict: Any, data: dict[str, np.ndarray]) -> dict[str, float]:
 def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
           real_share: float = 0.0, wide_tilt: float = 0.0, from_onnx: Path | None = None,
           drawn: bool = False, shapes: bool = False, state_path: Path = STATE,
-          clutter: bool = False, webcam: float = 0.0) -> Any:
+          clutter: bool = False, webcam: float = 0.0, fade: bool = False) -> Any:
     import torch
     import torch.nn.functional as F
 
@@ -259,6 +297,9 @@ def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
     # built, on the localiser's own boxes of the validation scenes and photos.
     vals = [load(DATA / name) for name in ("crops-val.npz", "crops-proposals-val.npz")
             if (DATA / name).exists()]
+    if fade:  # heads that fade are chosen on patches faded as the runtime fades them
+        vals = [faded(v) for v in vals]
+    extent = data["extent"] if fade else None
     # Real indices (their orientation is unknown) and everything else, sampled apart so that
     # ``real_share`` of each batch is real.
     real = np.flatnonzero((data["orient"] < 0) & (data["is_index"] == 1))
@@ -271,7 +312,8 @@ def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
     if from_onnx is not None:
         sample = rng.permutation(n)[:4096]  # batch-norm statistics as training sees patches
         seen = augment(rng, data["x"][sample], data["orient"][sample].astype(np.int64),
-                       wide_tilt, shapes, webcam)[0]
+                       wide_tilt, shapes, webcam,
+                       None if extent is None else extent[sample])[0]
         model.load_state_dict(state_from_onnx(from_onnx, seen)["model"])
         print(f"started from {from_onnx}")
     elif resume and start.exists():
@@ -295,7 +337,7 @@ def train(minutes: float, lr: float, threads: int, seed: int, resume: bool,
         else:
             idx = rng.integers(0, n, batch)
         xb, ob = augment(rng, data["x"][idx], data["orient"][idx].astype(np.int64), wide_tilt,
-                         shapes, webcam)
+                         shapes, webcam, None if extent is None else extent[idx])
         x = torch.from_numpy(normalise(xb))
         r = torch.from_numpy(data["rank"][idx].astype(np.int64))
         s = torch.from_numpy(data["suit"][idx].astype(np.int64))
@@ -347,7 +389,7 @@ def predict_torch(model: Any, patches: np.ndarray) -> dict[str, np.ndarray]:
             "is_index": 1 / (1 + np.exp(-isx))}
 
 
-def export(model: Any, out: Path = OUT) -> Path:
+def export(model: Any, out: Path = OUT, fade: bool = False) -> Path:
     import torch
 
     class WithFeature(torch.nn.Module):
@@ -375,9 +417,12 @@ def export(model: Any, out: Path = OUT) -> Path:
     np.savez(out.with_name(out.stem + "-layers.npz"),
              rank_w=model.rank.weight.detach().numpy(), rank_b=model.rank.bias.detach().numpy(),
              suit_w=model.suit.weight.detach().numpy(), suit_b=model.suit.bias.detach().numpy())
-    out.with_suffix(".json").write_text(json.dumps(
-        {"ranks": RANKS, "suits": SUITS, "patch": PATCH, "input": "grey patch, per-patch "
-         "normalised (vision.readers.index_heads.normalise)"}, indent=1) + "\n")
+    meta: dict[str, Any] = {"ranks": RANKS, "suits": SUITS, "patch": PATCH,
+                            "input": "grey patch, per-patch normalised "
+                                     "(vision.readers.index_heads.normalise)"}
+    if fade:
+        meta["fade"] = True  # read patches faded outside their box (IndexHeads.cut)
+    out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
     return out
 
 
@@ -409,6 +454,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--webcam", type=float, default=0.0,
                     help="share of patches spoilt as a webcam across a table shows an index, "
                          "at the index's own size in the frame (`webcam_view`)")
+    ap.add_argument("--fade", action="store_true",
+                    help="train (and export) heads that read patches faded outside their "
+                         "box (`fade_outside`): a neighbouring card's pips beside a narrow "
+                         "index are not read as its suit")
     ap.add_argument("--out", type=Path, default=OUT,
                     help="where to export (and measure) the heads' ONNX")
     ap.add_argument("--state", type=Path, default=STATE,
@@ -424,11 +473,11 @@ def main(argv: list[str] | None = None) -> int:
         if not args.export_only:
             train(args.minutes, args.lr, args.threads, args.seed, args.resume,
                   args.real_share, args.wide_tilt, args.from_onnx, args.drawn, args.shapes,
-                  args.state, args.clutter, args.webcam)
+                  args.state, args.clutter, args.webcam, args.fade)
         model = build_model()
         model.load_state_dict(torch.load(args.state.with_name("heads-best.pt"),
                                          weights_only=False)["model"])
-        print(f"exported {export(model, args.out)}")
+        print(f"exported {export(model, args.out, args.fade)}")
     from vision.readers.index_heads import IndexHeads
 
     for tta in (False, True):
@@ -436,7 +485,8 @@ def main(argv: list[str] | None = None) -> int:
         for split in ("crops-val", "crops-real-val", "crops-proposals-val", "crops-heldout"):
             path = DATA / f"{split}.npz"
             if path.exists():
-                res = evaluate(heads.read, load(path))
+                data = load(path)
+                res = evaluate(heads.read, faded(data) if heads.fade else data)
                 print(f"{split} (tta={tta}): " + ", ".join(
                     f"{k} {v:.3f}" if k not in ("indices", "negatives") else f"{k} {int(v)}"
                     for k, v in res.items()))
