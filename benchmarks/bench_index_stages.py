@@ -64,14 +64,20 @@ def main() -> int:
     ap.add_argument("--low", type=float, default=0.1, help="the lower localiser threshold")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--localiser", default=None, help="another localiser ONNX to measure")
+    ap.add_argument("--heads", default=None,
+                    help="other index heads ONNX to measure (default: the shipped "
+                         "index_heads.onnx; the photo heads: models/index_heads_photo.onnx)")
     ap.add_argument("--designs", choices=["heldout", "train"], default="heldout")
     args = ap.parse_args()
     names = design_names(args.designs)
     if not names or not available():
         print("needs the held-out deck designs and the index models")
         return 2
-    reader = IndexReader(localiser=args.localiser, card_boxes=False)
-    print(f"localiser {reader.localiser_path}; index_conf {reader.index_conf} (and {args.low}); "
+    # The heads on the true boxes, one reading each: no indices added between a spread's
+    # (`IndexReader.spread_gaps`), which is the reader's, not the heads'.
+    reader = IndexReader(localiser=args.localiser, heads=args.heads, card_boxes=False,
+                         gaps=False)
+    print(f"localiser {reader.localiser_path}; heads {reader.heads.path}; index_conf {reader.index_conf} (and {args.low}); "
           f"{args.scenes} scenes per condition of {', '.join(names)}")
     print(f"{'condition':<14} {'cards w/ index':>14} {'loc R / P':>13} {'loc R / P low':>14} "
           f"{'heads rank':>10} {'suit':>6} {'both':>6}  true indices")
