@@ -77,8 +77,9 @@ def main() -> int:
     # (`IndexReader.spread_gaps`), which is the reader's, not the heads'.
     reader = IndexReader(localiser=args.localiser, heads=args.heads, card_boxes=False,
                          gaps=False)
-    print(f"localiser {reader.localiser_path}; heads {reader.heads.path}; index_conf {reader.index_conf} (and {args.low}); "
-          f"{args.scenes} scenes per condition of {', '.join(names)}")
+    print(f"localiser {reader.localiser_path}; heads {reader.heads.path}; index_conf "
+          f"{reader.index_conf} (and {args.low}); {args.scenes} scenes per condition of "
+          f"{', '.join(names)}")
     print(f"{'condition':<14} {'cards w/ index':>14} {'loc R / P':>13} {'loc R / P low':>14} "
           f"{'heads rank':>10} {'suit':>6} {'both':>6}  true indices")
     for cond in CONDITIONS:
