@@ -48,11 +48,18 @@ EIGHTH = 45.0
 MODELS = Path(__file__).resolve().parents[2] / "models"
 
 
+def _patch_square(box: Sequence[float] | np.ndarray) -> tuple[float, float, float]:
+    """An index box's width and height, and the side of the square its patch is cut from:
+    about the box's longer side, grown by ``PATCH_MARGIN`` on every side."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    w, h = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
+    return w, h, max(w, h) * (1 + 2 * PATCH_MARGIN)
+
+
 def index_patch(frame: np.ndarray, box: Sequence[float] | np.ndarray) -> np.ndarray:
     """The grey square patch (``PATCH`` px, uint8) the heads read for one index box."""
     x1, y1, x2, y2 = (float(v) for v in box)
-    w, h = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
-    side = max(w, h) * (1 + 2 * PATCH_MARGIN)
+    side = _patch_square(box)[2]
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
     s = PATCH / side
     m = np.array([[s, 0, PATCH / 2 - s * cx], [0, s, PATCH / 2 - s * cy]], np.float64)
@@ -73,10 +80,8 @@ FADE_OVER = 6.0
 
 def box_extent(box: Sequence[float] | np.ndarray) -> tuple[float, float]:
     """The width and height of an index box as shares of its patch's side (`index_patch`
-    makes the patch square about the box's longer side, grown by ``PATCH_MARGIN``)."""
-    x1, y1, x2, y2 = (float(v) for v in box)
-    w, h = max(x2 - x1, 1.0), max(y2 - y1, 1.0)
-    side = max(w, h) * (1 + 2 * PATCH_MARGIN)
+    cuts the patch from the square `_patch_square` gives)."""
+    w, h, side = _patch_square(box)
     return w / side, h / side
 
 
