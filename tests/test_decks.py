@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 np = pytest.importorskip("numpy")
@@ -82,3 +84,48 @@ def test_corner_index_boxes_follow_the_design() -> None:
         x1, y1, x2, y2 = decks.corner_index_box("standard", code)
         assert _ink_share(plain, (1 - x2, y1, 1 - x1, y2)) < 0.2 * _ink_share(plain,
                                                                              (x1, y1, x2, y2))
+
+
+def test_index_columns_end_at_a_gap_after_the_index() -> None:
+    h, w = 240, 170
+    cols = np.zeros(44, bool)
+    cols[3] = True            # the card's border line before the index: not its end
+    cols[8:10] = True
+    cols[13:25] = True        # "1"
+    cols[27:33] = True        # "0", two columns on: one index
+    cols[38:44] = True        # a pip beside it, five columns on
+    assert decks.index_columns(cols, h, w) == 33
+    assert decks.index_columns(cols[:35], h, w) == 35  # nothing beside: the region's end
+    assert decks.index_columns(np.zeros(44, bool), h, w) == 44
+
+
+def _folder_deck(root: Path, name: str) -> None:
+    folder = root / f"{decks.CARD_FOLDER}{name}"
+    folder.mkdir(parents=True)
+    for k, code in enumerate((*CARD_CODES, "back")):
+        shade = 40 + 3 * k
+        (folder / f"{code}.svg").write_text(
+            '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="140">'
+            '<rect x="1" y="1" width="98" height="138" rx="6" fill="#fff" stroke="#000"/>'
+            f'<rect x="6" y="6" width="12" height="30" fill="rgb({shade},0,0)"/></svg>')
+
+
+@pytest.mark.skipif(svg_renderer_missing() is not None, reason=svg_renderer_missing() or "")
+def test_a_folder_of_card_files_is_a_design(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                            ) -> None:
+    _folder_deck(tmp_path, "plain")
+    (tmp_path / f"{decks.CARD_FOLDER}short").mkdir()  # a folder lacking cards is no design
+    monkeypatch.setattr(decks, "DECK_DIRS", (tmp_path,))
+    monkeypatch.setenv("MICHIGAN_CACHE", str(tmp_path / "cache"))
+    decks._deck_index.cache_clear()
+    try:
+        assert decks.available_decks() == ["plain"]
+        card = decks.render_card("plain", "2C", 140)
+        assert card.shape[0] == 140 and 95 <= card.shape[1] <= 105
+        assert card[70, 50, 3] == 255 and card[0, 0, 3] < 128  # rounded corner left clear
+        assert decks.render_back("plain", 140).shape[0] == 140
+        x1, y1, x2, y2 = decks.corner_index_box("plain", "QH")
+        assert x1 < 0.08 and y1 < 0.05 and 0.16 < x2 < 0.21 and 0.24 < y2 < 0.28
+    finally:
+        decks._deck_index.cache_clear()
+        decks._cached.cache_clear()

@@ -1,8 +1,10 @@
 """Real deck designs on this machine: find them and rasterise single cards from their SVG.
 
-The designs are the Debian ``kdegames-card-data-kf5`` decks (``/usr/share/carddecks``) and
-aisleriot's ``bonded`` deck. One card is cut out of a deck's sheet by pruning the SVG to that
-card's element (plus what it references), rendering it with cairosvg and cropping to its alpha.
+The designs are the Debian ``kdegames-card-data-kf5`` decks (``/usr/share/carddecks``),
+aisleriot's ``bonded`` deck, and decks of one SVG file per card (a ``cards-NAME`` folder holding
+``2C.svg`` ... ``AS.svg`` and ``back.svg``: `vision.training.npm_decks` makes two from npm
+packages). One card is cut out of a deck's sheet by pruning the SVG to that card's element
+(plus what it references), rendering it with cairosvg and cropping to its alpha.
 Renders are cached in memory and on disk (``$MICHIGAN_CACHE`` or ``~/.cache/michigan-companion``).
 """
 
@@ -22,12 +24,17 @@ import numpy as np
 
 from companion.cards import CARD_CODES
 
-#: Folders searched for deck designs (KDE card decks, aisleriot).
+#: Folders searched for deck designs (KDE card decks, aisleriot, and the user's own folder of
+#: decks of one file per card, ``$MICHIGAN_DECKS`` or ``~/.local/share/carddecks``).
 DECK_DIRS: tuple[Path, ...] = (
     Path("/usr/share/carddecks"),
     Path("/usr/local/share/carddecks"),
     Path("/usr/share/aisleriot/cards"),
+    Path(os.environ.get("MICHIGAN_DECKS") or Path.home() / ".local" / "share" / "carddecks"),
 )
+
+#: The folder prefix of a deck of one SVG file per card (``cards-NAME/QH.svg``).
+CARD_FOLDER = "cards-"
 
 #: Designs that are not ordinary 52-card decks and are never used: German suits
 #: (``xskat-german``), and ``future``, whose landscape sci-fi cards have no usual indices.
@@ -40,7 +47,7 @@ HELDOUT_DECKS: list[str] = ["dondorf", "tigullio-international"]
 TRAIN_DECKS: list[str] = [
     "ancient-egyptians", "bonded", "gm-paris", "jolly-royal", "konqi-modern",
     "nicu-ornamental", "nicu-white", "oxygen", "oxygen-air", "oxygen-white", "penguins",
-    "standard", "xskat-french",
+    "standard", "xskat-french", "aguilar", "kennard",
 ]
 
 #: Designs that print no rank-and-suit index in a corner: the ``oxygen`` family shows the rank
@@ -68,7 +75,10 @@ def _deck_files() -> dict[str, Path]:
         if not base.is_dir():
             continue
         for sub in sorted(base.iterdir()):
-            if sub.is_dir() and sub.name.startswith("svg-"):
+            if sub.is_dir() and sub.name.startswith(CARD_FOLDER):
+                if all((sub / f"{c}.svg").is_file() for c in (*CARD_CODES, "back")):
+                    found.setdefault(sub.name[len(CARD_FOLDER):], sub)
+            elif sub.is_dir() and sub.name.startswith("svg-"):
                 files = sorted(sub.glob("*.svgz")) + sorted(sub.glob("*.svg"))
                 if files:
                     found.setdefault(sub.name[4:], files[0])
@@ -234,6 +244,9 @@ def _alpha_box(img: np.ndarray) -> tuple[int, int, int, int]:
 
 
 def _rasterise(deck: str, code: str, height: int) -> np.ndarray:
+    folder = _deck_index().get(deck)
+    if folder is not None and folder.is_dir():
+        return _rasterise_file(folder / f"{code}.svg", height)
     root = _load_tree(deck)
     svg = _pruned_svg(root, element_id(deck, code))
     # Pass 1: locate the card anywhere in a wide user-space window (cards may lie off-sheet).
@@ -246,6 +259,19 @@ def _rasterise(deck: str, code: str, height: int) -> np.ndarray:
     # Pass 2: render that window at the wanted height and crop to the card's alpha.
     scale = (height + 2) / max(1e-3, bh - 4 * u)
     big = _render_png(_with_view(svg, (bx, by, bw, bh)), scale)
+    x1, y1, x2, y2 = _alpha_box(big)
+    card = big[y1:y2, x1:x2]
+    if card.shape[0] != height:
+        w = max(1, round(card.shape[1] * height / card.shape[0]))
+        card = cv2.resize(card, (w, height), interpolation=cv2.INTER_AREA)
+    return np.ascontiguousarray(card)
+
+
+def _rasterise_file(path: Path, height: int) -> np.ndarray:
+    """A card drawn alone in its own SVG file, ``height`` px tall, cropped to its alpha."""
+    svg = path.read_bytes()
+    x1, y1, x2, y2 = _alpha_box(_render_png(svg, 1.0))
+    big = _render_png(svg, (height + 2) / max(1, y2 - y1))
     x1, y1, x2, y2 = _alpha_box(big)
     card = big[y1:y2, x1:x2]
     if card.shape[0] != height:
@@ -323,8 +349,10 @@ def half_turn(box: tuple[float, float, float, float]) -> tuple[float, float, flo
 def corner_index_box(deck: str, code: str) -> tuple[float, float, float, float]:
     """The top-left corner index (rank and suit) as fractions of the card (x1, y1, x2, y2).
 
-    Found from the card's ink in its top-left region; used to decide whether a partly covered
-    card still shows its index.
+    Found from the card's ink in its top-left region, up to the first clear gap across it
+    once some index ink has been passed (`index_columns`: a pip or a court's frame printed
+    beside a narrow index is not part of it); used to decide whether a partly covered card
+    still shows its index.
     """
     img = render_card(deck, code, 240)
     h, w = img.shape[:2]
@@ -332,11 +360,28 @@ def corner_index_box(deck: str, code: str) -> tuple[float, float, float, float]:
     region = ink[: int(h * 0.32), : int(w * 0.26)].copy()
     region[: max(1, int(h * 0.015)), :] = False
     region[:, : max(1, int(w * 0.02))] = False
+    region[:, index_columns(np.asarray(region.any(axis=0)), h, w):] = False
     ys, xs = np.nonzero(region)
     if len(xs) < 10:
         return 0.0, 0.0, 0.22, 0.3
     return (float(xs.min()) / w, float(ys.min()) / h, float(xs.max() + 1) / w,
             float(ys.max() + 1) / h)
+
+
+def index_columns(columns: np.ndarray, height: int, width: int) -> int:
+    """Where a corner's index ends, given which columns of its region hold ink (left to
+    right) on a card ``height`` x ``width`` px: at the first gap of at least 1.25% of the
+    height once ink has filled 8% of the width (a border line or a corner's rounding before
+    the index does not end it; the gap inside a "10" is narrower), else the region's end."""
+    gap, seen, run = max(3, round(0.0125 * height)), 0, 0
+    for x, ink in enumerate(columns):
+        if ink:
+            seen, run = seen + 1, 0
+        elif seen >= 0.08 * width:
+            run += 1
+            if run >= gap:
+                return x - run + 1
+    return len(columns)
 
 
 def corner_index_boxes(deck: str, code: str) -> list[tuple[float, float, float, float]]:
