@@ -258,20 +258,18 @@ def _rasterise(deck: str, code: str, height: int) -> np.ndarray:
     bw, bh = (x2 - x1 + 4) * u, (y2 - y1 + 4) * u
     # Pass 2: render that window at the wanted height and crop to the card's alpha.
     scale = (height + 2) / max(1e-3, bh - 4 * u)
-    big = _render_png(_with_view(svg, (bx, by, bw, bh)), scale)
-    x1, y1, x2, y2 = _alpha_box(big)
-    card = big[y1:y2, x1:x2]
-    if card.shape[0] != height:
-        w = max(1, round(card.shape[1] * height / card.shape[0]))
-        card = cv2.resize(card, (w, height), interpolation=cv2.INTER_AREA)
-    return np.ascontiguousarray(card)
+    return _cropped(_render_png(_with_view(svg, (bx, by, bw, bh)), scale), height)
 
 
 def _rasterise_file(path: Path, height: int) -> np.ndarray:
     """A card drawn alone in its own SVG file, ``height`` px tall, cropped to its alpha."""
     svg = path.read_bytes()
     x1, y1, x2, y2 = _alpha_box(_render_png(svg, 1.0))
-    big = _render_png(svg, (height + 2) / max(1, y2 - y1))
+    return _cropped(_render_png(svg, (height + 2) / max(1, y2 - y1)), height)
+
+
+def _cropped(big: np.ndarray, height: int) -> np.ndarray:
+    """A card rendered a little taller than ``height``, cropped to its alpha and sized to it."""
     x1, y1, x2, y2 = _alpha_box(big)
     card = big[y1:y2, x1:x2]
     if card.shape[0] != height:
