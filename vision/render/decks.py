@@ -24,13 +24,17 @@ import numpy as np
 
 from companion.cards import CARD_CODES
 
-#: Folders searched for deck designs (KDE card decks, aisleriot, and the user's own folder of
-#: decks of one file per card, ``$MICHIGAN_DECKS`` or ``~/.local/share/carddecks``).
+#: The user's own folder of decks of one file per card (`vision.training.npm_decks` writes
+#: there): ``$MICHIGAN_DECKS`` or ``~/.local/share/carddecks``.
+USER_DECKS = Path(os.environ.get("MICHIGAN_DECKS")
+                  or Path.home() / ".local" / "share" / "carddecks")
+
+#: Folders searched for deck designs (KDE card decks, aisleriot, the user's own).
 DECK_DIRS: tuple[Path, ...] = (
     Path("/usr/share/carddecks"),
     Path("/usr/local/share/carddecks"),
     Path("/usr/share/aisleriot/cards"),
-    Path(os.environ.get("MICHIGAN_DECKS") or Path.home() / ".local" / "share" / "carddecks"),
+    USER_DECKS,
 )
 
 #: The folder prefix of a deck of one SVG file per card (``cards-NAME/QH.svg``).

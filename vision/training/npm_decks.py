@@ -23,6 +23,7 @@ machine without the registry.
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import subprocess
 import tarfile
@@ -30,7 +31,7 @@ import tempfile
 from pathlib import Path
 
 from companion.cards import CARD_CODES
-from vision.render.decks import CARD_FOLDER, DECK_DIRS
+from vision.render.decks import CARD_FOLDER, USER_DECKS
 
 #: (design, npm package at a fixed version, its tarball's name as ``npm pack`` writes it).
 PACKAGES = (
@@ -104,8 +105,6 @@ _BACK = """<?xml version="1.0" encoding="UTF-8"?>
 
 def aguilar_back(tile_svg: str) -> str:
     """A card-sized back filled with the package's sizeless 80 x 80 tile."""
-    import re
-
     body = re.search(r"<svg[^>]*>(.*)</svg>", tile_svg, re.S)
     if body is None:
         raise ValueError("the aguilar back tile holds no <svg> element")
@@ -150,7 +149,7 @@ def build(out: Path, packed: Path | None = None) -> list[str]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, default=DECK_DIRS[-1],
+    ap.add_argument("--out", type=Path, default=USER_DECKS,
                     help="where the card folders go (a folder `vision.render.decks` searches)")
     ap.add_argument("--from", dest="packed", type=Path, default=None,
                     help="a folder with the packed tarballs (npm pack), instead of the registry")
