@@ -13,7 +13,10 @@ true box:
 
 ANSWERS is a text file with one card per sample in sheet order, as a person reads it (``QS``,
 ``10D``, ``Q♠``) or ``?`` where they cannot; the score prints the share the person and the
-heads named right, per condition and in all.
+heads named right, per condition and in all, and how many of the indices the person named
+and could not name the heads name. `benchmarks/data/legible-audit-144.txt` holds one such
+person's answers to ``sheets OUT --count 144 --seed 29`` (models/INDEX.md, "Twenty-eighth
+session").
 """
 
 from __future__ import annotations
@@ -53,7 +56,8 @@ def sample(count: int, seed: int, scenes_per: int = 12) -> list[tuple[str, str, 
     from vision.readers.index_heads import RANKS, SUITS
     from vision.readers.index_reader import IndexReader
 
-    reader = IndexReader(card_boxes=False)
+    # The heads on the true boxes alone: no indices added between a spread's (`spread_gaps`).
+    reader = IndexReader(card_boxes=False, gaps=False)
     items = []
     for cond in CONDITIONS:
         for s in scenes(cond, scenes_per, design_names("heldout")):
@@ -96,6 +100,12 @@ def code_of(answer: str) -> str | None:
         return None
 
 
+def answer_list(text: str) -> list[str]:
+    """The answers of an ANSWERS file: every word, lines starting with ``#`` left out."""
+    return [w for line in text.splitlines() if not line.lstrip().startswith("#")
+            for w in line.split()]
+
+
 def score(key: list[list[str]], answers: list[str]) -> dict[str, tuple[int, int, int]]:
     """(named right by the person, by the heads, shown) per condition and ``all``."""
     if len(answers) != len(key):
@@ -106,6 +116,16 @@ def score(key: list[list[str]], answers: list[str]) -> dict[str, tuple[int, int,
             person, heads, shown = out.get(k, (0, 0, 0))
             out[k] = (person + (code_of(answer) == code), heads + (named == code), shown + 1)
     return out
+
+
+def heads_beside_person(key: list[list[str]], answers: list[str]) -> tuple[int, int, int, int]:
+    """(indices the person named right, the heads right on those, indices the person could
+    not name or named wrongly, the heads right on those): whether the heads read what a
+    person can, and what a person cannot."""
+    named = [code_of(a) == code for (_, code, _), a in zip(key, answers, strict=True)]
+    heads = [h == code for _, code, h in key]
+    return (sum(named), sum(h for n, h in zip(named, heads, strict=True) if n),
+            len(named) - sum(named), sum(h for n, h in zip(named, heads, strict=True) if not n))
 
 
 def main() -> int:
@@ -124,12 +144,15 @@ def main() -> int:
             print(path)
         return 0
     key = json.loads((args.out / "key.json").read_text())
-    answers = args.answers.read_text().split()
+    answers = answer_list(args.answers.read_text())
     got = score(key, answers)
     for k in [c for c in CONDITIONS if c in got] + ["all"]:
         person, heads, shown = got[k]
         print(f"  {k:<14} {shown:3d} indices: a person names {person / shown:.3f}, "
               f"the heads {heads / shown:.3f}")
+    person, heads_too, other, heads_only = heads_beside_person(key, answers)
+    print(f"  the heads name {heads_too} of the {person} the person named, and {heads_only} of "
+          f"the {other} the person could not")
     return 0
 
 

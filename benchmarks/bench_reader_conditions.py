@@ -64,22 +64,36 @@ def scenes(condition: str, count: int, names: list[str], seed: int = 2026, size:
     return [render(rng, condition, names, size) for _ in range(count)]
 
 
+def legible_cards(scene: Scene) -> list[tuple[str, list[np.ndarray]]]:
+    """The cards of the scene a person can name by a corner index, each with the quads of
+    its indices that stayed legible in the frame (`Scene.indices`, the renderer's legibility
+    check) inside the card's box."""
+    out = []
+    for code, (x1, y1, x2, y2) in scene.cards:
+        quads = [q for c, q in scene.indices if c == code]
+        quads = [q for q in quads
+                 if x1 - 1 <= q[:, 0].mean() <= x2 + 1 and y1 - 1 <= q[:, 1].mean() <= y2 + 1]
+        if quads:
+            out.append((code, quads))
+    return out
+
+
+def read_at(code: str, quads: list[np.ndarray], xyxy: np.ndarray, class_id: np.ndarray
+            ) -> bool:
+    """Whether a reading of ``code`` covers the centre of one of its index ``quads``."""
+    k = CARD_CODES.index(code)
+    centres = [q.mean(axis=0) for q in quads]
+    return any(int(c) == k and b[0] - 2 <= p[0] <= b[2] + 2 and b[1] - 2 <= p[1] <= b[3] + 2
+               for b, c in zip(xyxy, class_id, strict=True) for p in centres)
+
+
 def readable_read(scene: Scene, xyxy: np.ndarray, class_id: np.ndarray) -> np.ndarray:
     """(cards of the scene a person can name by a corner index, those of them read): a card
-    is readable when one of its indices stayed legible in the frame (`Scene.indices`, the
-    renderer's legibility check); it is read when a reading of its code covers that index's
-    centre."""
-    counted = read = 0
-    for code, (x1, y1, x2, y2) in scene.cards:
-        centres = [q.mean(axis=0) for c, q in scene.indices if c == code]
-        centres = [p for p in centres if x1 - 1 <= p[0] <= x2 + 1 and y1 - 1 <= p[1] <= y2 + 1]
-        if not centres:
-            continue
-        counted += 1
-        k = CARD_CODES.index(code)
-        read += any(int(c) == k and b[0] - 2 <= p[0] <= b[2] + 2 and b[1] - 2 <= p[1] <= b[3] + 2
-                    for b, c in zip(xyxy, class_id, strict=True) for p in centres)
-    return np.array([counted, read], np.int64)
+    is readable when one of its indices stayed legible in the frame (`legible_cards`); it is
+    read when a reading of its code covers that index's centre (`read_at`)."""
+    cards = legible_cards(scene)
+    return np.array([len(cards), sum(read_at(c, q, xyxy, class_id) for c, q in cards)],
+                    np.int64)
 
 
 def error_kind(got: str, under: str | None, codes: list[str]) -> str:

@@ -1,4 +1,5 @@
-"""The benchmarks' error list (`bench_reader_conditions.py --errors`) and legibility audit."""
+"""The benchmarks' error list (`bench_reader_conditions.py --errors`), where legible cards are
+lost (`bench_reader_losses.py`) and the legibility audit."""
 
 import importlib.util
 from pathlib import Path
@@ -45,6 +46,44 @@ def test_wrong_readings_name_the_card_under_each() -> None:
                                                            ("7D", None, "nothing")]
 
 
+def _quad(x: float, y: float, w: float = 10, h: float = 20) -> np.ndarray:
+    return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
+
+
+def test_legible_cards_are_those_with_an_index_inside_them_and_read_where_it_lies() -> None:
+    scene = Scene(np.zeros((100, 200, 3), np.uint8),
+                  [("5S", (0.0, 0.0, 50.0, 80.0)), ("JH", (100.0, 0.0, 150.0, 80.0)),
+                   ("2C", (160.0, 0.0, 200.0, 80.0))],
+                  indices=[("5S", _quad(2, 2)), ("JH", _quad(102, 2)),
+                           ("2C", _quad(20, 40))])  # a 2C index outside the 2C: not its own
+    cards = bench.legible_cards(scene)
+    assert [c for c, _ in cards] == ["5S", "JH"]
+    boxes = np.array([[0, 0, 50, 80], [130, 0, 150, 80]], np.float64)  # the JH box misses it
+    read = np.array([CARD_CODES.index("5S"), CARD_CODES.index("JH")])
+    assert [bench.read_at(c, q, boxes, read) for c, q in cards] == [True, False]
+    assert bench.readable_read(scene, boxes, read).tolist() == [2, 1]
+
+
+def test_a_card_not_read_is_lost_where_its_index_readings_say() -> None:
+    from vision.readers.index_heads import RANKS, SUITS, IndexReading
+
+    losses = _script("bench_reader_losses")
+
+    def reading(code: str, box: tuple[float, float, float, float], p: float) -> IndexReading:
+        rank, suit = np.full(13, (1 - p) / 12), np.full(4, (1 - p) / 3)
+        rank[RANKS.index(code[0])], suit[SUITS.index(code[1])] = p, p
+        return IndexReading(box, 0.8, rank, suit, 0, 1.0)
+
+    quads = [_quad(10, 10)]
+    where = losses.where_lost
+    assert where("QS", quads, [], 0.5) == "not found"
+    assert where("QS", quads, [reading("QS", (60, 10, 70, 30), 0.99)], 0.5) == "not found"
+    assert where("QS", quads, [reading("QC", (9, 9, 21, 31), 0.99)], 0.5) == "misread"
+    assert where("QS", quads, [reading("QS", (9, 9, 21, 31), 0.6)], 0.5) == "unsure"
+    assert where("QS", quads, [reading("QC", (9, 9, 21, 31), 0.99),
+                               reading("QS", (10, 8, 20, 30), 0.9)], 0.5) == "lost"
+
+
 def test_legibility_audit_scores_a_person_and_the_heads() -> None:
     audit = _script("audit_legible_indices")
     code_of, score = audit.code_of, audit.score
@@ -52,6 +91,10 @@ def test_legibility_audit_scores_a_person_and_the_heads() -> None:
     key = [["pile", "QS", "QS"], ["pile", "TD", "TH"], ["webcam", "2C", "2S"]]
     got = score(key, ["Q♠", "10D", "?"])
     assert got == {"pile": (2, 1, 2), "webcam": (0, 0, 1), "all": (2, 1, 3)}
+    assert audit.heads_beside_person(key, ["Q♠", "10D", "?"]) == (2, 1, 1, 0)
+    assert audit.heads_beside_person(key, ["?", "?", "2S"]) == (0, 0, 3, 1)
+    assert audit.answer_list("# names, in sheet order\nQ♠ 10D\n  # more\n?\n") == [
+        "Q♠", "10D", "?"]
 
 
 def test_pooled_real_sets_count_every_card_once_per_set(tmp_path: Path) -> None:

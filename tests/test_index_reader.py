@@ -890,6 +890,46 @@ def test_a_photo_is_read_in_negative_only_where_indices_show_there_alone() -> No
     # in the middle of its box (a back's art), nor the 7D that no index was read for (the
     # crop classifier never saw a card in negative).
     assert more.reads == 1 and got.labels == ["QS", "4H"]
+    # The negative look's index readings are handed back when asked for.
+    readings: list[IndexReading] = []
+    Reader(np.array([[102, 2, 112, 22]], np.float32))._and_negative(frame, found, seen, None,
+                                                                     0.5, readings)
+    assert [r.code for r in readings] == ["QS", "4H", "KC"]
+
+
+def test_a_frame_is_read_with_the_index_readings_of_both_looks() -> None:
+    from vision.detections import Detections
+    from vision.readers.index_reader import IndexReader
+
+    class Reader(IndexReader):
+        """The photo (black) shows a QS index; its negative (white) a 4H one besides."""
+
+        def __init__(self) -> None:
+            self.face, self.conf, self.negative = None, 0.5, True
+
+        def index_looks(self, frame: np.ndarray, index_conf: float | None = None
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            boxes = [[2, 2, 12, 22]] if frame.mean() < 128 else [[2, 2, 12, 22],
+                                                                  [102, 2, 112, 22]]
+            return (np.array(boxes, np.float32), np.full(len(boxes), 0.9, np.float32),
+                    np.zeros(len(boxes), bool))
+
+        def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+                  min_conf: float, used: list[IndexReading] | None = None,
+                  coarse: np.ndarray | None = None) -> Detections:
+            codes = ["QS"] if frame.mean() < 128 else ["QS", "4H"]
+            if used is not None:
+                used.extend(reading(c, tuple(b)) for c, b in zip(codes, boxes.tolist(),
+                                                                  strict=True))
+            cards = [[0, 0, 50, 70], [100, 0, 150, 70]][:len(codes)]
+            return Detections(np.array(cards, np.float32), np.full(len(codes), 0.9, np.float32),
+                              np.array([CARD_CODES.index(c) for c in codes]))
+
+    frame = np.zeros((160, 260, 3), np.uint8)
+    dets, readings = Reader().read_frame(frame)
+    assert dets.labels == ["QS", "4H"] == Reader().detect(frame).labels
+    # The photo's own reading first, then the negative's (its QS and the 4H it alone shows).
+    assert [r.code for r in readings] == ["QS", "QS", "4H"]
 
 
 def test_an_index_read_unsurely_in_the_photo_is_read_again_in_its_negative() -> None:

@@ -518,23 +518,28 @@ class IndexReader:
                     card_conf: float | None = None) -> list[Detections]:
         """The cards of each frame, one row per physical card. ``card_conf`` is accepted for
         the zone reader's interface; here it is the minimum localiser score of an index."""
+        return [self.read_frame(frame, conf, card_conf)[0] for frame in frames_bgr]
+
+    def read_frame(self, frame_bgr: np.ndarray, conf: float | None = None,
+                   card_conf: float | None = None) -> tuple[Detections, list[IndexReading]]:
+        """The cards of one frame (as `detect`) and every index reading they were read from:
+        the frame's own look's, then its negative's (same pixel coordinates), as the heads
+        read them before the cards were fused (`bench_reader_losses.py` tells from them
+        where a card was lost)."""
         from vision.readers.detector import _bgr, despeckled
 
-        out = []
-        for frame in frames_bgr:
-            frame = despeckled(_bgr(frame))
-            if self.face is not None:
-                frame = as_light_face(frame, *self.face)
-            min_conf = self.conf if conf is None else float(conf)
-            boxes, scores, coarse = self.index_looks(frame, card_conf)
-            used: list[IndexReading] = []
-            dets = self._read(frame, boxes, scores, min_conf, used, coarse)
-            if self.negative:  # (a deck taught dark-faced: its frame is the negative already)
-                sure = np.array([r.box for r in used if r.confidence >= min_conf],
-                                np.float32).reshape(-1, 4)
-                dets = self._and_negative(frame, sure, dets, card_conf, min_conf)
-            out.append(dets)
-        return out
+        frame = despeckled(_bgr(frame_bgr))
+        if self.face is not None:
+            frame = as_light_face(frame, *self.face)
+        min_conf = self.conf if conf is None else float(conf)
+        boxes, scores, coarse = self.index_looks(frame, card_conf)
+        used: list[IndexReading] = []
+        dets = self._read(frame, boxes, scores, min_conf, used, coarse)
+        if self.negative:  # (a deck taught dark-faced: its frame is the negative already)
+            sure = np.array([r.box for r in used if r.confidence >= min_conf],
+                            np.float32).reshape(-1, 4)
+            dets = self._and_negative(frame, sure, dets, card_conf, min_conf, used)
+        return dets, used
 
     def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
               min_conf: float, used: list[IndexReading] | None = None,
@@ -556,7 +561,8 @@ class IndexReader:
                          readings)
 
     def _and_negative(self, frame: np.ndarray, sure: np.ndarray, dets: Detections,
-                      card_conf: float | None, min_conf: float) -> Detections:
+                      card_conf: float | None, min_conf: float,
+                      readings: list[IndexReading] | None = None) -> Detections:
         """The cards of a deck printed light on a dark face, read in the frame's negative
         (where they look like the cards the models know) when the localiser finds indices
         there that are not in ``sure``, the boxes of the indices the frame itself was read
@@ -567,13 +573,16 @@ class IndexReader:
         negative, and a dark card back turns into a light card with its art (a large letter)
         in the middle: on the held-out empty tables every phantom card came from the
         negative so (7 in 200 frames; none with this rule). (For a deck taught dark-faced the
-        frame is the negative, and this reads the photo itself.)"""
+        frame is the negative, and this reads the photo itself.) ``readings`` gets the
+        negative look's index readings."""
         negative = 255 - frame
         nb, ns, coarse = self.index_looks(negative, card_conf)
         if not len(nb) or (len(sure) and overlapped(sure, nb).all()):
             return dets
         used: list[IndexReading] = []
         more = self._read(negative, nb, ns, min_conf, used, coarse)
+        if readings is not None:
+            readings.extend(used)
         keep = [i for i in range(len(more)) if more.labels[i] not in dets.labels
                 and not (len(dets) and overlapped(dets.xyxy, more.xyxy[i:i + 1])[0])
                 and cornered(more.xyxy[i], more.labels[i], used)]
