@@ -13,7 +13,7 @@ With ``--errors`` every wrong reading is listed with the card it lies on, and th
 readings are counted by kind (`error_kind`).
 
     python benchmarks/bench_reader_conditions.py [--scenes 30] [--reader index|card] [--size 1600]
-        [--errors]
+        [--magnify 2] [--errors]
 """
 
 from __future__ import annotations
@@ -145,6 +145,9 @@ def main() -> int:
                     help="index readers: the localiser's threshold")
     ap.add_argument("--no-tiles", action="store_true",
                     help="index readers: one look at the whole frame, never tiles")
+    ap.add_argument("--magnify", type=float, default=None,
+                    help="also read each frame magnified this many times (IndexReader "
+                         "magnify; default: the reader's own)")
     ap.add_argument("--errors", action="store_true",
                     help="list every wrong reading and count them by kind")
     args = ap.parse_args()
@@ -155,6 +158,8 @@ def main() -> int:
     kw: dict[str, object] = {} if args.index_conf is None else {"index_conf": args.index_conf}
     if args.no_tiles:
         kw["tile"] = False
+    if args.magnify is not None:
+        kw["magnify"] = args.magnify
     reader = load_reader(args.reader, conf=args.conf, **kw)
     print(f"reader: {type(reader).__name__}; {args.designs} designs: {', '.join(names)}; "
           f"{args.scenes} scenes per condition, {args.size} px")

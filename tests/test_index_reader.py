@@ -732,6 +732,55 @@ def test_a_close_up_is_also_looked_at_half_size_for_large_indices() -> None:
     assert [r.box[0] for r in read] == [10, 100]
 
 
+def test_a_small_frame_is_also_read_magnified_where_only_sure_readings_count() -> None:
+    from vision.readers.index_reader import FULL_LOOK, MAGNIFIED_LOOK, IndexReader
+
+    class Reader(IndexReader):
+        def __init__(self, magnify: float) -> None:
+            self.imgsz, self.free_shape, self.tile, self.coarse = 640, True, True, False
+            self.index_conf, self.magnify = 0.25, magnify
+
+        def _localise(self, frame: np.ndarray, thr: float, size: int | None = None
+                      ) -> tuple[np.ndarray, np.ndarray]:
+            if frame.shape[:2] == (480, 640):  # the frame itself: one index
+                return np.array([[20, 20, 40, 50]], np.float32), np.array([0.5], np.float32)
+            # each tile, magnified to 640 px: an index by its top-left corner
+            assert frame.shape[:2] == (640, 640)
+            return np.array([[40, 40, 80, 100]], np.float32), np.array([0.6], np.float32)
+
+    frame = np.zeros((480, 640, 3), np.uint8)
+    assert Reader(1.0).tiles(640, 480) == []
+    tiles = Reader(2.0).tiles(640, 480)
+    assert [t[0][:2] for t in tiles] == [(0, 0), (240, 0), (320, 0), (0, 160), (240, 160),
+                                         (320, 160)]
+    assert all(x1 - x0 == 320 and y1 - y0 == 320 and s == 2.0 for (x0, y0, x1, y1), s in tiles)
+    assert Reader(2.0).tiles(1280, 720) == Reader(1.0).tiles(1280, 720)  # a large frame's own
+    boxes, scores, looks = Reader(2.0).index_looks(frame)
+    got = sorted(zip(boxes.tolist(), looks.tolist(), strict=True))
+    # The first tile's index is the one the frame itself showed; the others only a tile found.
+    assert got[0] == ([20, 20, 40, 50], FULL_LOOK) and len(got) == 6
+    assert {look for _, look in got[1:]} == {MAGNIFIED_LOOK}
+    assert [20, 180, 40, 210] in boxes.tolist() and [340, 180, 360, 210] in boxes.tolist()
+
+    class Heads(_Cuts):  # every patch a QS, read as sure as its rank
+        def read(self, patches: np.ndarray) -> dict[str, np.ndarray]:
+            rank = np.full((3, 13), 0.0)
+            rank[:, RANKS.index("Q")] = [0.5, 0.95, 0.6]
+            suit = np.zeros((3, 4))
+            suit[:, SUITS.index("S")] = 1.0
+            return {"rank": rank, "suit": suit, "orient": np.zeros((3, 4)),
+                    "is_index": np.ones(3)}
+
+    reader = Reader(2.0)
+    reader.heads, reader.faint_below, reader.ocr, reader.magnified_sure = Heads(), 0.0, None, 0.85
+    reader.regrow = reader.gaps = False
+    three = np.array([[10, 10, 30, 40], [100, 100, 120, 130], [300, 300, 320, 330]], np.float32)
+    read = reader.read_indices(frame, three, np.full(3, 0.5, np.float32),
+                               coarse=np.array([FULL_LOOK, MAGNIFIED_LOOK, MAGNIFIED_LOOK]))
+    # the frame's own unsure reading stays; of the magnified tiles' only the sure one
+    assert [r.box[0] for r in read] == [10, 100]
+
+
 def test_two_boxes_of_one_index_keep_the_surer_reading() -> None:
     from vision.readers.index_reader import surest_of_each
 

@@ -223,6 +223,11 @@ class IndexReader:
     - ``coarse``: also look at the frame at half the localiser's size for indices larger
       than it learnt (a close-up; `index_looks`); what it boxes counts only where the heads
       are sure it is an index (is-index at least ``faint_index``).
+    - ``magnify``: a frame no larger than 1.5 times the localiser's size (which `tiles` does
+      not cut) is also read magnified this many times, in overlapping tiles, for indices too
+      small for the full look (a spread across a webcam frame); an index only that look
+      boxes counts only where the heads read it at least ``magnified_sure`` (rank x suit x
+      is-index): magnified, the localiser boxes pips and art that the heads then misname.
     - ``eighths``: an index the heads read unsurely in its four quarter turns is read again
       turned an eighth (an index lying at some 45 degrees to the frame; `IndexHeads.read`).
     - ``regrow``: an unsure index whose rank is read is read again with its box grown toward
@@ -233,6 +238,7 @@ class IndexReader:
 
     names = CARD_CODES
     regrow = gaps = True
+    magnify, magnified_sure = 1.0, 0.85
 
     def __init__(self, localiser: str | Path | None = None, heads: str | Path | None = None,
                  conf: float = 0.5, index_conf: float = 0.25, threads: int = 2,
@@ -245,7 +251,8 @@ class IndexReader:
                  negative: bool = False, faceless: float = FACELESS_PX,
                  faint_below: float = 0.0, faint_index: float = 0.9, alike: bool = True,
                  coarse: bool = False, eighths: bool = False, regrow: bool = True,
-                 gaps: bool = True) -> None:
+                 gaps: bool = True, magnify: float = 1.0, magnified_sure: float = 0.85
+                 ) -> None:
         self.localiser_path = Path(localiser) if localiser else localiser_path()
         if not self.localiser_path.exists():
             raise FileNotFoundError(f"index localiser not found: {self.localiser_path}")
@@ -274,6 +281,7 @@ class IndexReader:
         self.corner_gate, self.corner_weight = float(corner_gate), float(corner_weight)
         self.loose_conf = float(loose_conf)
         self.tile, self.coarse = bool(tile), bool(coarse)
+        self.magnify, self.magnified_sure = float(magnify), float(magnified_sure)
         self.negative = bool(negative)
         self.faceless = float(faceless)
         self.alike = bool(alike)
@@ -326,16 +334,20 @@ class IndexReader:
 
     def index_looks(self, frame: np.ndarray, index_conf: float | None = None
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Index boxes (N, 4) in frame pixels, their localiser scores (N,), and which of
-        them the coarse look found (N,: the last ones). A frame much larger than the
-        localiser's input (a photo) is also read in overlapping tiles at up to twice that
-        resolution (`tiles`), so small indices are not shrunk away; with ``coarse``, also at
-        half the localiser's size, for large ones (`COARSE_PX`)."""
-        from vision.readers.detector import nms
+        """Index boxes (N, 4) in frame pixels, their localiser scores (N,), and which look
+        found each (N,: `FULL_LOOK`; `MAGNIFIED_LOOK` for a box that only a magnified tile
+        found; `COARSE_LOOK` for the coarse look's, the last ones). A frame much larger than
+        the localiser's input (a photo) is also read in overlapping tiles at up to twice that
+        resolution, and a small one magnified with ``magnify`` (`tiles`), so small indices
+        are not shrunk away; with ``coarse``, also at half the localiser's size, for large
+        ones (`COARSE_PX`)."""
+        from vision.readers.detector import iou_matrix, nms
 
         thr = self.index_conf if index_conf is None else float(index_conf)
         boxes, scores = self._localise(frame, thr)
-        parts = [(boxes, scores)]
+        full = boxes
+        looks = np.full(len(boxes), FULL_LOOK, np.int8)
+        parts = [(boxes, scores, looks)]
         for (x0, y0, x1, y1), scale in self.tiles(frame.shape[1], frame.shape[0]):
             cut = frame[y0:y1, x0:x1]
             if scale != 1.0:
@@ -349,13 +361,20 @@ class IndexReader:
             whole = (((b[:, 0] > x0 + m) | (x0 == 0)) & ((b[:, 1] > y0 + m) | (y0 == 0))
                      & ((b[:, 2] < x1 - m) | (x1 == frame.shape[1]))
                      & ((b[:, 3] < y1 - m) | (y1 == frame.shape[0])))
-            parts.append((b[whole], sc[whole]))
+            look = MAGNIFIED_LOOK if scale > 1 else FULL_LOOK
+            parts.append((b[whole], sc[whole], np.full(int(whole.sum()), look, np.int8)))
         if len(parts) > 1:
-            boxes = np.concatenate([b for b, _ in parts]).astype(np.float32)
-            scores = np.concatenate([sc for _, sc in parts]).astype(np.float32)
+            boxes = np.concatenate([b for b, _, _ in parts]).astype(np.float32)
+            scores = np.concatenate([sc for _, sc, _ in parts]).astype(np.float32)
+            looks = np.concatenate([lk for _, _, lk in parts])
             if len(boxes):
                 k = nms(boxes, scores, 0.5)
-                boxes, scores = boxes[k], scores[k]
+                boxes, scores, looks = boxes[k], scores[k], looks[k]
+                # A magnified tile's box over one the full look found too is that one.
+                mag = np.flatnonzero(looks == MAGNIFIED_LOOK)
+                if len(mag) and len(full):
+                    again = (iou_matrix(boxes[mag], full) >= 0.5).any(axis=1)
+                    looks[mag[again]] = FULL_LOOK
         if self.coarse and self.free_shape:
             # A close-up's indices, larger than any the localiser learnt, are found in the
             # frame read at half the size; only large ones are taken from there, beside the
@@ -365,21 +384,25 @@ class IndexReader:
             px = self.imgsz / max(frame.shape[:2])  # localiser pixels per frame pixel
             large = (b[:, 2:] - b[:, :2]).max(axis=1) * px >= COARSE_PX
             if large.any():
-                fine = len(boxes)
                 boxes = np.concatenate([boxes, b[large]]).astype(np.float32)
                 scores = np.concatenate([scores, sc[large]]).astype(np.float32)
-                return boxes, scores, np.arange(len(boxes)) >= fine
-        return boxes, scores, np.zeros(len(boxes), bool)
+                looks = np.concatenate([looks, np.full(int(large.sum()), COARSE_LOOK, np.int8)])
+        return boxes, scores, looks
 
     def tiles(self, width: int, height: int) -> list[tuple[tuple[int, int, int, int], float]]:
-        """The tiles a frame of this size is also read in, each ``((x0, y0, x1, y1), scale)``:
-        none unless the frame's longer side is over 1.5 times the localiser's input (the
-        reader's free-shape localiser only); then the frame at up to twice the input size, cut
-        into input-sized tiles that overlap by a quarter."""
+        """The tiles a frame of this size is also read in, each ``((x0, y0, x1, y1), scale)``,
+        input-sized and overlapping by a quarter (the reader's free-shape localiser only): a
+        frame whose longer side is over 1.5 times the localiser's input at up to twice the
+        input size; a smaller one magnified ``magnify`` times (none where that is 1)."""
         size = self.imgsz
-        if not self.tile or not self.free_shape or max(width, height) <= 1.5 * size:
+        if not self.tile or not self.free_shape:
             return []
-        scale = min(1.0, 2 * size / max(width, height))
+        if max(width, height) > 1.5 * size:
+            scale = min(1.0, 2 * size / max(width, height))
+        elif self.magnify > 1:
+            scale = self.magnify
+        else:
+            return []
         span = size / scale  # a tile's side in frame pixels
         step = 0.75 * span
         out = []
@@ -423,18 +446,21 @@ class IndexReader:
     def read_indices(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                      ocr: bool = True, coarse: np.ndarray | None = None
                      ) -> list[IndexReading]:
-        """What the heads read in each index box (``coarse``: which boxes the coarse look
-        found); with ``ocr`` the rank OCR is fused where the rank head is unsure
-        (`fuse_ocr`)."""
+        """What the heads read in each index box (``coarse``: which look found each box, as
+        `index_looks` gives it; True for the coarse look's); with ``ocr`` the rank OCR is
+        fused where the rank head is unsure (`fuse_ocr`)."""
         if not len(boxes):
             return []
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         readings = self._heads_read(grey, boxes, scores)
-        # The coarse look boxes large art too (a card back's letter, a fanned back's
-        # pattern): its boxes count only where the heads are sure they are indices.
         if coarse is not None:
-            readings = [r for r, c in zip(readings, np.asarray(coarse, bool), strict=True)
-                        if not c or r.is_index >= self.faint_index]
+            looks = np.asarray(coarse).astype(np.int8)
+            # The coarse look boxes large art too (a card back's letter, a fanned back's
+            # pattern): its boxes count only where the heads are sure they are indices. A
+            # magnified tile boxes pips and art: what it alone found counts where read surely.
+            readings = [r for r, look in zip(readings, looks, strict=True)
+                        if (look != COARSE_LOOK or r.is_index >= self.faint_index)
+                        and (look != MAGNIFIED_LOOK or r.confidence >= self.magnified_sure)]
         if self.faint_below > 0:
             readings = [r for r in readings
                         if r.score >= self.faint_below or r.is_index >= self.faint_index]
@@ -949,6 +975,10 @@ def luma(bgr: np.ndarray) -> float:
     """The brightness of a BGR colour (Rec. 601 weights)."""
     return float(np.dot(np.asarray(bgr, np.float32), [0.114, 0.587, 0.299]))
 
+
+#: Which look of `IndexReader.index_looks` found an index box: the frame itself (and a large
+#: photo's tiles), the coarse look, or a small frame's magnified tiles alone.
+FULL_LOOK, COARSE_LOOK, MAGNIFIED_LOOK = 0, 1, 2
 
 #: The least longer side, in the localiser's input pixels, of an index box taken from the
 #: coarse look (`IndexReader.index_looks`): larger than nearly every index the localiser

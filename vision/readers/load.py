@@ -44,6 +44,16 @@ PHOTO_INDEX_CONF, PHOTO_FAINT_BELOW = 0.1, 0.25
 #: The table's readers, measured with the rounds they read, do not.
 PHOTO_EIGHTHS = True
 
+#: How many times a photo no larger than 1.5 times the localiser's input (a webcam frame) is
+#: also read magnified, and how surely an index only that look finds must be read to count
+#: (`IndexReader` ``magnify``, ``magnified_sure``; 1: not magnified). Twice, 0.85: held-out
+#: rendered scenes (`bench_reader_conditions.py --scenes 12 --empty 20`) 0.907 / 0.479 ->
+#: 0.906 / 0.498 (seed 7: 0.887 / 0.520 -> 0.885 / 0.525), the training designs' (seed 11)
+#: 0.876 / 0.495 -> 0.879 / 0.498, but all real photos (`bench_real_pooled.py`) 1391 / 28 /
+#: 165 -> 1391 / 29 / 165 at four times the time: not taken (models/INDEX.md,
+#: "Twenty-eighth session"; `bench_reader_conditions.py --magnify 2` measures it).
+PHOTO_MAGNIFY, PHOTO_MAGNIFIED_SURE = 1.0, 0.85
+
 
 def load_reader(reader: str = "auto", model: str | Path | None = None,
                 conf: float | None = None, threads: int = 2, table: bool = False,
@@ -71,6 +81,8 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
             # A card in a photo lies at any angle; one at some 45 degrees is read again
             # turned an eighth (`PHOTO_EIGHTHS`).
             kwargs.setdefault("eighths", PHOTO_EIGHTHS)
+            kwargs.setdefault("magnify", PHOTO_MAGNIFY)
+            kwargs.setdefault("magnified_sure", PHOTO_MAGNIFIED_SURE)
             if kwargs.get("deck") is None:
                 # The photo models, where installed; with a deck profile the models it was
                 # taught on (its layers read those heads' feature), as at the table.

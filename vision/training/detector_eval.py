@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from companion.cards import CARD_CODES
-from vision.readers.detector import CardDetector
+from vision.readers.detector import CardDetector, iou_matrix
 
 Truth = list[tuple[int, tuple[float, float, float, float]]]
 
@@ -67,13 +67,6 @@ def _areas(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
     inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
     return (inter, (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1]),
             (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]))
-
-
-def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    if len(a) == 0 or len(b) == 0:
-        return np.zeros((len(a), len(b)))
-    inter, aa, ab = _areas(a, b)
-    return np.asarray(inter / (aa[:, None] + ab[None, :] - inter + 1e-9))
 
 
 def place_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
