@@ -558,9 +558,9 @@ class IndexReader:
         if self.face is not None:
             frame = as_light_face(frame, *self.face)
         min_conf = self.conf if conf is None else float(conf)
-        boxes, scores, coarse = self.index_looks(frame, card_conf)
+        boxes, scores, looks = self.index_looks(frame, card_conf)
         used: list[IndexReading] = []
-        dets = self._read(frame, boxes, scores, min_conf, used, coarse)
+        dets = self._read(frame, boxes, scores, min_conf, used, looks)
         if self.negative:  # (a deck taught dark-faced: its frame is the negative already)
             sure = np.array([r.box for r in used if r.confidence >= min_conf],
                             np.float32).reshape(-1, 4)
@@ -570,8 +570,8 @@ class IndexReader:
     def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
               min_conf: float, used: list[IndexReading] | None = None,
               coarse: np.ndarray | None = None) -> Detections:
-        """The cards of one frame from its index boxes (``coarse``: those the coarse look
-        found); ``used`` gets the index readings they were read with."""
+        """The cards of one frame from its index boxes (``coarse``: which look found each,
+        `index_looks`); ``used`` gets the index readings they were read with."""
         if self.card_detector is not None and self.card_detector.classifier is not None:
             # The OCR waits: it reads only indices whose card the classifier is unsure of.
             readings = surest_of_each(self.read_indices(frame, boxes, scores, ocr=False,
@@ -602,11 +602,11 @@ class IndexReader:
         frame is the negative, and this reads the photo itself.) ``readings`` gets the
         negative look's index readings."""
         negative = 255 - frame
-        nb, ns, coarse = self.index_looks(negative, card_conf)
+        nb, ns, looks = self.index_looks(negative, card_conf)
         if not len(nb) or (len(sure) and overlapped(sure, nb).all()):
             return dets
         used: list[IndexReading] = []
-        more = self._read(negative, nb, ns, min_conf, used, coarse)
+        more = self._read(negative, nb, ns, min_conf, used, looks)
         if readings is not None:
             readings.extend(used)
         keep = [i for i in range(len(more)) if more.labels[i] not in dets.labels
