@@ -175,6 +175,14 @@ class Questions(TableLog):
                     x, y, self.tracker.t - 2.0).get(card, 0) < 2 * self.reread_frames:
                 continue  # neither outvoted nor read steadily for a while: wait and see
             self._contests.remove(contest)
+            if card == self._next_card() and any(
+                    held.observation.cards == [card] and held.event.get("event") == "play"
+                    for held in self.pending.values()):
+                # The card the sequence expects now, held as a new play on that spot: a card
+                # laid on the old one reads as the old one misread would, and outvotes it
+                # either way. The person asked about the play says which (the demo, seed 1:
+                # Ann's 6♥, her last card, laid on her 9♥, logged as that 9♥ read again).
+                continue
             corr = self._correction(under, card)
             if corr is not None:
                 self._resolve_flip(under, card, (x, y), corr, result)
