@@ -192,3 +192,27 @@ def test_answers_added_to_a_held_hand_show_and_are_the_ones_clicked(
     qtbot.mouseClick(window.answer_buttons[0], Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: bool(feed.answers), timeout=5000)
     assert feed.answers == [(7, [reveal("Dee", "8C", "JS")])]
+
+
+def test_the_question_sits_above_its_one_click_answers_and_beside_yes_fix_no(
+        qtbot: QtBot) -> None:
+    from ui.panels import QuestionBar
+
+    bar = QuestionBar()
+    qtbot.addWidget(bar)
+    bar.resize(1300, 200)
+    bar.confirm_label.setText("Ann played 6♥? (it would break a rule)")
+    bar.setVisible(True)
+    answers: list[tuple[str, list[dict[str, Any]]]] = [
+        ("6♥, not 9♥ before", []), ("6♥", [])]
+    bar._show_answers(answers)
+    # On a line of its own: four wide buttons beside it squeezed it into a narrow column.
+    assert bar.question_above and bar.rows.indexOf(bar.confirm_label) == 0
+    qtbot.waitUntil(lambda: bar.confirm_label.geometry().bottom()
+                    <= bar.answer_box.geometry().top())
+    assert bar.confirm_label.width() > bar.width() // 2
+    bar._show_answers([("7♥", [])])  # answers again: the row keeps one stretch, not two
+    parts = bar.button_row.count()
+    bar._show_answers([])  # Yes / Fix… / No: the question beside them again
+    assert not bar.question_above and bar.button_row.indexOf(bar.confirm_label) == 0
+    assert bar.button_row.count() == parts and bar.rows.indexOf(bar.confirm_label) == -1

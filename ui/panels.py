@@ -60,8 +60,10 @@ def game_over_text(report: dict[str, Any]) -> str:
 
 class QuestionBar(QWidget):
     """The yellow bar: the first reading the pipeline holds for a person (``show_pending``),
-    answered with Yes / Fix… / No or, where the question has them, one-click answers (the
-    likeliest cards, who played a missed card), numbered for the keys 1-9."""
+    answered with Yes / Fix… / No beside the question or, where the question has them,
+    one-click answers (the likeliest cards, who played a missed card), numbered for the keys
+    1-9, on a row of their own under it: beside four wide buttons a question wrapped into a
+    narrow column five lines high at 1366 x 768."""
 
     answered = Signal(bool)      # Yes (log it as read) or No (ignore it)
     fixRequested = Signal()      # Fix… / Something else…
@@ -69,8 +71,12 @@ class QuestionBar(QWidget):
 
     def __init__(self) -> None:
         super().__init__()
-        cb = QHBoxLayout(self)
-        cb.setContentsMargins(8, 2, 8, 2)
+        self.rows = QVBoxLayout(self)
+        self.rows.setContentsMargins(8, 2, 8, 2)
+        self.rows.setSpacing(2)
+        cb = QHBoxLayout()
+        self.rows.addLayout(cb)
+        self.button_row = cb
         self.confirm_label = QLabel("")
         self.confirm_label.setFont(font(18, True))
         self.confirm_label.setWordWrap(True)
@@ -88,6 +94,7 @@ class QuestionBar(QWidget):
         self.answer_row.setContentsMargins(0, 0, 0, 0)
         self.answer_buttons: list[QPushButton] = []
         self._answers_for: Any = None
+        self.question_above = False  # the question above the buttons, not beside them
         cb.addWidget(self.confirm_label, 1)
         cb.addWidget(self.answer_box)
         cb.addWidget(self.confirm_yes)
@@ -139,6 +146,22 @@ class QuestionBar(QWidget):
         self.answer_box.setVisible(bool(answers))
         self.confirm_yes.setVisible(not answers)
         self.confirm_fix.setText("Something else…" if answers else "Fix…")
+        self._place_question(above=bool(answers))
+
+    def _place_question(self, above: bool) -> None:
+        """The question on a line of its own above the one-click answers (the buttons then
+        kept right), or beside Yes / Fix… / No, taking the room they leave."""
+        if above == self.question_above:
+            return
+        if above:
+            self.button_row.removeWidget(self.confirm_label)
+            self.rows.insertWidget(0, self.confirm_label)
+            self.button_row.insertStretch(0, 1)
+        else:
+            self.button_row.takeAt(0)  # the stretch that kept the buttons right
+            self.rows.removeWidget(self.confirm_label)
+            self.button_row.insertWidget(0, self.confirm_label, 1)
+        self.question_above = above
 
 
 class LivePanel(QWidget):
