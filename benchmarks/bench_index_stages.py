@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -26,26 +27,21 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_reader_conditions import CONDITIONS, design_names, scenes  # noqa: E402
+from vision.readers.detector import iou_matrix  # noqa: E402
 from vision.readers.index_heads import RANKS, SUITS  # noqa: E402
 from vision.readers.index_reader import IndexReader, available  # noqa: E402
 from vision.training.scenes import Scene  # noqa: E402
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of boxes ``a`` (N, 4) against ``b`` (M, 4)."""
-    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    area = lambda z: (z[:, 2] - z[:, 0]) * (z[:, 3] - z[:, 1])  # noqa: E731
-    return inter / np.maximum(area(a)[:, None] + area(b)[None, :] - inter, 1e-6)
+def quad_boxes(quads: Sequence[np.ndarray]) -> np.ndarray:
+    """(N, 4) the box around each quad (its extent)."""
+    return np.array([[q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()]
+                     for q in quads], np.float32).reshape(-1, 4)
 
 
 def true_index_boxes(scene: Scene) -> np.ndarray:
     """(N, 4) the box around each legible index of ``scene`` (its quad's extent)."""
-    return np.array([[q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()]
-                     for _, q in scene.indices], np.float32).reshape(-1, 4)
+    return quad_boxes([q for _, q in scene.indices])
 
 
 def found(truth: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -55,7 +51,7 @@ def found(truth: np.ndarray, boxes: np.ndarray) -> np.ndarray:
     cx, cy = (truth[:, 0] + truth[:, 2]) / 2, (truth[:, 1] + truth[:, 3]) / 2
     inside = ((boxes[None, :, 0] <= cx[:, None]) & (cx[:, None] <= boxes[None, :, 2])
               & (boxes[None, :, 1] <= cy[:, None]) & (cy[:, None] <= boxes[None, :, 3]))
-    return inside & (_iou(truth, boxes) >= 0.3)
+    return inside & (iou_matrix(truth, boxes) >= 0.3)
 
 
 def main() -> int:

@@ -28,9 +28,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.cards import CARD_CODES, pretty_name  # noqa: E402
+from vision.readers.detector import pair_areas  # noqa: E402
 from vision.readers.load import load_reader  # noqa: E402
 from vision.render import decks  # noqa: E402
-from vision.training.detector_eval import _areas, _match  # noqa: E402
+from vision.training.detector_eval import _match  # noqa: E402
 from vision.training.scenes import KINDS, Scene, render_scene  # noqa: E402
 
 CONDITIONS = ("scatter", "pile", "fan", "row", "board", "webcam", "dark-recolour")
@@ -119,7 +120,7 @@ def wrong_readings(scene: Scene, xyxy: np.ndarray, class_id: np.ndarray, matched
     codes = [c for c, _ in scene.cards]
     gb = np.array([b for _, b in scene.cards], np.float64).reshape(-1, 4)
     wrong = np.flatnonzero(~matched)
-    inter = _areas(np.asarray(xyxy, np.float64)[wrong].reshape(-1, 4), gb)[0]
+    inter = pair_areas(np.asarray(xyxy, np.float64)[wrong].reshape(-1, 4), gb)[0]
     out = []
     for j, row in zip(wrong, inter, strict=True):
         under = codes[int(row.argmax())] if len(row) and row.max() > 0 else None

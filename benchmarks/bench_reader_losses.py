@@ -30,7 +30,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.bench_index_stages import found  # noqa: E402
+from benchmarks.bench_index_stages import found, quad_boxes  # noqa: E402
 from benchmarks.bench_reader_conditions import (  # noqa: E402
     CONDITIONS,
     design_names,
@@ -49,10 +49,8 @@ def where_lost(code: str, quads: list[np.ndarray], readings: list[IndexReading],
                conf: float) -> str:
     """The place (`PLACES`, not ``read``) a legible card ``code`` with index ``quads`` that
     the reader did not report was lost, from the index ``readings`` it read the frame by."""
-    truth = np.array([[q[:, 0].min(), q[:, 1].min(), q[:, 0].max(), q[:, 1].max()]
-                      for q in quads], np.float32)
     boxes = np.array([r.box for r in readings], np.float32).reshape(-1, 4)
-    hits = np.flatnonzero(found(truth, boxes).any(axis=0))
+    hits = np.flatnonzero(found(quad_boxes(quads), boxes).any(axis=0))
     if not len(hits):
         return "not found"
     named = [readings[j] for j in hits if readings[j].code == code]

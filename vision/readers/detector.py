@@ -107,16 +107,23 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
     return np.asarray(keep, np.int64)
 
 
+def pair_areas(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pairwise intersection areas (len(a), len(b)) of boxes ``a`` and ``b`` (x1 y1 x2 y2),
+    and each box's own area."""
+    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
+    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
+    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
+    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
+    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
+    return (inter, (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1]),
+            (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]))
+
+
 def iou_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """(N, M) intersection over union of boxes ``a`` (N, 4) with boxes ``b`` (M, 4)."""
     if len(a) == 0 or len(b) == 0:
         return np.zeros((len(a), len(b)))
-    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
-    iw = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
-    ih = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
-    inter = iw.clip(0) * ih.clip(0)
-    aa = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    ab = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    inter, aa, ab = pair_areas(np.asarray(a, np.float64), np.asarray(b, np.float64))
     return np.asarray(inter / (aa[:, None] + ab[None, :] - inter + 1e-9))
 
 

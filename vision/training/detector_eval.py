@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from companion.cards import CARD_CODES
-from vision.readers.detector import CardDetector, iou_matrix
+from vision.readers.detector import CardDetector, iou_matrix, pair_areas
 
 Truth = list[tuple[int, tuple[float, float, float, float]]]
 
@@ -58,23 +58,12 @@ def load_set(folder: str | Path) -> Iterator[tuple[Path, Truth]]:
         yield img, truth
 
 
-def _areas(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Pairwise intersection areas (len(a), len(b)) and each box's own area."""
-    x1 = np.maximum(a[:, None, 0], b[None, :, 0])
-    y1 = np.maximum(a[:, None, 1], b[None, :, 1])
-    x2 = np.minimum(a[:, None, 2], b[None, :, 2])
-    y2 = np.minimum(a[:, None, 3], b[None, :, 3])
-    inter = np.clip(x2 - x1, 0, None) * np.clip(y2 - y1, 0, None)
-    return (inter, (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1]),
-            (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1]))
-
-
 def place_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """How well each prediction ``a`` lies on each true card ``b``: the larger of their IoU and
     the share of the prediction inside the card (an index-sized box on its card scores 1)."""
     if len(a) == 0 or len(b) == 0:
         return np.zeros((len(a), len(b)))
-    inter, aa, ab = _areas(a, b)
+    inter, aa, ab = pair_areas(a, b)
     iou = inter / (aa[:, None] + ab[None, :] - inter + 1e-9)
     return np.asarray(np.maximum(iou, inter / np.maximum(aa[:, None], 1e-9)))
 
