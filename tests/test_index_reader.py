@@ -728,7 +728,7 @@ def test_a_close_up_is_also_looked_at_half_size_for_large_indices() -> None:
     three = np.array([[10, 10, 30, 40], [100, 100, 200, 220], [300, 300, 400, 420]],
                      np.float32)
     read = both.read_indices(frame, three, np.full(3, 0.5, np.float32),
-                             coarse=np.array([False, True, True]))
+                             looks=np.array([False, True, True]))
     assert [r.box[0] for r in read] == [10, 100]
 
 
@@ -776,7 +776,7 @@ def test_a_small_frame_is_also_read_magnified_where_only_sure_readings_count() -
     reader.regrow = reader.gaps = False
     three = np.array([[10, 10, 30, 40], [100, 100, 120, 130], [300, 300, 320, 330]], np.float32)
     read = reader.read_indices(frame, three, np.full(3, 0.5, np.float32),
-                               coarse=np.array([FULL_LOOK, MAGNIFIED_LOOK, MAGNIFIED_LOOK]))
+                               looks=np.array([FULL_LOOK, MAGNIFIED_LOOK, MAGNIFIED_LOOK]))
     # the frame's own unsure reading stays; of the magnified tiles' only the sure one
     assert [r.box[0] for r in read] == [10, 100]
 
@@ -916,7 +916,7 @@ def test_a_photo_is_read_in_negative_only_where_indices_show_there_alone() -> No
 
         def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                   min_conf: float, used: list[IndexReading] | None = None,
-                  coarse: np.ndarray | None = None) -> Detections:
+                  looks: np.ndarray | None = None) -> Detections:
             self.reads += 1
             if used is not None:
                 used.extend([reading("QS", (2, 2, 12, 22)), reading("4H", (102, 2, 112, 22)),
@@ -965,7 +965,7 @@ def test_a_frame_is_read_with_the_index_readings_of_both_looks() -> None:
 
         def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                   min_conf: float, used: list[IndexReading] | None = None,
-                  coarse: np.ndarray | None = None) -> Detections:
+                  looks: np.ndarray | None = None) -> Detections:
             codes = ["QS"] if frame.mean() < 128 else ["QS", "4H"]
             if used is not None:
                 used.extend(reading(c, tuple(b)) for c, b in zip(codes, boxes.tolist(),
@@ -997,7 +997,7 @@ def test_an_index_read_unsurely_in_the_photo_is_read_again_in_its_negative() -> 
 
         def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                   min_conf: float, used: list[IndexReading] | None = None,
-                  coarse: np.ndarray | None = None) -> Detections:
+                  looks: np.ndarray | None = None) -> Detections:
             negative = bool(frame[0, 0, 0])
             self.negative_reads += negative
             r = reading("QS", (2, 2, 12, 22), p=1.0, is_index=0.9 if negative else self.sureness)

@@ -94,7 +94,6 @@ class QuestionBar(QWidget):
         self.answer_row.setContentsMargins(0, 0, 0, 0)
         self.answer_buttons: list[QPushButton] = []
         self._answers_for: Any = None
-        self.question_above = False  # the question above the buttons, not beside them
         cb.addWidget(self.confirm_label, 1)
         cb.addWidget(self.answer_box)
         cb.addWidget(self.confirm_yes)
@@ -161,7 +160,11 @@ class QuestionBar(QWidget):
             self.button_row.takeAt(0)  # the stretch that kept the buttons right
             self.rows.removeWidget(self.confirm_label)
             self.button_row.insertWidget(0, self.confirm_label, 1)
-        self.question_above = above
+
+    @property
+    def question_above(self) -> bool:
+        """Whether the question is on a line of its own above the buttons."""
+        return self.rows.indexOf(self.confirm_label) >= 0
 
 
 class LivePanel(QWidget):

@@ -444,21 +444,20 @@ class IndexReader:
 
     # -- stage 2: what each index says
     def read_indices(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
-                     ocr: bool = True, coarse: np.ndarray | None = None
+                     ocr: bool = True, looks: np.ndarray | None = None
                      ) -> list[IndexReading]:
-        """What the heads read in each index box (``coarse``: which look found each box, as
+        """What the heads read in each index box (``looks``: which look found each box, as
         `index_looks` gives it; True for the coarse look's); with ``ocr`` the rank OCR is
         fused where the rank head is unsure (`fuse_ocr`)."""
         if not len(boxes):
             return []
         grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY) if frame.ndim == 3 else frame
         readings = self._heads_read(grey, boxes, scores)
-        if coarse is not None:
-            looks = np.asarray(coarse).astype(np.int8)
+        if looks is not None:
             # The coarse look boxes large art too (a card back's letter, a fanned back's
             # pattern): its boxes count only where the heads are sure they are indices. A
             # magnified tile boxes pips and art: what it alone found counts where read surely.
-            readings = [r for r, look in zip(readings, looks, strict=True)
+            readings = [r for r, look in zip(readings, np.asarray(looks, np.int8), strict=True)
                         if (look != COARSE_LOOK or r.is_index >= self.faint_index)
                         and (look != MAGNIFIED_LOOK or r.confidence >= self.magnified_sure)]
         if self.faint_below > 0:
@@ -569,15 +568,15 @@ class IndexReader:
 
     def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
               min_conf: float, used: list[IndexReading] | None = None,
-              coarse: np.ndarray | None = None) -> Detections:
-        """The cards of one frame from its index boxes (``coarse``: which look found each,
+              looks: np.ndarray | None = None) -> Detections:
+        """The cards of one frame from its index boxes (``looks``: which look found each,
         `index_looks`); ``used`` gets the index readings they were read with."""
         if self.card_detector is not None and self.card_detector.classifier is not None:
             # The OCR waits: it reads only indices whose card the classifier is unsure of.
             readings = surest_of_each(self.read_indices(frame, boxes, scores, ocr=False,
-                                                        coarse=coarse))
+                                                        looks=looks))
             return self._with_whole_cards(frame, readings, min_conf, used)
-        readings = surest_of_each(self.read_indices(frame, boxes, scores, coarse=coarse))
+        readings = surest_of_each(self.read_indices(frame, boxes, scores, looks=looks))
         cards = None
         if self.card_detector is not None and readings:
             cards = self.card_detector.card_boxes(frame)
