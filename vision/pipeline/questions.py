@@ -108,7 +108,15 @@ class Questions(TableLog):
         sequence expected when it was played (3♣ after 2♣ rather than a lead of 3♦) when
         only one was; else ``card`` when ``under`` was read as itself in fewer than
         ``reread_frames`` frames since it was logged (it settled while its reading was still
-        changing); None when both readings held steady: the camera alone cannot say."""
+        changing); None when both readings held steady, or when ``card`` is the card the
+        sequence expects now and a play of it is held: the camera alone cannot say (a card
+        laid on the old one reads as the old one misread would, and outvotes it either way;
+        the demo, seed 1: Ann's 6♥, her last card, laid on her 9♥, was logged as that 9♥
+        read again)."""
+        if card == self._next_card() and any(
+                held.observation.cards == [card] and held.event.get("event") == "play"
+                for held in self.pending.values()):
+            return None
         line, logged = self._line_of[under]
         next_card = getattr(replay([e for e in read_log(self.log.path).events
                                     if e.line < line]).referee, "next_card", None)
@@ -175,14 +183,6 @@ class Questions(TableLog):
                     x, y, self.tracker.t - 2.0).get(card, 0) < 2 * self.reread_frames:
                 continue  # neither outvoted nor read steadily for a while: wait and see
             self._contests.remove(contest)
-            if card == self._next_card() and any(
-                    held.observation.cards == [card] and held.event.get("event") == "play"
-                    for held in self.pending.values()):
-                # The card the sequence expects now, held as a new play on that spot: a card
-                # laid on the old one reads as the old one misread would, and outvotes it
-                # either way. The person asked about the play says which (the demo, seed 1:
-                # Ann's 6♥, her last card, laid on her 9♥, logged as that 9♥ read again).
-                continue
             corr = self._correction(under, card)
             if corr is not None:
                 self._resolve_flip(under, card, (x, y), corr, result)
