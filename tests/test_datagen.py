@@ -358,3 +358,45 @@ def test_mined_images_link_only_the_photos_whose_every_index_is_found(tmp_path: 
     assert np.allclose([float(v) for v in rows[1:5]],
                        [122.5 / 640, 132.5 / 480, 35 / 640, 55 / 480], atol=1e-4)
     assert len(list((tmp_path / "small" / "images").glob("*.jpg"))) == 4
+
+
+def test_hard_images_link_each_image_once_per_index_the_localiser_misses(tmp_path: Path) -> None:
+    import cv2
+
+    from vision.training.index_data import hard_images
+    from vision.training.train_index import training_data
+
+    scenes_dir = tmp_path / "synth-train"
+    for sub in ("images", "labels"):
+        (scenes_dir / sub).mkdir(parents=True)
+    frame = np.full((100, 200, 3), 128, np.uint8)
+    # Three images: two indices each, a third, four; the localiser below finds the box at
+    # x 20-40 only (and, in the last image, a box far off every index).
+    rows = {"a": ["0 0.15 0.3 0.1 0.2", "0 0.75 0.3 0.1 0.2"],
+            "b": ["0 0.15 0.3 0.1 0.2"],
+            "c": ["0 0.15 0.3 0.1 0.2"] + [f"0 {x} 0.7 0.05 0.2" for x in (0.4, 0.6, 0.8)]}
+    for stem, lines in rows.items():
+        cv2.imwrite(str(scenes_dir / "images" / f"{stem}.jpg"), frame)
+        (scenes_dir / "labels" / f"{stem}.txt").write_text("\n".join(lines) + "\n")
+    (scenes_dir / "images" / "broken.jpg").write_text("not an image")
+
+    def localise(img: np.ndarray) -> np.ndarray:
+        assert img.shape == (100, 200, 3)
+        return np.array([[19, 19, 41, 41], [150, 80, 160, 90]], np.float32)
+
+    assert hard_images([scenes_dir], tmp_path / "hard", localise, most=2) == 3
+    links = sorted(p.name for p in (tmp_path / "hard" / "images").iterdir())
+    assert links == ["synth-train-a-0.jpg", "synth-train-c-0.jpg", "synth-train-c-1.jpg"]
+    label = tmp_path / "hard" / "labels" / "synth-train-c-1.txt"
+    assert label.is_symlink() and label.read_text().count("\n") == 4
+    # Mined again with a localiser that finds everything: the old links go.
+    assert hard_images([scenes_dir], tmp_path / "hard", lambda img: np.array(
+        [[19, 19, 41, 41], [140, 19, 160, 41]] + [[x - 6, 60, x + 6, 80] for x in (80, 120, 160)],
+        np.float32), most=2) == 0
+    assert not list((tmp_path / "hard" / "labels").iterdir())
+
+    data = tmp_path / "data.yaml"
+    data.write_text("train: [synth-train, real-train]\nval: [synth-val]\n")
+    out = training_data(data, 0, hard=True)
+    assert out == tmp_path / "data-hard.yaml"
+    assert out.read_text().splitlines()[0] == "train: [synth-train, real-train, hard]"

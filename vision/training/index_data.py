@@ -363,6 +363,76 @@ def build_real_small(out: Path, count: int, seed: int) -> None:
           "train_index --real-small)")
 
 
+def yolo_boxes(label: Path, width: int, height: int) -> np.ndarray:
+    """(N, 4) the boxes of a YOLO label file in pixels of a ``width`` x ``height`` image."""
+    rows = [line.split() for line in label.read_text().splitlines() if line.strip()] \
+        if label.exists() else []
+    if not rows:
+        return np.zeros((0, 4), np.float32)
+    cx, cy, w, h = np.asarray([[float(v) for v in r[1:5]] for r in rows], np.float32).T
+    return np.column_stack([(cx - w / 2) * width, (cy - h / 2) * height,
+                            (cx + w / 2) * width, (cy + h / 2) * height]).astype(np.float32)
+
+
+def boxes_found(truth: np.ndarray, boxes: np.ndarray, hit: float = 0.3) -> np.ndarray:
+    """(N,) whether some box of ``boxes`` finds each true box: its centre inside the box and
+    IoU >= ``hit`` (as `benchmarks/bench_index_stages.py` counts a found index)."""
+    if not len(truth) or not len(boxes):
+        return np.zeros(len(truth), bool)
+    cx, cy = (truth[:, 0] + truth[:, 2]) / 2, (truth[:, 1] + truth[:, 3]) / 2
+    inside = ((boxes[None, :, 0] <= cx[:, None]) & (cx[:, None] <= boxes[None, :, 2])
+              & (boxes[None, :, 1] <= cy[:, None]) & (cy[:, None] <= boxes[None, :, 3]))
+    return (inside & (iou_matrix(truth, boxes) >= hit)).any(axis=1)
+
+
+def hard_images(folders: Sequence[Path], dest: Path, localise: Any, most: int = 3) -> int:
+    """``dest`` (``images/``, ``labels/``): links to the training images of ``folders`` in
+    which ``localise(image)`` (boxes (N, 4)) misses labelled indices, each linked once per
+    index missed, at most ``most`` times, so that an epoch shows the localiser its misses
+    again; the count of links."""
+    for sub in ("images", "labels"):
+        (dest / sub).mkdir(parents=True, exist_ok=True)
+        for old in (dest / sub).iterdir():
+            old.unlink()
+    links = 0
+    for folder in folders:
+        for path in sorted((folder / "images").iterdir()):
+            img = cv2.imread(str(path))
+            if img is None:
+                continue
+            label = folder / "labels" / (path.stem + ".txt")
+            truth = yolo_boxes(label, img.shape[1], img.shape[0])
+            missed = int((~boxes_found(truth, localise(img))).sum())
+            for k in range(min(most, missed)):
+                name = f"{folder.name}-{path.stem}-{k}"
+                (dest / "images" / (name + path.suffix)).symlink_to(path.resolve())
+                (dest / "labels" / (name + ".txt")).symlink_to(label.resolve())
+                links += 1
+    return links
+
+
+def build_hard(out: Path, most: int) -> None:
+    """``hard/``: the rendered training scenes and real small sheets in which the photo
+    localiser, read as photos are read (`load.PHOTO_INDEX_CONF`, the coarse look too), misses
+    labelled indices, linked once per miss up to ``most`` (`hard_images`; `train_index
+    --hard` adds them)."""
+    from vision.readers.index_reader import IndexReader, photo_localiser_path
+    from vision.readers.load import PHOTO_INDEX_CONF
+
+    reader = IndexReader(photo_localiser_path(), card_boxes=False, ocr=False, threads=2,
+                         coarse=True, index_conf=PHOTO_INDEX_CONF)
+
+    def localise(img: np.ndarray) -> np.ndarray:
+        return reader.index_boxes(img)[0]
+
+    folders = [out / f for f in ("synth-train", "real-small-train") if (out / f).is_dir()]
+    t0 = time.time()
+    n = hard_images(folders, out / "hard", localise, most)
+    print(f"hard: {n} links to the training images whose indices the photo localiser misses "
+          f"({', '.join(f.name for f in folders)}; {time.time() - t0:.0f} s; python -m "
+          "vision.training.train_index --hard trains on them)")
+
+
 def train_list(data: Path) -> list[str]:
     """The training folders the dataset YAML ``data`` (written by `build`) lists, in order."""
     for line in data.read_text().splitlines():
@@ -425,7 +495,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="only label the indices of the whole-card photos whose every index "
                          "the photo models find (real-mined/), and make N sheets of them "
                          "small and spoilt (real-mined-small/)")
+    ap.add_argument("--hard", type=int, default=0, metavar="MOST",
+                    help="only link the training images whose indices the photo localiser "
+                         "misses, once per miss up to MOST (hard/), which train_index --hard "
+                         "adds to the localiser's training data")
     args = ap.parse_args(argv)
+    if args.hard:
+        build_hard(args.out, args.hard)
+        return 0
     if args.mined_images >= 0:
         build_mined_images(args.out, args.mined_images, args.seed)
         return 0

@@ -9,6 +9,7 @@
     ... --real-clutter               # and real table as negatives (index_data --clutter-images)
     ... --real-small                 # and real photos small and spoilt (index_data --real-small N)
     ... --real-mined                 # and whole-card photos' indices (index_data --mined-images N)
+    ... --hard                       # and the images the localiser misses in (index_data --hard 3)
 
 From scratch (no downloaded weights), on the CPU, resumable from ``last.pt``. Exports
 ``models/index_localiser.onnx`` and its JSON (class names, input size). Training only: the
@@ -32,7 +33,7 @@ OUT = MODELS / "index_localiser.onnx"
 
 
 def training_data(data: Path, repeat: int = 0, clutter: bool = False, small: bool = False,
-                  mined: bool = False) -> Path:
+                  mined: bool = False, hard: bool = False) -> Path:
     """``data`` (the dataset YAML `index_data` writes), or a copy beside it whose training
     list holds the real index photos ``repeat`` times (for ``repeat`` > 0, so they weigh that
     much more in each epoch against the rendered scenes); with ``clutter``, the stretches
@@ -40,11 +41,12 @@ def training_data(data: Path, repeat: int = 0, clutter: bool = False, small: boo
     ``small``, the real photos made small and webcam-spoilt by `index_data --real-small`
     (``real-small-train``); with ``mined``, the whole-card photos whose indices
     `index_data --mined-images` labelled, as they are and made small (``real-mined``,
-    ``real-mined-small``): ``data-realN.yaml``, ``data-realN-clutter-small.yaml`` and so
-    on."""
+    ``real-mined-small``); with ``hard``, the training images whose indices the photo
+    localiser missed, once more per miss (``hard``, `index_data --hard`):
+    ``data-realN.yaml``, ``data-realN-clutter-small.yaml`` and so on."""
     from vision.training.index_data import train_list, write_train_list
 
-    if repeat <= 0 and not clutter and not small and not mined:
+    if repeat <= 0 and not clutter and not small and not mined and not hard:
         return data
     names = train_list(data)
     stem = "data"
@@ -59,7 +61,8 @@ def training_data(data: Path, repeat: int = 0, clutter: bool = False, small: boo
             (clutter, "real-clutter", "-clutter", "--clutter-images"),
             (small, "real-small-train", "-small", "--real-small N"),
             (mined, "real-mined", "-mined", "--mined-images N"),
-            (mined, "real-mined-small", "", "--mined-images N")):
+            (mined, "real-mined-small", "", "--mined-images N"),
+            (hard, "hard", "-hard", "--hard MOST")):
         if not wanted:
             continue
         if not (data.parent / folder / "images").is_dir():
@@ -73,7 +76,7 @@ def training_data(data: Path, repeat: int = 0, clutter: bool = False, small: boo
 def train(hours: float, epochs: int, imgsz: int, name: str, threads: int = 2,
           fresh: bool = False, init: Path | None = None, lr0: float = 0.003,
           warmup: float = 0.5, real_repeat: int = 0, clutter: bool = False,
-          small: bool = False, mined: bool = False) -> Path:
+          small: bool = False, mined: bool = False, hard: bool = False) -> Path:
     offline_environment(threads)
     from ultralytics import YOLO
 
@@ -85,7 +88,8 @@ def train(hours: float, epochs: int, imgsz: int, name: str, threads: int = 2,
         # From the model YAML (random weights), or on from a committed checkpoint of ours.
         model = YOLO(str(init) if init else "yolo26n.yaml")
         args: dict[str, Any] = dict(
-            data=str(training_data(DATA / "data.yaml", real_repeat, clutter, small, mined)),
+            data=str(training_data(DATA / "data.yaml", real_repeat, clutter, small, mined,
+                                   hard)),
             epochs=epochs,
             time=hours, imgsz=imgsz, batch=16,
             device="cpu", workers=threads, project=str(RUNS), name=name, exist_ok=True,
@@ -154,12 +158,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--real-mined", action="store_true",
                     help="also the whole-card photos whose every index the photo models found "
                          "(`index_data --mined-images N`, real-mined and real-mined-small)")
+    ap.add_argument("--hard", action="store_true",
+                    help="also the training images whose indices the photo localiser misses, "
+                         "once more per miss (`index_data --hard MOST`, hard)")
     args = ap.parse_args(argv)
     weights = RUNS / args.name / "weights" / "best.pt"
     if not args.export_only:
         weights = train(args.hours, args.epochs, args.imgsz, args.name, args.threads, args.fresh,
                         args.init, args.lr0, args.warmup, args.real_repeat, args.real_clutter,
-                        args.real_small, args.real_mined)
+                        args.real_small, args.real_mined, args.hard)
     print(f"exported {export(weights, args.imgsz, args.out)} from {weights}")
     return 0
 
