@@ -94,9 +94,10 @@ def test_finish_never_logs_the_script_ahead_of_a_held_play(
 
 def test_the_demo_feed_goes_on_until_the_held_play_is_answered(
         game: list[dict[str, Any]], tmp_path: Path) -> None:
-    """The window's rendered demo feed: at the end of the video it does not log round 2
-    past the held play, nor say it is done; once a person confirms the play as read, its
-    next ticks log the rest of the game in order, and then it is done."""
+    """The window's rendered demo feed: while a play is held it does not deal the next
+    round (its clock stands still, once saying why), nor log round 2 past the held play,
+    nor say it is done; once a person confirms the play as read, its next ticks log the rest
+    of the game in order, and then it is done."""
     from ui.rendered import RenderedDemoFeed
 
     log = EventLog(tmp_path / "g.jsonl")
@@ -105,21 +106,36 @@ def test_the_demo_feed_goes_on_until_the_held_play_is_answered(
                             size=(160, 120))
     ticks = 0
     answered: list[int] = []
+    held: list[tuple[Any, ...]] = []
+    waits: list[float] = []
+    notes: list[str] = []
     while True:
+        t, waiting = feed.t, feed.waits_for_answer()
         tick = feed.tick()
         ticks += 1
         assert ticks < 5000
+        notes.extend(tick.notes)
+        if tick.pending is not None:
+            held = tick.pending
         if tick.done:
             break
-        if feed.t > feed.video.duration and tick.pending:
+        if waiting:
+            assert feed.t == t and tick.frame is None  # the table waits, nothing new seen
+            waits.append(t)
+        # A person answers once the table has waited three ticks (or the video is over).
+        if held and (waits[-3:] == [feed.t] * 3 or feed.t > feed.video.duration):
             assert feed.pipeline.errors == []
             assert rounds(log.path) == (1 if not answered else 2)
-            pid, _question, event = tick.pending[0][:3]
+            pid, _question, event = held[0][:3]
             assert pid not in answered  # answered once, never asked again
             answered.append(pid)
             seen = feed.answer(pid, event)  # "Yes, log it": the play as read
             assert [s.event.get("card") for s in seen] == [event["card"]]
+            held = held[1:]
     assert feed.pipeline.errors == []
     assert moves(logged(log.path)) == moves(game)  # nothing lost behind the questions
     assert len(answered) == 3
+    # Round 1's held play was answered before round 2 was dealt, at one moment of the video.
+    assert waits and len(set(waits)) == 1 and waits[0] < feed.video.duration
+    assert notes.count("The next round is dealt once the question is answered.") == 1
     log.close()

@@ -6,7 +6,8 @@ By default the cards are read by the shipped models, as at a real table
 (`vision.readers.load.demo_readers`); ``detector="truth"`` reads the renderer's truth instead
 (the cards whose corner index shows: the referee on a correctly read game, a test double).
 Everything after the reader is the real pipeline. The events people would type (round,
-dummy, bids) come from the simulated script.
+dummy, bids) come from the simulated script. As players at a real table would, the demo
+table does not deal the next round while a reading waits for a person's answer.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ class RenderedDemoFeed(PipelineFeed):
         self.t = moves[done - 1].t_end if 0 < done <= len(moves) else 0.0
         self.index = int(self.t * self.video.config.fps)
         self._announced_detector = False
+        self._waiting_said = False
         if 0 < done <= len(moves):
             self._catch_up(done)
 
@@ -97,6 +99,14 @@ class RenderedDemoFeed(PipelineFeed):
             tick.pending = pending_of(res)
             tick.done = not res.pending
             return tick
+        if self.waits_for_answer():
+            # The video's clock stands still: nothing new is seen, and the window keeps the
+            # last frame and the question it shows.
+            if not self._waiting_said:
+                tick.notes.append("The next round is dealt once the question is answered.")
+                self._waiting_said = True
+            return tick
+        self._waiting_said = False
         ft = self.video.render(self.t, self.index)
         self.last = ft
         res = self.pipeline.process(ft.image, self.t, self.index)
@@ -114,6 +124,16 @@ class RenderedDemoFeed(PipelineFeed):
         self.t += 1.0 / fps
         self.index += 1
         return tick
+
+    def waits_for_answer(self) -> bool:
+        """Whether the next frame would begin a new deal (the table cleared) while a reading
+        is held for a person: the demo's players then wait, as a real table would, instead
+        of playing a round whose announcements the held reading stops."""
+        if not self.pipeline.pending:
+            return False
+        step = 1.0 / self.video.config.fps
+        return any(m.clears_before and self.t < m.t0 <= self.t + step
+                   for m in self.video.truth.moves)
 
     def _evidence(self) -> np.ndarray | None:
         return self.profile.mask_private(self.last.image) if self.last is not None else None
