@@ -57,6 +57,7 @@ class RenderedDemoFeed(PipelineFeed):
         self.index = int(self.t * self.video.config.fps)
         self._announced_detector = False
         self._waiting_said = False
+        self.waited = 0.0  # seconds the video's clock stood still (`waits_for_answer`)
         if 0 < done <= len(moves):
             self._catch_up(done)
 
@@ -99,17 +100,17 @@ class RenderedDemoFeed(PipelineFeed):
             tick.pending = pending_of(res)
             tick.done = not res.pending
             return tick
-        if self.waits_for_answer():
-            # The video's clock stands still: nothing new is seen, and the window keeps the
-            # last frame and the question it shows.
-            if not self._waiting_said:
-                tick.notes.append("The next round is dealt once the question is answered.")
-                self._waiting_said = True
-            return tick
-        self._waiting_said = False
+        waiting = self.waits_for_answer()
+        if waiting and not self._waiting_said:
+            tick.notes.append("The next round is dealt once the question is answered.")
+        self._waiting_said = waiting
         ft = self.video.render(self.t, self.index)
         self.last = ft
-        res = self.pipeline.process(ft.image, self.t, self.index)
+        # The pipeline's clock runs on while the video's stands still (`waits_for_answer`):
+        # the table lies still, as it would while players wait, and what is read over time
+        # (a hand's second look) goes on.
+        now = self.t + self.waited
+        res = self.pipeline.process(ft.image, now, self.index)
         marks = []
         for det in res.detections:
             x1, y1, x2, y2 = det["box"]
@@ -121,7 +122,10 @@ class RenderedDemoFeed(PipelineFeed):
                 tick.events.append(SeenEvent(dict(ev), evidence, line))
         tick.notes.extend(res.notes + res.chip_warnings)
         tick.pending = pending_of(res)
-        self.t += 1.0 / fps
+        if waiting:
+            self.waited += 1.0 / fps
+        else:
+            self.t += 1.0 / fps
         self.index += 1
         return tick
 
