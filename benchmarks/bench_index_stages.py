@@ -27,9 +27,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bench_reader_conditions import CONDITIONS, design_names, scenes  # noqa: E402
-from vision.readers.detector import iou_matrix  # noqa: E402
 from vision.readers.index_heads import RANKS, SUITS  # noqa: E402
 from vision.readers.index_reader import IndexReader, available  # noqa: E402
+from vision.training.index_data import finds as found  # noqa: E402
 from vision.training.scenes import Scene  # noqa: E402
 
 
@@ -42,16 +42,6 @@ def quad_boxes(quads: Sequence[np.ndarray]) -> np.ndarray:
 def true_index_boxes(scene: Scene) -> np.ndarray:
     """(N, 4) the box around each legible index of ``scene`` (its quad's extent)."""
     return quad_boxes([q for _, q in scene.indices])
-
-
-def found(truth: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """(N, M) whether box m finds true index n: its centre inside and IoU >= 0.3."""
-    if not len(truth) or not len(boxes):
-        return np.zeros((len(truth), len(boxes)), bool)
-    cx, cy = (truth[:, 0] + truth[:, 2]) / 2, (truth[:, 1] + truth[:, 3]) / 2
-    inside = ((boxes[None, :, 0] <= cx[:, None]) & (cx[:, None] <= boxes[None, :, 2])
-              & (boxes[None, :, 1] <= cy[:, None]) & (cy[:, None] <= boxes[None, :, 3]))
-    return inside & (iou_matrix(truth, boxes) >= 0.3)
 
 
 def main() -> int:

@@ -374,15 +374,15 @@ def yolo_boxes(label: Path, width: int, height: int) -> np.ndarray:
                             (cx + w / 2) * width, (cy + h / 2) * height]).astype(np.float32)
 
 
-def boxes_found(truth: np.ndarray, boxes: np.ndarray, hit: float = 0.3) -> np.ndarray:
-    """(N,) whether some box of ``boxes`` finds each true box: its centre inside the box and
-    IoU >= ``hit`` (as `benchmarks/bench_index_stages.py` counts a found index)."""
+def finds(truth: np.ndarray, boxes: np.ndarray, hit: float = 0.3) -> np.ndarray:
+    """(N, M) whether box m finds true index box n: its centre inside the box and IoU >=
+    ``hit`` (how the benchmarks count a found index, `bench_index_stages.py`)."""
     if not len(truth) or not len(boxes):
-        return np.zeros(len(truth), bool)
+        return np.zeros((len(truth), len(boxes)), bool)
     cx, cy = (truth[:, 0] + truth[:, 2]) / 2, (truth[:, 1] + truth[:, 3]) / 2
     inside = ((boxes[None, :, 0] <= cx[:, None]) & (cx[:, None] <= boxes[None, :, 2])
               & (boxes[None, :, 1] <= cy[:, None]) & (cy[:, None] <= boxes[None, :, 3]))
-    return (inside & (iou_matrix(truth, boxes) >= hit)).any(axis=1)
+    return inside & (iou_matrix(truth, boxes) >= hit)
 
 
 def hard_images(folders: Sequence[Path], dest: Path, localise: Any, most: int = 3) -> int:
@@ -402,7 +402,7 @@ def hard_images(folders: Sequence[Path], dest: Path, localise: Any, most: int = 
                 continue
             label = folder / "labels" / (path.stem + ".txt")
             truth = yolo_boxes(label, img.shape[1], img.shape[0])
-            missed = int((~boxes_found(truth, localise(img))).sum())
+            missed = int((~finds(truth, localise(img)).any(axis=1)).sum())
             for k in range(min(most, missed)):
                 name = f"{folder.name}-{path.stem}-{k}"
                 (dest / "images" / (name + path.suffix)).symlink_to(path.resolve())
