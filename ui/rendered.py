@@ -130,10 +130,12 @@ class RenderedDemoFeed(PipelineFeed):
         return tick
 
     def waits_for_answer(self) -> bool:
-        """Whether the next frame would begin a new deal (the table cleared) while a reading
-        is held for a person: the demo's players then wait, as a real table would, instead
+        """Whether the next frame would begin a new deal (the table cleared) while the table
+        has not placed all it saw (`TablePipeline.holding`: a reading held for a person, one
+        waiting behind it, which an answer turns into the next question, or a move still
+        gathering its cards): the demo's players then wait, as a real table would, instead
         of playing a round whose announcements the held reading stops."""
-        if not self.pipeline.pending:
+        if not self.pipeline.holding:
             return False
         step = 1.0 / self.video.config.fps
         return any(m.clears_before and self.t < m.t0 <= self.t + step

@@ -165,6 +165,12 @@ class TablePipeline(Questions):
             cfg = _replace(cfg, copies=copies)
         self.tracker = Tracker(profile.zones, cfg)
 
+    @property
+    def holding(self) -> bool:
+        """Whether a reading is held for a person, waits behind one, or is still gathering the
+        rest of its move: the table has not placed everything it saw."""
+        return bool(self.pending or self._waiting or self._partial)
+
     # --- no more frames ---------------------------------------------------------------------
     def flush(self) -> FrameResult:
         """No frame will follow (the video ended, the camera stopped): the readings that
@@ -184,8 +190,8 @@ class TablePipeline(Questions):
                 del self._partial[zone]
                 self._hold(obs, why, offer, result)
             self._drain(result)
-        held = self.pending or self._waiting or self._partial
-        self._flush_script(self.visual_count if held else 10**9, result.announcements, result)
+        self._flush_script(self.visual_count if self.holding else 10**9, result.announcements,
+                           result)
         result.pending = list(self.pending.values())
         return result
 
