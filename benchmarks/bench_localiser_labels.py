@@ -16,26 +16,13 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from vision.readers.index_reader import IndexReader, available, photo_localiser_path  # noqa: E402
 from vision.training.detector_eval import iou_matrix  # noqa: E402
+from vision.training.index_data import yolo_boxes  # noqa: E402
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png")
-
-
-def label_boxes(label: Path, width: int, height: int) -> np.ndarray:
-    """(N, 4) pixel boxes of a one-class YOLO label file."""
-    rows = [[float(v) for v in line.split()[1:5]]
-            for line in label.read_text().splitlines() if line.strip()]
-    if not rows:
-        return np.zeros((0, 4), np.float32)
-    c = np.asarray(rows, np.float32)
-    half = c[:, 2:] / 2
-    scale = np.array([width, height, width, height], np.float32)
-    return np.concatenate([c[:, :2] - half, c[:, :2] + half], axis=1) * scale
 
 
 def main() -> int:
@@ -64,7 +51,7 @@ def main() -> int:
         if img is None or not label.exists():
             print(f"{path}: no image or no label; skipped")
             continue
-        truth = label_boxes(label, img.shape[1], img.shape[0])
+        truth = yolo_boxes(label, img.shape[1], img.shape[0])
         boxes, scores = reader.index_boxes(img, lowest)
         total += len(truth)
         for conf in args.conf:
