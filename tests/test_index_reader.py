@@ -3,7 +3,9 @@ the rendered index labels the localiser and heads are trained on."""
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -294,6 +296,24 @@ def test_real_index_photos_split_by_time() -> None:
     assert names == ["ammi_018.jpg", "ammi_019.jpg", "bidly_6.jpg"]
     assert not {r["image"] for r in train} & set(names)
 
+
+def test_real_labels_seen_wrong_are_mended_only_where_still_wrong(tmp_path: Path) -> None:
+    from vision.training.index_data import REAL_LABEL_FIXES, real_index_records
+
+    (name, k), (was, shown) = next(iter(REAL_LABEL_FIXES.items()))
+    boxes = [{"card": "2D", "box": [0, 0, 5, 5]} for _ in range(k + 1)]
+    boxes[k] = {"card": was, "box": [10, 10, 15, 15]}
+    other = [{"card": "2D", "box": [0, 0, 5, 5]} for _ in range(k + 1)]
+    other[k] = {"card": "KH", "box": [10, 10, 15, 15]}  # mended upstream: left as it is
+    recs = [{"image": name, "cards": boxes, "unique_cards": sorted({"2D", was})},
+            {"image": "ammi_zzz.jpg", "cards": other, "unique_cards": ["2D", "KH"]},
+            {"image": "rf100_x.jpg", "cards": [], "unique_cards": []}]
+    (tmp_path / "labels.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs))
+    got = {str(r["image"]): r for r in real_index_records(tmp_path)}
+    assert set(got) == {name, "ammi_zzz.jpg"}
+    assert got[name]["cards"][k]["card"] == shown  # type: ignore[index]
+    assert got[name]["unique_cards"] == sorted({"2D", shown})
+    assert got["ammi_zzz.jpg"] == recs[1]
 
 def test_corner_proposals_sit_in_the_card_corners() -> None:
     from vision.readers.index_heads import corner_proposals
