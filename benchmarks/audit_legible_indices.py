@@ -81,15 +81,19 @@ def write_sheets(out: Path, items: list[tuple[str, str, np.ndarray, str]]) -> li
             t = cv2.copyMakeBorder(tile, 0, 16, 0, 0, cv2.BORDER_CONSTANT, value=(255, 255, 255))
             cv2.putText(t, str(n), (2, TILE_H + 12), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 1)
             tiles.append(t)
-        while len(tiles) % PER_ROW:
-            tiles.append(np.full_like(tiles[0], 255))
-        sheet = np.vstack([np.hstack(tiles[k:k + PER_ROW]) for k in range(0, len(tiles), PER_ROW)])
+        sheet = grid(tiles, PER_ROW)
         path = out / f"sheet-{first // PER_SHEET + 1}.png"
         cv2.imwrite(str(path), sheet)
         paths.append(path)
     key = [[cond, code, named] for cond, code, _, named in items]
     (out / "key.json").write_text(json.dumps(key) + "\n")
     return paths
+
+
+def grid(tiles: list[np.ndarray], per_row: int) -> np.ndarray:
+    """Tiles of one size laid out ``per_row`` to a row, the last row filled out in white."""
+    tiles = tiles + [np.full_like(tiles[0], 255)] * (-len(tiles) % per_row)
+    return np.vstack([np.hstack(tiles[k:k + per_row]) for k in range(0, len(tiles), per_row)])
 
 
 def code_of(answer: str) -> str | None:

@@ -21,6 +21,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.audit_legible_indices import grid  # noqa: E402
 from vision.readers.index_heads import RANKS, SUITS, IndexHeads, photo_heads_path  # noqa: E402
 from vision.training.index_data import REAL_TRAIN, real_index_records  # noqa: E402
 
@@ -74,9 +75,7 @@ def contact_sheet(rows: list[tuple[str, int, str, str, float]],
         cv2.putText(tile, f"L {label} H {got} {sure:.2f}", (2, TILE + STRIP - 8),
                     cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 200), 1)
         tiles.append(tile)
-    blank = np.full((TILE + STRIP, TILE, 3), 255, np.uint8)
-    tiles += [blank] * (-len(tiles) % per_row)
-    return np.vstack([np.hstack(tiles[i:i + per_row]) for i in range(0, len(tiles), per_row)])
+    return grid(tiles, per_row)
 
 
 def main() -> int:
