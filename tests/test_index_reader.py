@@ -315,6 +315,7 @@ def test_real_labels_seen_wrong_are_mended_only_where_still_wrong(tmp_path: Path
     assert got[name]["unique_cards"] == sorted({"2D", shown})
     assert got["ammi_zzz.jpg"] == recs[1]
 
+
 def test_corner_proposals_sit_in_the_card_corners() -> None:
     from vision.readers.index_heads import corner_proposals
 

@@ -113,8 +113,9 @@ def test_the_demo_feed_goes_on_until_the_held_play_is_answered(
         t, waiting = feed.t, feed.waits_for_answer()
         step = 1.0 / feed.video.config.fps
         deal_next = any(m.clears_before and t < m.t0 <= t + step for m in feed.video.truth.moves)
-        # Nothing held, and nothing waiting behind what is held, when the next round is dealt.
-        busy = bool(feed.pipeline.pending or feed.pipeline._waiting)
+        # Nothing held, nothing waiting behind what is held and no move still gathering its
+        # cards when the next round is dealt.
+        busy = feed.pipeline.holding
         tick = feed.tick()
         assert not (deal_next and busy and feed.t != t)
         ticks += 1
