@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from hypothesis import settings
 
 if TYPE_CHECKING:
     from pytestqt.qtbot import QtBot
@@ -20,6 +21,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # The diagnostic log and saved games go to a folder of the test run, never the user's.
 os.environ.setdefault("COMPANION_DATA_DIR", tempfile.mkdtemp(prefix="companion-tests-"))
 os.environ.setdefault("YOLO_OFFLINE", "1")
+
+# Property tests draw the same examples on every run and machine, so the README's test
+# command gives one verdict (Hypothesis does so on CI machines by itself). To search afresh
+# with random draws: ``pytest --hypothesis-profile=explore``.
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile("repeatable")
 
 
 @pytest.fixture

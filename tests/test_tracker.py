@@ -216,6 +216,22 @@ def test_time_cannot_go_backwards() -> None:
 # Regression: a one-frame misread (2C read as 4H) once held the settled 2C until 3C arrived,
 # merging two plays into one move.
 @example(plays=[("2C", 0), ("3C", 0)], jitter=1.125, drop=0.125, misread=0.03125, seed=1655)
+# Regression: 2C misread as KD (laid 10 units away) while KD itself went unread carried KD's
+# track onto 2C's spot; KD read again where it lay then began a second KD.
+@example(plays=[("2C", 0), ("3C", 0), ("KD", 0)], jitter=0.0, drop=0.25, misread=0.02734375,
+         seed=13)
+# Regression: cards read in every other frame or so (frames dropped) and then covered by the
+# next card never had two readings within the still window: 2H counted after 3S, JD never.
+@example(plays=[("8C", 2), ("2H", 2), ("3S", 3), ("TH", 2), ("AD", 1)],
+         jitter=0.18848396053878855, drop=0.20910957929607746, misread=0.019071387649035654,
+         seed=9683)
+@example(plays=[("AD", 1), ("JD", 0), ("7H", 0), ("TS", 3)], jitter=0.02776623597073007,
+         drop=0.2970738466887984, misread=0.046551729978822017, seed=4328)
+# Regression: 4H misread once as its neighbour 9S began a second 9S track beside the counted
+# one, which then took half of 9S's jittered readings and counted it again.
+@example(plays=[("9S", 0), ("JD", 2), ("4C", 0), ("KS", 0), ("4H", 0)],
+         jitter=1.1616092310384376, drop=0.15294383900104677, misread=0.018231911724326307,
+         seed=2244)
 @given(
     plays=st.lists(st.tuples(st.sampled_from(CARD_CODES), st.integers(0, 3)), min_size=1,
                    max_size=6, unique_by=lambda p: p[0]),

@@ -59,6 +59,12 @@ class TrackerConfig:
       next (a card laid faster than a frame, or that card misread from then on) waits this
       long from its first reading for the card under it to show again (then it was a
       misreading). Raising it catches longer runs of misreads, at that delay for such cards.
+    - ``patience`` (s): a card read in too few of the still window's frames (frames dropped,
+      a hand passing over it) still counts once it has been read ``min_frames + 1`` times at
+      one place within this long, in at least half the share ``min_presence`` asks; without
+      it, a card read every other frame and then covered by the next card is never counted.
+      Raising it counts cards read more seldom; a misread that recurs on one spot (three
+      times in this long) may then count as a card.
     """
 
     still_time: float = 0.15
@@ -74,6 +80,7 @@ class TrackerConfig:
     copies: int = 1
     same_spot: float = 2.5
     replace_wait: float = 0.5
+    patience: float = 0.6
 
 
 @dataclass
@@ -124,8 +131,16 @@ class _Track:
 
     @property
     def position(self) -> tuple[float, float]:
-        _, x, y, _ = self.samples[-1]
-        return (x, y)
+        """Where the card is: the median of its last three readings, so that one reading of
+        another card taken for this one (a misread of its neighbour) does not carry it off
+        its spot; a card that moves is followed a frame late."""
+        if len(self.samples) < 3:
+            _, x, y, _ = self.samples[-1]
+            return (x, y)
+        last = (self.samples[-1], self.samples[-2], self.samples[-3])
+        xs = sorted(s[1] for s in last)
+        ys = sorted(s[2] for s in last)
+        return (xs[1], ys[1])
 
 
 def _nearest(tracks: Iterable[_Track], x: float, y: float) -> tuple[_Track | None, float]:
@@ -221,7 +236,7 @@ class Tracker:
         cfg = self.config
         tracks = self._tracks.setdefault(code, [])
         best: _Track | None = None
-        best_d = cfg.match_dist
+        best_rank = (1, cfg.match_dist)
         for tr in tracks:
             if tr.last_seen == t:  # already matched a detection in this frame
                 continue
@@ -229,8 +244,12 @@ class Tracker:
             d = float(np.hypot(px - x, py - y))
             if tr.alias and d > 2 * cfg.same_spot:
                 continue  # a misreading stays on its card's spot
-            if d <= best_d:
-                best, best_d = tr, d
+            # A counted card keeps the readings on its own spot: a track begun beside it by
+            # a stray reading of the same code (a neighbour misread) must not take half of
+            # its jittered readings and lie still as a second copy of it.
+            rank = (0 if tr.counted and not tr.alias and d <= cfg.still_tol else 1, d)
+            if rank <= best_rank:
+                best, best_rank = tr, rank
         if best is None:
             counted = [tr for tr in tracks if tr.counted and not tr.alias]
             nearest, apart = _nearest(counted, x, y)
@@ -348,11 +367,16 @@ class Tracker:
         if tr.first_seen > t - age + 1e-6:
             return False
         win = self._window(tr, t)
-        if len(win) < cfg.min_frames:
-            return False
         frames = sum(1 for ft in self._frames if ft >= t - span - slack)
-        if frames and len(win) / frames < cfg.min_presence:
-            return False
+        if len(win) < cfg.min_frames or (frames and len(win) / frames < cfg.min_presence):
+            # Read too seldom for the still window (frames dropped, a hand passing over it):
+            # read min_frames + 1 times or more at one place over the last ``patience``
+            # seconds, in half as many of those frames as ``min_presence`` asks, it lies still.
+            start = t - max(cfg.patience, 2 * span) - slack
+            win = [s for s in tr.samples if s[0] >= start]
+            frames = sum(1 for ft in self._frames if ft >= start)
+            if len(win) < cfg.min_frames + 1 or len(win) / frames < cfg.min_presence / 2:
+                return False
         pts = np.array([(s[1], s[2]) for s in win])
         med = np.median(pts, axis=0)
         return bool(np.max(np.hypot(*(pts - med).T)) <= cfg.still_tol)
