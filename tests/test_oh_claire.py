@@ -165,7 +165,11 @@ def test_oc4_trump_wins_over_the_suit_led() -> None:
     r = run(game(schedule=[1, 1]),
             hand("Cy", "KC", [("Ann", 0), ("Bob", 0), ("Cy", 0)],
                  [("Ann", "AH"), ("Bob", "2C"), ("Cy", "KH")]))
-    assert "Bob trumps with 2♣ and wins trick 1 (1 taken, bid 0)" in texts(r)
+    said = texts(r)
+    assert "Bob trumps with 2♣ and wins trick 1 (1 taken, bid 0)" in said
+    # A one-card hand is announced in the singular, as a person says it.
+    assert any(t.endswith("Cy deals 1 card each") for t in said)
+    assert any(t.endswith("; 0 for 1 trick") for t in said)
 
 
 # --- OC-3: bidding --------------------------------------------------------------------------------

@@ -285,6 +285,7 @@ def test_ru4_aces_on_runs_score_by_the_end_they_join() -> None:
     report, _ = run(events)
     # 2+3+4 = 9, J+Q+K = 30, low ace 1, high ace 15.
     assert report["chips"]["Bob"] == 9 + 30 + 1 + 15
+    assert "Bob lays off A♦ on meld 1: 1 point, Bob has 40" in texts(report)
 
 
 def test_cards_on_the_table_cannot_be_played_again() -> None:

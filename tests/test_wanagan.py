@@ -121,7 +121,7 @@ def test_own_golden_game_two_decks_ties_wilds_jackpot_and_a_short_ante() -> None
     assert "B, C and D tie for 1 Pair with pair of nines" in said
     assert "14 chips left in cups go to the Jackpot" in said
     assert "A, B and C tie for the Jackpot with two pair, aces and kings: 4 chips each; " \
-           "2 stay in the Jackpot" in said
+           "2 chips stay in the Jackpot" in said
     assert "F short" in said
 
 
@@ -162,7 +162,7 @@ def test_exact_tie_splits_and_the_remainder_stays_in_the_cup() -> None:
                     *hand("main", main)])
     assert report["pots"]["1 Pair"] == 1  # 3 chips, two ways: 1 each, 1 stays
     assert report["chips"] == {"Ann": 88, "Bob": 88, "Cy": 87}
-    assert "Ann and Bob tie for 1 Pair with pair of nines: 1 chip each; 1 stay in the cup" \
+    assert "Ann and Bob tie for 1 Pair with pair of nines: 1 chip each; 1 chip stays in the cup" \
         in texts(report)
     assert "Still in cups: 1 Pair 1, " in texts(report)
     assert "Next: overtime 1: pass 3 left" in texts(report)
@@ -280,7 +280,7 @@ def test_board_left_at_the_end_is_divided_equally_with_the_remainder_staying() -
     # 52 three ways: 17 each, 1 stays; game over: 1 chip cannot be split four ways and stays
     assert report["pots"]["Jackpot"] == 1
     assert report["finished"]
-    assert "1 chip stay on the board, too few to divide" in texts(report)
+    assert "1 chip stays on the board, too few to divide" in texts(report)
     assert report["chips"] == {"Ann": 104, "Bob": 104, "Cy": 104, "Dee": 87}
 
 

@@ -204,7 +204,7 @@ class OhClaireReferee(Referee):
         if st.phase in ("bid", "play") and not redeal:
             # A hand that ends early (events missed) is not scored; play goes on (robustness).
             self.announce(line, f"Hand {st.round} was not finished ({st.tricks_done} of "
-                                f"{st.cards} tricks): it is not scored")
+                                f"{plural(st.cards, 'trick')}): it is not scored")
         if not redeal and st.round >= self.hands_total:
             raise EventError(f"all {self.hands_total} hands have been played")
         if dealer is None:
@@ -232,7 +232,7 @@ class OhClaireReferee(Referee):
         st.revoked = []
         what = "Redeal of hand" if redeal else "Hand"
         self.announce(line, f"{what} {st.round} of {self.hands_total}: {st.dealer} deals "
-                            f"{st.cards} cards each")
+                            f"{plural(st.cards, 'card')} each")
 
     def next_dealer(self) -> str:
         st = self.state
@@ -301,7 +301,7 @@ class OhClaireReferee(Referee):
         if not isinstance(tricks, int) or isinstance(tricks, bool):
             raise EventError(f"a bid must be a whole number of tricks, got {tricks!r}")
         if not 0 <= tricks <= st.cards:
-            raise EventError(f"{who} bids {tricks}, but there are only {st.cards} tricks")
+            raise EventError(f"{who} bids {tricks}, but there are only {plural(st.cards, 'trick')}")
         if who in st.bids:
             raise EventError(f"{who} has already bid {st.bids[who]} (line {st.bid_lines[who]})")
         expected = self.turn()
@@ -322,13 +322,13 @@ class OhClaireReferee(Referee):
             dline = st.bid_lines[dealer]
             self.violation(dline, dealer, "dealer-bid", line,
                            f"{dealer} bid {st.bids[dealer]}, making the bids add up to the "
-                           f"{st.cards} cards dealt (OC-3)")
+                           f"{plural(st.cards, 'card')} dealt (OC-3)")
             self.announce(line, f"{dealer} may not bid {st.bids[dealer]}: bids add up to "
                                 f"{st.cards}")
         st.phase = "play"
         order = self.bid_order()
         self.announce(line, "Bids: " + ", ".join(f"{p} {st.bids[p]}" for p in order)
-                      + f"; {total} for {st.cards} tricks")
+                      + f"; {total} for {plural(st.cards, 'trick')}")
         self._announce_next(line)
 
     def _announce_next(self, line: int) -> None:
@@ -490,7 +490,7 @@ class OhClaireReferee(Referee):
         else:
             nxt = self.next_dealer()
             self.announce(line, f"Next hand: {nxt} deals "
-                                f"{self.rules.schedule[st.round]} cards")
+                                f"{plural(self.rules.schedule[st.round], 'card')}")
 
     def covered(self, player: str) -> list[int]:
         """The numbers ``player`` has covered with their own chips (OC-5)."""

@@ -92,6 +92,11 @@ _FLAT = frozenset({"scores", "hand_size", "where", "pile", "stock_order", "revea
                    "winners"})
 
 
+def _points(n: int) -> str:
+    """``1`` -> ``"1 point"``, ``45`` -> ``"45 points"``."""
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
 def _place(loc: str) -> str:
     if loc == PILE:
         return "it is in the discard pile"
@@ -410,7 +415,7 @@ class RumReferee(Referee):
         if st.chosen is not None and st.chosen in cs:
             st.chosen_used = True
         self.announce(ev.line, f"{p} melds {meld.describe()} (meld {meld.number}): "
-                               f"{points} points, {p} has {st.scores[p]}")
+                               f"{_points(points)}, {p} has {st.scores[p]}")
         self._maybe_out(ev, p)
 
     def _find_meld(self, ref: Any, c: Card) -> Meld | None:
@@ -455,7 +460,7 @@ class RumReferee(Referee):
         if st.chosen == c:
             st.chosen_used = True
         self.announce(ev.line, f"{p} lays off {c.pretty()} on meld {meld.number}: "
-                               f"{points} points, {p} has {st.scores[p]}")
+                               f"{_points(points)}, {p} has {st.scores[p]}")
         self._maybe_out(ev, p)
 
     def _discard(self, ev: Event) -> None:
@@ -544,7 +549,7 @@ class RumReferee(Referee):
         self._learn(p, cs)
         points = hand_points(cs, self.rules)
         st.revealed[p] = points
-        self.announce(ev.line, f"{p} shows {format_cards(cs)}: {points} points")
+        self.announce(ev.line, f"{p} shows {format_cards(cs)}: {_points(points)}")
         if not self._waiting():
             self._settle(ev)
 
@@ -585,10 +590,10 @@ class RumReferee(Referee):
             st.finished = True
             st.winners = [q for q in self.players if st.scores[q] == best]
             if len(st.winners) == 1:
-                self.announce(ev.line, f"{st.winners[0]} wins the game with {best} points")
+                self.announce(ev.line, f"{st.winners[0]} wins the game with {_points(best)}")
             else:
                 self.announce(ev.line, f"{' and '.join(st.winners)} share the win with "
-                                       f"{best} points")
+                                       f"{_points(best)}")
 
     _HANDLERS: ClassVar[dict[str, Any]] = {
         "round": _round,

@@ -141,6 +141,11 @@ def _n(chips: int) -> str:
     return f"{chips} chip" if chips == 1 else f"{chips} chips"
 
 
+def _stay(chips: int) -> str:
+    """``1`` -> ``"1 chip stays"``, ``2`` -> ``"2 chips stay"``."""
+    return f"{_n(chips)} stays" if chips == 1 else f"{_n(chips)} stay"
+
+
 def _and(names: Sequence[str]) -> str:
     """``["Ann", "Bob", "Cy"]`` -> ``"Ann, Bob and Cy"``."""
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
@@ -389,7 +394,7 @@ class WanaganReferee(Referee):
             return
         share = paid[names[0]]
         rest = amount - share * len(names)
-        tail = f"; {rest} stay in the cup" if rest else ""
+        tail = f"; {_stay(rest)} in the cup" if rest else ""
         self.announce(line, f"{_and(names)} tie for {cup} with {_spoken(hand)}: "
                             f"{_n(share)} each{tail}")
 
@@ -409,7 +414,7 @@ class WanaganReferee(Referee):
         else:
             share = paid[names[0]]
             rest = amount - share * len(names)
-            tail = f"; {rest} stay in the Jackpot" if rest else ""
+            tail = f"; {_stay(rest)} in the Jackpot" if rest else ""
             self.announce(line, f"{_and(names)} tie for the Jackpot with "
                                 f"{_spoken(best.describe())}: {_n(share)} each{tail}")
         st.in_round = False
@@ -437,9 +442,9 @@ class WanaganReferee(Referee):
         if share:
             text += f" {_n(left)} left on the board: {share} to each player"
             rest = self.ledger[jackpot]
-            text += f", {rest} stay on the board." if rest else "."
+            text += f", {_stay(rest)} on the board." if rest else "."
         elif left:
-            text += f" {_n(left)} stay on the board, too few to divide."
+            text += f" {_stay(left)} on the board, too few to divide."
         chips = self.ledger.player_chips()
         top = max(chips.values())
         leaders = [p for p, n in chips.items() if n == top]
