@@ -227,6 +227,11 @@ def test_time_cannot_go_backwards() -> None:
          seed=9683)
 @example(plays=[("AD", 1), ("JD", 0), ("7H", 0), ("TS", 3)], jitter=0.02776623597073007,
          drop=0.2970738466887984, misread=0.046551729978822017, seed=4328)
+# Regression: two misreads of one code half a second apart (QH read QD) were taken for a card
+# on its way, and JS, lying still meanwhile, waited for it until 2H covered it: never counted.
+@example(plays=[("7S", 3), ("QH", 3), ("JS", 3), ("2H", 3), ("7D", 0)],
+         jitter=0.6791600088592755, drop=0.27157438905299436, misread=0.026298485819386087,
+         seed=8601)
 # Regression: 4H misread once as its neighbour 9S began a second 9S track beside the counted
 # one, which then took half of 9S's jittered readings and counted it again.
 @example(plays=[("9S", 0), ("JD", 2), ("4C", 0), ("KS", 0), ("4H", 0)],

@@ -498,10 +498,11 @@ class Tracker:
                     continue  # does the card under it show again (a misreading)? wait and see
                 if still:
                     by_zone_still.setdefault(z, []).append(tr)
-                elif t - tr.last_seen <= cfg.lost_time and len(tr.samples) >= cfg.min_frames:
-                    # A card on its way (seen in several frames). A one-frame misread is not
-                    # one: waiting for it would hold a settled card until the next card
-                    # arrives and merge two plays into one move.
+                elif sum(1 for s in tr.samples if t - s[0] <= cfg.lost_time) >= cfg.min_frames:
+                    # A card on its way (seen in several frames lately). A one-frame misread
+                    # is not one, nor are two misreads of one code far apart in time: waiting
+                    # for them would hold a settled card until the next card arrives (and
+                    # merge two plays into one move, or miss one covered meanwhile).
                     by_zone_moving.setdefault(z, []).append(tr)
         out: list[Observation] = []
         for z, settled in sorted(by_zone_still.items()):
