@@ -108,18 +108,20 @@ def test_mr3_exchange_gives_the_dealer_the_dummy_count() -> None:
     assert any("Ann holds 11 cards" in e.text for e in r.errors)
 
 
-def test_mr3_ineligible_buyer_is_flagged_from_the_deal() -> None:
-    # Cy holds the A of spades (a money card of the disk) and buys the dummy.
+def test_mr3_ineligible_buyer_is_proven_once_every_other_card_is_seen() -> None:
+    # Cy holds the A of spades (a money card of the disk) and buys the dummy. The hand he gives
+    # up is dead and never seen; but once every other card was played or revealed, the cards
+    # never seen are that hand (by elimination), in hidden mode as with the deal.
     t = Table().round("Ann", {"Cy": "AS"}, action={"action": "sell", "buyer": "Cy", "price": 2})
     t.end(end_round=True)
     h, f = both(t)
-    assert found(f)[("Cy", "ineligible-dummy")] == 1
-    v = next(v for v in f.referee.violations if v.rule == "ineligible-dummy")  # type: ignore
-    assert v.proof_line == 3      # the deal is the proof
-    # ...said only once the round is complete: never while the hand given up is in play.
-    assert found(run(t.full()[:-1]))[("Cy", "ineligible-dummy")] == 0
-    # Hidden: the hand given up is dead and never seen, so nothing can prove it.
-    assert found(h)[("Cy", "ineligible-dummy")] == 0
+    for result, log in ((h, t.hidden()), (f, t.full())):
+        assert found(result)[("Cy", "ineligible-dummy")] == 1
+        v = next(v for v in result.referee.violations  # type: ignore[union-attr]
+                 if v.rule == "ineligible-dummy")
+        assert v.proof_line == len(log)      # the last hand revealed
+        # ...never while a hand is still to be revealed.
+        assert found(run(log[:-1]))[("Cy", "ineligible-dummy")] == 0
 
 
 def test_mr3_eligible_exchange_is_not_flagged() -> None:

@@ -72,15 +72,15 @@ class MichiganReferee(Referee):
     - ``out-of-sequence``: one ``play`` event with several cards whose later cards neither follow
       the one before, nor are a GL dump or straight, nor lead after a card that surely ended
       its sequence (an Ace, or the next card already gone). Proven at once.
-    - ``ineligible-dummy`` (MR-3) only with a ``deal``: the hand given up is dead and never seen
-      at the table, so a hidden log can never prove it.
+    - ``ineligible-dummy`` (MR-3): the hand given up is dead and never seen at the table, but
+      once every other card has been played or revealed (the round complete) the cards never
+      seen are that hand: proven then if it held a money card (by elimination).
 
     With a ``deal`` the plays and reveals are checked against the hands (a card the player was
     not dealt is refused), but the findings stay the table's: each one is proven, said and
     charged when a card that proves it is seen, exactly as without the deal, so that nothing
     said or paid ever reveals a hand (at every point the findings are those of hidden mode).
-    The one finding only the deal can prove, ``ineligible-dummy``, is said when the round is
-    complete (proof line: the deal). Chips are a settlement of the round's facts replayed in
+    Chips are a settlement of the round's facts replayed in
     the order they happened with every proven offence known from its line (PR-5a).
     """
 
@@ -321,18 +321,12 @@ class MichiganReferee(Referee):
         else:
             raise EventError(f"dummy action must be keep, exchange or sell, got {action!r}")
         st.dummy_done = True
-        st.dummy_taker = taker
+        st.dummy_taker, st.dummy_line, st.given_up = taker, event.line, st.counts[taker]
         st.counts[taker] = st.dummy_count          # MR-3: plays with the dummy's card count
         if st.hands is not None:
             given_up = st.hands[taker]
             st.hands[taker] = st.hands["(dummy)"]
             st.hands["(dummy)"] = given_up
-            held = sorted(given_up & self.money_cards)
-            if held and self.rules.dummy_needs_no_money_card:
-                # Full information only: the hand given up is dead and never seen at the table,
-                # so the deal line is the proof (MR-3), said when the round is complete.
-                st.held.append((Offence(event.line, taker, "ineligible-dummy", st.deal_line),
-                                f"{taker} took the dummy while holding a money card"))
         self._settle(event.line)
         self.announce(event.line, f"{text} {self._opening_leader()} leads.")
 
@@ -617,13 +611,31 @@ class MichiganReferee(Referee):
     def _complete(self, line: int, notes: list[str]) -> None:
         """Every hand is known: settle the round (MR-10, MR-13, PR-4, PR-6, GL-6)."""
         st = self.state
-        for off, text in leads_out_of_turn(st, line) + st.held:
+        for off, text in leads_out_of_turn(st, line) + st.held + self._given_up_held(line):
             self._prove(off, text)
         st.held = []
         st.leads = []
         st.stops = []
         showdown_facts(st, self.rules, self.players, line)
         st.phase = "complete"
+
+    def _given_up_held(self, line: int) -> list[tuple[Offence, str]]:
+        """MR-3 by elimination: once every card but the hand given up for the dummy has been
+        seen (played or revealed), the cards never seen are that hand; if it held a money
+        card, the taker was not allowed the dummy (proof: ``line``, the last card seen). A
+        round closed with a hand unrevealed leaves more cards unseen, and proves nothing."""
+        st = self.state
+        if not st.given_up or not self.rules.dummy_needs_no_money_card:
+            return []
+        seen = set(st.played).union(*st.revealed.values())
+        unseen = set(full_deck()) - seen
+        held = sorted(unseen & self.money_cards)
+        if len(unseen) != st.given_up or not held:
+            return []
+        return [(Offence(st.dummy_line, st.dummy_taker, "ineligible-dummy", line),
+                 f"{st.dummy_taker} took the dummy while holding "
+                 f"{' and '.join(c.pretty() for c in held)}: every card but the hand given up "
+                 f"has been seen")]
 
     def _after_round(self, line: int, notes: list[str]) -> None:
         """Close the round in the ledger; after the last one, end the game (MR-12)."""

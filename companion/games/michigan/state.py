@@ -88,6 +88,8 @@ class MichiganState(GameState):
     dummy_count: int = 0
     dummy_done: bool = False
     dummy_taker: str = ""
+    dummy_line: int = 0
+    given_up: int = 0               # cards in the hand given up for the dummy (dead, MR-3)
     hands: dict[str, frozenset[Card]] | None = None     # full information only
     deal_line: int = 0
     played: dict[Card, tuple[str, int]] = field(default_factory=dict)
