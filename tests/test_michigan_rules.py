@@ -307,6 +307,19 @@ def test_mr11_ace_two_three_four_five_is_not_a_straight() -> None:
     assert found(r)[("Cy", "out-of-sequence")] == 1
 
 
+def test_gl2_after_an_ace_followed_the_leader_is_told_of_the_ace_two() -> None:
+    # Bob leads K♠ and follows it with his A♠: he may lead a red suit or, for the Ace-2, a 2
+    # of any suit. A lead of an Ace (GL-2a) earns no such mention.
+    t = Table("great-lakes").round("Ann", {"Bob": "KS AS 2C", "Cy": "AD"})
+    t.plays("Bob KS AS")
+    said = [a["text"] for a in run(t.hidden()).report()["announcements"]]
+    assert any(x.endswith("Nothing follows A♠. Bob leads a red suit, or a 2 of any suit for "
+                          "the Ace-2.") for x in said), said
+    t.plays("Bob 2C, Cy AD")
+    said = [a["text"] for a in run(t.hidden()).report()["announcements"]]
+    assert not any("Nothing follows A♦" in x and "Ace-2" in x for x in said), said
+
+
 def test_mr11_house_rule_can_allow_the_wheel() -> None:
     t = Table("great-lakes", house={"ace_high_only": False})
     t.round("Ann", {"Bob": "4C", "Cy": "5C AH 2S 3D"}, dummy="2C 3C")

@@ -458,8 +458,12 @@ class MichiganReferee(Referee):
             return
         last = Card(seq.rank, seq.suit).pretty()
         leader = self._leader_after(seq.player)
+        ace2 = ""
+        if (st.ace is not None and st.ace[0] == seq.player == leader
+                and self.rules.cup("ace2") is not None):
+            ace2 = ", or a 2 of any suit for the Ace-2"                        # GL-2
         notes.append(f"Nothing follows {last}. {leader} leads "
-                     f"{self.rules.lead_words(seq.suit)}.")
+                     f"{self.rules.lead_words(seq.suit)}{ace2}.")
 
     def _lead(self, player: str, c: Card, line: int, ace2: bool, record_stop: bool,
               notes: list[str]) -> None:
