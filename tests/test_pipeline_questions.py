@@ -211,6 +211,28 @@ def test_a_card_read_steadily_two_ways_is_asked_about(tmp_path: Path) -> None:
     assert plays(tmp_path / "g.jsonl") == [("Bob", "QS")]
 
 
+def test_a_doubtful_lead_read_on_the_last_cards_spot_is_asked_about(tmp_path: Path) -> None:
+    """Bob's 2♣ is logged; then 5♠ is read on its very spot from one frame to the next. Either
+    2♣ is misread from now on, or Bob laid 5♠ on it faster than a frame: a black lead after
+    clubs, which only a hand without red excuses. Both happen (a card laid in a blink, a
+    hand with no red), and a wrong guess loses a play or makes one up in silence: a person
+    is asked. A red lead there (allowed) is a play."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(1, "2C")] * 12, 0.0)
+    run(pipe, det, [at(1, "5S")] * 30, 1.2)
+    [held] = pipe.pending.values()
+    assert held.question == "Bob played 5♠?"
+    assert [a.label for a in held.options] == ["5♠", "no, 2♣ misread"]
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "2C")]  # nothing decided in silence
+    pipe.answer(held.id, list(held.options[0].events))
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "2C"), ("Bob", "5S")]
+    pipe, det = new_pipe(tmp_path / "red")
+    run(pipe, det, [at(1, "2C")] * 12, 0.0)
+    run(pipe, det, [at(1, "5D")] * 30, 1.2)
+    assert not pipe.pending and plays(tmp_path / "red" / "g.jsonl") == [("Bob", "2C"),
+                                                                        ("Bob", "5D")]
+
+
 def test_a_late_steady_reading_is_asked_about_before_it_could_outvote(tmp_path: Path) -> None:
     """K♠ read for four seconds, then Q♠ steadily for a second and a half (the card is soon
     covered or the video ends: Q♠ will never outnumber K♠ by half again): the contradiction

@@ -547,15 +547,19 @@ class TablePipeline(Questions):
             self._resolve_flip(under, card, obs.positions[0], corr, result)
             return
         # Nothing was seen carried there, and the spot was read in every frame (the tracker's
-        # on_spot_of): the camera says one card. A move the table refuses, or one only hidden
-        # hands could excuse, agrees: the card under, misread.
-        if event is None or not new_ok or self._doubt(event):
+        # on_spot_of): the camera says one card. A move the table refuses agrees: the card
+        # under, misread.
+        if event is None or not new_ok:
             self.tracker.misread_at(card, *obs.positions[0])
             result.notes.append(f"{Card.parse(card).pretty()} read where "
                                 f"{Card.parse(under).pretty()} lies: {Card.parse(under).pretty()}"
                                 f" misread")
             return
-        if event.get("event") == "play" and card in lookalikes(under)[:3]:
+        # A move only hidden hands could excuse, or a card easily taken for the one under:
+        # either may be true, and a wrong guess is a play lost or invented in silence. A
+        # person says.
+        if event.get("event") == "play" and (card in lookalikes(under)[:3]
+                                             or self._doubt(event)):
             who = event.get("player")
             answers = [Answer(Card.parse(card).pretty(), (event,)),
                        Answer(f"no, {Card.parse(under).pretty()} misread", (), under)]
