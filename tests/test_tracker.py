@@ -279,6 +279,18 @@ def test_each_card_laid_once_is_observed_exactly_once(
     assert got == [([c], s) for c, s in plays]
 
 
+def test_a_card_read_in_every_third_frame_counts_within_patience() -> None:
+    """Two frames of three dropped (a hand hovering, a poor light): never two readings in the
+    still window, but three at one place within ``patience``: the card counts, once."""
+    x, y = seat_center(1)
+    frames = [[("7D", x, y, 0.9)] if i % 3 == 0 else [] for i in range(12)]
+    obs = run(Tracker(ZONES), frames)
+    assert [(o.cards, o.seat) for o in obs] == [(["7D"], 1)]
+    assert obs[0].t == 6 / FPS  # at the third reading
+    impatient = Tracker(ZONES, TrackerConfig(patience=0.0))
+    assert run(impatient, frames) == []
+
+
 def test_low_frame_rate_stretches_the_still_window() -> None:
     """A 4 fps stream: still_time (0.15 s) holds one frame; the window grows to hold two."""
     tr = Tracker(ZONES)
