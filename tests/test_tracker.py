@@ -291,6 +291,25 @@ def test_a_card_read_in_every_third_frame_counts_within_patience() -> None:
     assert run(impatient, frames) == []
 
 
+def test_a_dump_read_with_dropped_frames_and_a_stray_misread_settles_as_one_move() -> None:
+    """Four cards laid together at 10 fps (a Great Lakes dump, seen in flight one frame
+    before), each missed in some frames, and 2♣ read once as 3♣: the one read most often
+    must not settle alone, nor the stray 3♣ reading restart 3♣'s rest (rounds of a 10%
+    misread/drop reader logged the dump's first card alone, the rest as a refused move)."""
+    x, y = seat_center(2)
+    place = {"6D": 15, "2C": 5, "3C": -5, "4S": -15}
+    reads = {"6D": [0, 2, 4, 5, 6, 7], "2C": [0, 1, 4, 6, 7], "3C": [0, 1, 3, 6, 7],
+             "4S": [0, 1, 2, 3, 5, 6, 7]}
+    tr, obs = Tracker(ZONES), []
+    for i in range(-1, 14):
+        rows = [(c, x + dx, y - 13 if i == -1 else y, 0.9) for c, dx in place.items()
+                if i == -1 or i in reads[c] or i > 7]
+        if i == 2:
+            rows.append(("3C", x + place["2C"], y, 0.9))
+        obs += tr.update(9.0 + i * 0.1, dets(rows))
+    assert [sorted(o.cards) for o in obs] == [["2C", "3C", "4S", "6D"]]
+
+
 def test_low_frame_rate_stretches_the_still_window() -> None:
     """A 4 fps stream: still_time (0.15 s) holds one frame; the window grows to hold two."""
     tr = Tracker(ZONES)

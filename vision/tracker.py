@@ -63,8 +63,10 @@ class TrackerConfig:
       a hand passing over it) still counts once it has been read ``min_frames + 1`` times at
       one place within this long, in at least half the share ``min_presence`` asks; without
       it, a card read every other frame and then covered by the next card is never counted.
-      Raising it counts cards read more seldom; a misread that recurs on one spot (three
-      times in this long) may then count as a card.
+      Cards of one move wait this long (at least ``still_time + group_wait``) after the first
+      came to rest for those still settling (a dump with frames dropped). Raising it counts
+      cards read more seldom; a misread that recurs on one spot (three times in this long)
+      may then count as a card, and a move waits longer for a card still moving beside it.
     """
 
     still_time: float = 0.15
@@ -372,7 +374,8 @@ class Tracker:
             # Read too seldom for the still window (frames dropped, a hand passing over it):
             # read min_frames + 1 times or more at one place over the last ``patience``
             # seconds, in half as many of those frames as ``min_presence`` asks, it lies still.
-            start = t - max(cfg.patience, 2 * span) - slack
+            # (Only since it came to rest: its readings in flight are not its place.)
+            start = max(t - max(cfg.patience, 2 * span), self._rest_time(tr)) - slack
             win = [s for s in tr.samples if s[0] >= start]
             frames = sum(1 for ft in self._frames if ft >= start)
             if len(win) < cfg.min_frames + 1 or len(win) / frames < cfg.min_presence / 2:
@@ -382,13 +385,20 @@ class Tracker:
         return bool(np.max(np.hypot(*(pts - med).T)) <= cfg.still_tol)
 
     def _rest_time(self, tr: _Track) -> float:
-        """When the card came to rest: the start of the run of samples near its last place."""
+        """When the card came to rest: the start of the run of samples near its last place.
+        One reading elsewhere between two near it (a neighbour misread as this card) does
+        not end the run."""
         tol = self.config.still_tol
         _, x, y, _ = tr.samples[-1]
         since = tr.samples[-1][0]
-        for s in reversed(tr.samples):
+        samples = list(tr.samples)
+        for k in range(len(samples) - 1, -1, -1):
+            s = samples[k]
             if np.hypot(s[1] - x, s[2] - y) > tol:
-                break
+                before = samples[k - 1] if k > 0 else None
+                if before is None or np.hypot(before[1] - x, before[2] - y) > tol:
+                    break
+                continue  # a lone stray reading inside the run
             since = s[0]
         return since
 
@@ -512,8 +522,10 @@ class Tracker:
             settled = [tr for tr in settled if rest[id(tr)] <= first + cfg.group_wait]
             waiting = [tr for tr in by_zone_moving.get(z, [])
                        if tr.first_seen <= first + cfg.group_wait]
-            if waiting and t - first < cfg.still_time + cfg.group_wait:
-                continue  # others of the same move are still settling here
+            if waiting and t - first < max(cfg.still_time + cfg.group_wait, cfg.patience):
+                # Others of the same move are still settling here (read too seldom to be
+                # still yet, frames dropped: up to ``patience`` after the first came to rest).
+                continue
             settled.sort(key=lambda tr: (rest[id(tr)], tr.position[0], tr.position[1]))
             confs = []
             positions = []
