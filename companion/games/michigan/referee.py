@@ -80,8 +80,8 @@ class MichiganReferee(Referee):
     not dealt is refused), but the findings stay the table's: each one is proven, said and
     charged when a card that proves it is seen, exactly as without the deal, so that nothing
     said or paid ever reveals a hand (at every point the findings are those of hidden mode).
-    Chips are a settlement of the round's facts replayed in
-    the order they happened with every proven offence known from its line (PR-5a).
+    Chips are a settlement of the round's facts replayed in the order they happened with
+    every proven offence known from its line (PR-5a).
     """
 
     game: ClassVar[str] = "michigan-rummy"
@@ -615,9 +615,8 @@ class MichiganReferee(Referee):
     def _complete(self, line: int, notes: list[str]) -> None:
         """Every hand is known: settle the round (MR-10, MR-13, PR-4, PR-6, GL-6)."""
         st = self.state
-        for off, text in leads_out_of_turn(st, line) + st.held + self._given_up_held(line):
+        for off, text in leads_out_of_turn(st, line) + self._given_up_held(line):
             self._prove(off, text)
-        st.held = []
         st.leads = []
         st.stops = []
         showdown_facts(st, self.rules, self.players, line)

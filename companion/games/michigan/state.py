@@ -107,9 +107,6 @@ class MichiganState(GameState):
     moves: list[Move] = field(default_factory=list)
     start: dict[str, int] = field(default_factory=dict)
     settled: tuple[int, int] = (-1, -1)     # (facts, offences) when last settled
-    #: Full information: findings only the deal proves (MR-3, a dummy taken with a money
-    #: card), held until the round is complete so that they never reveal a hand in play.
-    held: list[tuple[Offence, str]] = field(default_factory=list)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MichiganState:
         new = object.__new__(type(self))
