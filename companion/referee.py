@@ -150,6 +150,11 @@ class Referee:
         }
 
 
+def plural(n: int, word: str) -> str:
+    """A count in announcements, as people say it: ``1 trick``, ``2 tricks``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def register_referee(*names: str) -> Callable[[type[Referee]], type[Referee]]:
     """Class decorator: make a rule set findable by its game name(s)."""
     def deco(cls: type[Referee]) -> type[Referee]:

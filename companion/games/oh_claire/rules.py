@@ -11,6 +11,7 @@ from typing import Any
 
 from companion import house
 from companion.cards import SUIT_NAMES, Card
+from companion.referee import plural as plural  # re-exported for the Oh Claire! modules
 
 GAME = "oh-claire"
 JACKPOT = "Jackpot"
@@ -117,10 +118,6 @@ def trick_winner(plays: Sequence[tuple[str, Card]], trump: str) -> tuple[str, Ca
 def cup_account(player: str, number: int) -> str:
     """The ledger account of ``player``'s own chips in number cup ``number`` (e.g. "Ann:3")."""
     return f"{player}:{number}"
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def join_words(words: Sequence[str]) -> str:

@@ -30,7 +30,7 @@ from companion.games.rum.melds import (
     meld_points,
     shape_meld,
 )
-from companion.referee import EventError, GameState, Referee, register_referee
+from companion.referee import EventError, GameState, Referee, plural, register_referee
 
 # --- the referee's state -------------------------------------------------------------------------
 PILE, TABLE, STOCK = "pile", "table", "stock"
@@ -90,11 +90,6 @@ class RumState(GameState):
 #: RumState fields that are containers of immutable values (a shallow copy is a deep one).
 _FLAT = frozenset({"scores", "hand_size", "where", "pile", "stock_order", "revealed",
                    "winners"})
-
-
-def _points(n: int) -> str:
-    """``1`` -> ``"1 point"``, ``45`` -> ``"45 points"``."""
-    return f"{n} point" if n == 1 else f"{n} points"
 
 
 def _place(loc: str) -> str:
@@ -415,7 +410,7 @@ class RumReferee(Referee):
         if st.chosen is not None and st.chosen in cs:
             st.chosen_used = True
         self.announce(ev.line, f"{p} melds {meld.describe()} (meld {meld.number}): "
-                               f"{_points(points)}, {p} has {st.scores[p]}")
+                               f"{plural(points, 'point')}, {p} has {st.scores[p]}")
         self._maybe_out(ev, p)
 
     def _find_meld(self, ref: Any, c: Card) -> Meld | None:
@@ -460,7 +455,7 @@ class RumReferee(Referee):
         if st.chosen == c:
             st.chosen_used = True
         self.announce(ev.line, f"{p} lays off {c.pretty()} on meld {meld.number}: "
-                               f"{_points(points)}, {p} has {st.scores[p]}")
+                               f"{plural(points, 'point')}, {p} has {st.scores[p]}")
         self._maybe_out(ev, p)
 
     def _discard(self, ev: Event) -> None:
@@ -549,7 +544,7 @@ class RumReferee(Referee):
         self._learn(p, cs)
         points = hand_points(cs, self.rules)
         st.revealed[p] = points
-        self.announce(ev.line, f"{p} shows {format_cards(cs)}: {_points(points)}")
+        self.announce(ev.line, f"{p} shows {format_cards(cs)}: {plural(points, 'point')}")
         if not self._waiting():
             self._settle(ev)
 
@@ -590,10 +585,11 @@ class RumReferee(Referee):
             st.finished = True
             st.winners = [q for q in self.players if st.scores[q] == best]
             if len(st.winners) == 1:
-                self.announce(ev.line, f"{st.winners[0]} wins the game with {_points(best)}")
+                self.announce(ev.line,
+                              f"{st.winners[0]} wins the game with {plural(best, 'point')}")
             else:
                 self.announce(ev.line, f"{' and '.join(st.winners)} share the win with "
-                                       f"{_points(best)}")
+                                       f"{plural(best, 'point')}")
 
     _HANDLERS: ClassVar[dict[str, Any]] = {
         "round": _round,
