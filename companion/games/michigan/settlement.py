@@ -16,6 +16,7 @@ from companion.games.michigan.board import JACKPOT, Rules, card_points
 from companion.games.michigan.state import Fact, MichiganState, Move, left_of
 from companion.ledger import Ledger
 from companion.poker import HandRank, best_hand, worst_hand
+from companion.referee import plural
 
 #: Violations of a lead: a money card led this way was not played legally (MR-8, GL-5).
 LEAD_RULES = frozenset({"illegal-lead", "wrong-colour-lead", "out-of-turn", "out-of-sequence"})
@@ -29,7 +30,7 @@ def list_names(players: Sequence[str]) -> str:
 
 def n_chips(n: int) -> str:
     """``1 chip``, ``3 chips``."""
-    return f"{n} chip" if n == 1 else f"{n} chips"
+    return plural(n, "chip")
 
 
 def showdown_facts(st: MichiganState, rules: Rules, players: Sequence[str], line: int) -> None:

@@ -19,7 +19,7 @@ from companion.cards import Card, CardError
 from companion.events import Event
 from companion.games.wanagan.hands import KINDS, CupHand, draw_winners, judge, winners
 from companion.ledger import Ledger
-from companion.referee import EventError, GameState, Referee, register_referee
+from companion.referee import EventError, GameState, Referee, plural, register_referee
 
 #: The hands of a round, in order (WA-5, WA-6).
 HAND_KINDS: tuple[str, ...] = ("main", "overtime-1", "overtime-2", "overtime-3", "draw")
@@ -138,7 +138,7 @@ def hand_name(kind: str, rules: WanaganRules) -> str:
 
 def _n(chips: int) -> str:
     """``1`` -> ``"1 chip"``, ``5`` -> ``"5 chips"``."""
-    return f"{chips} chip" if chips == 1 else f"{chips} chips"
+    return plural(chips, "chip")
 
 
 def _stay(chips: int) -> str:
