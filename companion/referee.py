@@ -155,6 +155,14 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def join_words(words: Sequence[str]) -> str:
+    """Names in announcements, as people say them: ``Ann``, ``Ann and Bob``, ``Ann, Bob and
+    Cy`` (nothing for none)."""
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def register_referee(*names: str) -> Callable[[type[Referee]], type[Referee]]:
     """Class decorator: make a rule set findable by its game name(s)."""
     def deco(cls: type[Referee]) -> type[Referee]:

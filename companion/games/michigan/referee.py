@@ -22,7 +22,6 @@ from companion.games.michigan.board import (
 from companion.games.michigan.proof import RULE_WORDS, evidence, leads_out_of_turn
 from companion.games.michigan.settlement import (
     divide_board,
-    list_names,
     n_chips,
     pay_moves,
     round_moves,
@@ -39,7 +38,7 @@ from companion.games.michigan.state import (
 )
 from companion.house import house_settings
 from companion.ledger import Ledger
-from companion.referee import EventError, Referee, register_referee
+from companion.referee import EventError, Referee, join_words, register_referee
 
 
 def _as_list(value: Any) -> list[Any]:
@@ -106,7 +105,7 @@ class MichiganReferee(Referee):
         if isinstance(chips, Mapping):
             missing = [p for p in players if p not in chips]
             if missing:
-                raise ValueError(f"chips not given for {list_names(missing)}")
+                raise ValueError(f"chips not given for {join_words(missing)}")
             start = {p: chips[p] for p in players}
         else:
             start = {p: chips for p in players}
@@ -241,7 +240,7 @@ class MichiganReferee(Referee):
             # A reveal the camera missed must not stop the game: the round is settled with the
             # hands that were shown (a hand never shown wins no poker cup and no MR-13 Jackpot).
             missing = [p for p in self.players if st.counts[p] > 0 and p not in st.revealed]
-            notes = [f"Round {st.round} closed without the hand of {list_names(missing)}."]
+            notes = [f"Round {st.round} closed without the hand of {join_words(missing)}."]
             self._complete(event.line, notes)
             self._settle(event.line, notes)
             st = self.state
@@ -563,7 +562,7 @@ class MichiganReferee(Referee):
         st.ace = None
         waiting = [p for p in self.players if st.counts[p] > 0]
         if waiting:
-            notes.append(f"Round over. Reveal: {list_names(waiting)}.")
+            notes.append(f"Round over. Reveal: {join_words(waiting)}.")
         else:
             self._complete(line, notes)
 
@@ -607,7 +606,7 @@ class MichiganReferee(Referee):
         notes: list[str] = []
         waiting = [p for p in self.players if st.counts[p] > 0 and p not in st.revealed]
         if waiting:
-            notes.append(f"Still to reveal: {list_names(waiting)}.")
+            notes.append(f"Still to reveal: {join_words(waiting)}.")
         else:
             self._complete(event.line, notes)                          # MR-10a
         self._settle(event.line, notes)

@@ -16,16 +16,10 @@ from companion.games.michigan.board import JACKPOT, Rules, card_points
 from companion.games.michigan.state import Fact, MichiganState, Move, left_of
 from companion.ledger import Ledger
 from companion.poker import HandRank, best_hand, worst_hand
-from companion.referee import plural
+from companion.referee import join_words, plural
 
 #: Violations of a lead: a money card led this way was not played legally (MR-8, GL-5).
 LEAD_RULES = frozenset({"illegal-lead", "wrong-colour-lead", "out-of-turn", "out-of-sequence"})
-
-
-def list_names(players: Sequence[str]) -> str:
-    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cy``."""
-    ps = list(players)
-    return ps[0] if len(ps) == 1 else ", ".join(ps[:-1]) + " and " + ps[-1]
 
 
 def n_chips(n: int) -> str:
@@ -159,7 +153,7 @@ def round_moves(st: MichiganState, rules: Rules, areas: Sequence[str],
                     pay(f.cup, w, share, f.cup, f.line)
                 sfx = " each" if len(winners) > 1 else ""
                 moves[-1] = moves[-1]._replace(
-                    note=f"{f.cup}: {list_names(winners)}, {what}, {n_chips(share)}{sfx}.")
+                    note=f"{f.cup}: {join_words(winners)}, {what}, {n_chips(share)}{sfx}.")
     return moves
 
 

@@ -11,7 +11,8 @@ from typing import Any
 
 from companion import house
 from companion.cards import SUIT_NAMES, Card
-from companion.referee import plural as plural  # re-exported for the Oh Claire! modules
+from companion.referee import join_words as join_words  # re-exported for the Oh Claire! modules
+from companion.referee import plural as plural
 
 GAME = "oh-claire"
 JACKPOT = "Jackpot"
@@ -120,9 +121,3 @@ def cup_account(player: str, number: int) -> str:
     return f"{player}:{number}"
 
 
-def join_words(words: Sequence[str]) -> str:
-    if not words:
-        return ""
-    if len(words) == 1:
-        return words[0]
-    return ", ".join(words[:-1]) + " and " + words[-1]

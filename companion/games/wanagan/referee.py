@@ -19,7 +19,14 @@ from companion.cards import Card, CardError
 from companion.events import Event
 from companion.games.wanagan.hands import KINDS, CupHand, draw_winners, judge, winners
 from companion.ledger import Ledger
-from companion.referee import EventError, GameState, Referee, plural, register_referee
+from companion.referee import (
+    EventError,
+    GameState,
+    Referee,
+    join_words,
+    plural,
+    register_referee,
+)
 
 #: The hands of a round, in order (WA-5, WA-6).
 HAND_KINDS: tuple[str, ...] = ("main", "overtime-1", "overtime-2", "overtime-3", "draw")
@@ -144,11 +151,6 @@ def _n(chips: int) -> str:
 def _stay(chips: int) -> str:
     """``1`` -> ``"1 chip stays"``, ``2`` -> ``"2 chips stay"``."""
     return f"{_n(chips)} stays" if chips == 1 else f"{_n(chips)} stay"
-
-
-def _and(names: Sequence[str]) -> str:
-    """``["Ann", "Bob", "Cy"]`` -> ``"Ann, Bob and Cy"``."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _spoken(text: str) -> str:
@@ -395,7 +397,7 @@ class WanaganReferee(Referee):
         share = paid[names[0]]
         rest = amount - share * len(names)
         tail = f"; {_stay(rest)} in the cup" if rest else ""
-        self.announce(line, f"{_and(names)} tie for {cup} with {_spoken(hand)}: "
+        self.announce(line, f"{join_words(names)} tie for {cup} with {_spoken(hand)}: "
                             f"{_n(share)} each{tail}")
 
     def _settle_draw(self, hands: Mapping[str, list[Card]], line: int) -> None:
@@ -406,7 +408,7 @@ class WanaganReferee(Referee):
         paid = self.ledger.split(jackpot, names, "won the Jackpot in the 5-card draw (WA-6)",
                                  line)
         if not amount:
-            self.announce(line, f"{_and(names)}: best draw, {_spoken(best.describe())}; "
+            self.announce(line, f"{join_words(names)}: best draw, {_spoken(best.describe())}; "
                                 f"the Jackpot is empty")
         elif len(names) == 1:
             self.announce(line, f"{names[0]} wins the Jackpot with {_spoken(best.describe())}: "
@@ -415,7 +417,7 @@ class WanaganReferee(Referee):
             share = paid[names[0]]
             rest = amount - share * len(names)
             tail = f"; {_stay(rest)} in the Jackpot" if rest else ""
-            self.announce(line, f"{_and(names)} tie for the Jackpot with "
+            self.announce(line, f"{join_words(names)} tie for the Jackpot with "
                                 f"{_spoken(best.describe())}: {_n(share)} each{tail}")
         st.in_round = False
         st.next_hand = None
@@ -449,7 +451,7 @@ class WanaganReferee(Referee):
         top = max(chips.values())
         leaders = [p for p, n in chips.items() if n == top]
         verb = "wins" if len(leaders) == 1 else "tie"
-        text += f" {_and(leaders)} {verb} with {_n(top)}."
+        text += f" {join_words(leaders)} {verb} with {_n(top)}."
         self.announce(line, text)
 
     # --- helpers -----------------------------------------------------------------------------
