@@ -335,6 +335,42 @@ def test_two_cards_read_as_one_code_in_one_frame_are_two_cards(tmp_path: Path) -
     assert plays(tmp_path / "g.jsonl") == [("Bob", "2C"), ("Cy", "3C")]
 
 
+def test_a_card_read_beside_a_logged_card_read_all_along_does_not_replace_it(
+        tmp_path: Path) -> None:
+    """Bob's Q♥ is logged and read on its spot in every frame; a card lands close beside it
+    and reads K♦ for seconds. After Q♥ the K♥ comes next, so it is held, one answer saying
+    the Q♥ was a K♦ all along. Read in the very frames the Q♥ is, it is a card of its own:
+    the vote never turns the Q♥ into the K♦ (Boodle, seed 343: Ann's 9♠, read as 10♣ for
+    seconds beside Bob's opening Q♥, turned the Q♥ into a 10♣ in silence)."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(1, "QH")] * 8, 0.0)
+    run(pipe, det, [join(at(1, "QH"), at(1, "KD", 3.0, 0.0))] * 40, 0.8)
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "QH")]
+    [held] = pipe.pending.values()
+    assert held.observation.cards == ["KD"]
+    x, y = default_zones(4)[1].center
+    assert len(pipe.tracker.read_times("QH", x, y, 0.8)) == 40
+    assert not pipe.tracker.read_times("QH", x + 30, y)
+
+
+def test_a_doubted_play_offers_the_card_before_it_misread_as_its_lookalike(
+        tmp_path: Path) -> None:
+    """Bob's 2♣ is read as 2♠ (a lead the table accepts); Cy's 3♣ then looks like a lead out
+    of turn. Among the answers: Bob's card was the 2♣, after which the 3♣ comes next; one
+    click corrects it and logs the 3♣ (Great Lakes, seed 346: seven more questions and a
+    round wrong in silence when only the 3♣ could be confirmed)."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(1, "2S")] * 8, 0.0)
+    run(pipe, det, [join(at(1, "2S"), at(2, "3C"))] * 8, 0.8)
+    [held] = pipe.pending.values()
+    assert held.question == "Cy played 3♣?"
+    labels = [a.label for a in held.options]
+    assert labels[0] == "3♣" and "Bob's 2♠ was 2♣" in labels
+    fix = held.options[labels.index("Bob's 2♠ was 2♣")]
+    pipe.answer(held.id, list(fix.events))
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "2C"), ("Cy", "3C")]
+
+
 def test_a_card_carried_onto_a_counted_card_is_a_new_card_its_flight_votes() -> None:
     """A card seen in flight as J♣ lands on the spot of a counted 10♥ and is read Q♣ from
     the next frame on, the 10♥ no longer read: a new card laid there (never the 10♥

@@ -305,6 +305,16 @@ class Tracker:
                     votes[code] = votes.get(code, 0) + 1
         return votes
 
+    def read_times(self, code: str, x: float, y: float, since: float = float("-inf")
+                   ) -> set[float]:
+        """The frame times since ``since`` in which the spot at board point (x, y) was read as
+        ``code`` (one card gives one reading a frame: two codes read in the same frames on
+        two spots are two cards, however alike their places)."""
+        spot = self._spot_near(x, y)
+        if spot is None:
+            return set()
+        return {ft for ft, c in spot.reads if c == code and ft >= since}
+
     def reads_of(self, code: str, since: float) -> int:
         """The most readings of ``code`` on any one spot since ``since`` (0: never read)."""
         return max((sum(1 for ft, c in spot.reads if c == code and ft >= since)

@@ -102,6 +102,20 @@ class Questions(TableLog):
         votes = self.tracker.votes_at(pos[0], pos[1], since)
         return votes.get(card, 0) > max(self.reread_frames, 1.5 * votes.get(under, 0))
 
+    def _read_beside(self, under: str, card: str, pos: tuple[float, float]) -> bool:
+        """Was the logged ``under`` read on its own spot in the very frames ``card`` was read
+        at ``pos``, in ``reread_frames`` of them or more? One card gives one reading a frame,
+        so they are two cards lying close, not one read two ways (Boodle, seed 343: Ann's 9♠
+        read as 10♣ for seconds beside Bob's Q♥, read as Q♥ all along, turned the Q♥ into a
+        10♣ in silence)."""
+        spot = self._spot_of.get(under)
+        if spot is None:
+            return False
+        since = self.tracker.t - 2.0
+        both = self.tracker.read_times(under, *spot, since) & self.tracker.read_times(
+            card, *pos, since)
+        return len(both) >= self.reread_frames
+
     def _which_reading(self, under: str, card: str, pos: tuple[float, float]) -> str | None:
         """A card logged as ``under`` and read as ``card`` on the same spot since, the later
         reading winning the vote: which was it, by the table and the camera? The one the
@@ -183,6 +197,8 @@ class Questions(TableLog):
                     x, y, self.tracker.t - 2.0).get(card, 0) < 2 * self.reread_frames:
                 continue  # neither outvoted nor read steadily for a while: wait and see
             self._contests.remove(contest)
+            if self._read_beside(under, card, (x, y)):
+                continue  # two cards, not one read two ways: ``card`` stays a card of its own
             corr = self._correction(under, card)
             if corr is not None:
                 self._resolve_flip(under, card, (x, y), corr, result)
@@ -336,6 +352,13 @@ class Questions(TableLog):
         if kind == "play" and not (read in unplayed and self._accepts_all([ev(read)])
                                    and self._skipped(ev(read)) is None):
             options[:0] = self._misread_before(ev(read))
+        elif kind == "play" and read in unplayed:
+            # A play the table accepts but doubts (a lead out of colour): a card logged just
+            # before, misread as its lookalike, after which this one is the very card the
+            # sequence expects, explains it too, after this card's own lookalikes (Great
+            # Lakes, seed 346: Bob's 6♥ read as 6♦ for seconds, then his 7♥ "after 6♦ the
+            # lead is in a black suit").
+            options.extend(self._misread_before(ev(read), following=True))
         skipped = self._skipped(ev(read))
         passed = self._passed_over(ev(read), obs) if kind == "play" else None
         if kind == "play" and read in unplayed and (
@@ -362,12 +385,15 @@ class Questions(TableLog):
         verb = "shows" if kind == "reveal" else "played"
         return f"{player} {verb} {Card.parse(read).pretty()}?", options
 
-    def _misread_before(self, event: dict[str, Any], plays: int = 4) -> list[Answer]:
+    def _misread_before(self, event: dict[str, Any], plays: int = 4,
+                        following: bool = False) -> list[Answer]:
         """Answers where one of the last ``plays`` cards logged this round was misread: read
         as a card it is easily taken for (or for which it is), the log then accepts ``event``
         as read, breaking no rule (6♦ played twice: the first was 5♦; 9♦ then 7♦: the 9♦ was
         6♦), and the play of ``event`` 's card when it was logged this round, however long
-        ago. Each answer corrects that card and logs ``event``."""
+        ago. Each answer corrects that card and logs ``event``. With ``following``, only
+        the answers after whose correction ``event`` 's card is the one the sequence
+        expects."""
         events = read_log(self.log.path).events
         n = self.log.lines
         recent = sorted(self._line_of.items(), key=lambda item: -item[1][0])[:plays]
@@ -388,6 +414,8 @@ class Questions(TableLog):
                     continue
                 next_card = getattr(fixed.referee, "next_card", None)
                 follows = callable(next_card) and next_card() == event.get("card")
+                if following and not follows:
+                    continue
                 answers.append((not follows, Answer(
                     f"{old.get('player')}'s {Card.parse(logged).pretty()} was "
                     f"{Card.parse(was).pretty()}", (corr, event))))
