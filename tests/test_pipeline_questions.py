@@ -246,29 +246,50 @@ def test_a_late_steady_reading_is_asked_about_before_it_could_outvote(tmp_path: 
 
 def test_a_card_logged_while_its_reading_was_changing_is_corrected_by_the_steady_vote(
         tmp_path: Path) -> None:
-    """K♠ read in the card's first three frames only (it settled on them), then Q♠ steadily:
-    the logged reading never held; the log is corrected without a question."""
+    """Q♠ read as the card landed, K♠ in the frames it settled on and was logged by, then
+    Q♠ steadily: the logged reading never held; the log is corrected without a question.
+    Read K♠ alone in its first frames and Q♠ from then on, the camera said one card, then
+    another: a misread at the landing and a stuck one since look alike, so a person says
+    (Great Lakes, seed 436: Cy's Q♣, read right for three frames and as Q♠ for 2.5 s since,
+    was turned into a Q♠ in silence)."""
     pipe, det = new_pipe(tmp_path)
-    run(pipe, det, [at(1, "KS")] * 3, 0.0)
-    res = run(pipe, det, [at(1, "QS")] * 30, 0.3)
+    run(pipe, det, [at(1, c) for c in ("QS", "KS", "KS", "KS")], 0.0)
+    res = run(pipe, det, [at(1, "QS")] * 30, 0.4)
     assert not pipe.pending
     assert plays(tmp_path / "g.jsonl") == [("Bob", "QS")]
     assert any("read again: Q♠, not K♠" in n for r in res for n in r.notes)
+    pipe, det = new_pipe(tmp_path / "b")
+    run(pipe, det, [at(1, "KS")] * 3, 0.0)
+    run(pipe, det, [at(1, "QS")] * 30, 0.3)
+    [held] = pipe.pending.values()
+    assert held.question == "Bob played K♠ or Q♠?"
+    assert plays(tmp_path / "b" / "g.jsonl") == [("Bob", "KS")]
 
 
-def test_the_card_the_sequence_expected_is_kept_against_a_later_reading(
+def test_a_later_steady_reading_against_the_card_the_sequence_expected_is_asked(
         tmp_path: Path) -> None:
-    """Of two steady readings of one card the table accepts, the one the sequence expected
-    when it was played wins: 3♣ after 2♣ stays 3♣ against a later 8♣ (which would be a
-    jump), and 3♦ after 2♣ becomes 3♣."""
+    """Of two steady readings of one card the table accepts, a later one that makes it the
+    card the sequence expects wins (3♦ after 2♣ becomes 3♣); against a logged card that the
+    sequence expected, a later steady reading is put to a person (3♣ after 2♣, then read 8♣:
+    a misread now, or one at the landing and a play out of sequence; Boodle, seed 483: Bob's
+    9♥ read 9♦, the card that came next, for 2.5 s and 9♥ from then on, was kept as 9♦)."""
     pipe, det = new_pipe(tmp_path)
     run(pipe, det, [at(1, "2C")] * 8, 0.0)
     run(pipe, det, [join(at(1, "2C"), at(1, "3C", 6, 3))] * 12, 0.8)
     spot = pipe._spot_of["3C"]
     run(pipe, det, [join(at(1, "2C"), at(1, "8C", 6, 3))] * 12, 2.0)
-    assert pipe._which_reading("3C", "8C", spot) == "3C"
-    assert pipe._which_reading("3C", "3D", spot) == "3C"
-    assert plays(tmp_path / "g.jsonl") == [("Bob", "2C"), ("Bob", "3C")] and not pipe.pending
+    assert pipe._which_reading("3C", "8C", spot) is None
+    assert pipe._which_reading("3C", "3D", spot) is None
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "2C"), ("Bob", "3C")]
+    [held] = pipe.pending.values()
+    assert held.question == "Bob played 3♣ or 8♣?"
+    pipe, det = new_pipe(tmp_path / "b")
+    run(pipe, det, [at(1, "2C")] * 8, 0.0)
+    run(pipe, det, [join(at(1, "2C"), at(1, "3D", 6, 3))] * 12, 0.8)
+    assert plays(tmp_path / "b" / "g.jsonl") == [("Bob", "2C"), ("Bob", "3D")]
+    spot = pipe._spot_of["3D"]
+    run(pipe, det, [join(at(1, "2C"), at(1, "3C", 6, 3))] * 12, 2.0)
+    assert plays(tmp_path / "b" / "g.jsonl") == [("Bob", "2C"), ("Bob", "3C")]
 
 
 def test_a_card_read_far_from_its_only_copy_is_held_never_absorbed(tmp_path: Path) -> None:
@@ -467,6 +488,45 @@ def test_a_held_hand_read_again_right_settles_itself(tmp_path: Path) -> None:
         f"{Card.parse(anns[0]).pretty()}" in notes
     shown = [e.data for e in read_log(tmp_path / "g.jsonl").events if e.kind == "reveal"]
     assert [sorted(e["cards"]) for e in shown if e["player"] == "Bob"] == [sorted(bob["cards"])]
+
+
+def test_a_card_of_a_hand_shown_read_another_way_since_is_asked_about(
+        tmp_path: Path) -> None:
+    """A rendered round: a card of Bob's hand shown is read, for its first seconds, as a
+    card nobody shows, and the hand is logged so; then the camera reads the card itself
+    there until the end. A hand shown follows no sequence, so a person says which it is
+    ("Bob shows 9♣ or 9♠?"), and one click corrects the hand (Great Lakes, seed 481: Cy's
+    6♠, read 6♣ for 2 s, was kept in silence)."""
+    from vision.render.demo import RenderedSource, simulated_round
+    from vision.render.plan import RenderConfig
+    from vision.render.table import TableVideo
+    from vision.render.truth import FallibleReader
+
+    video = TableVideo(simulated_round("michigan-rummy", seed=11),
+                       RenderConfig(width=160, height=120, seed=11, noise=0.0))
+    bob = next(e for e in video.truth.visual if e["event"] == "reveal" and e["player"] == "Bob")
+    seen = {c for e in video.truth.visual for c in [e.get("card"), *(e.get("cards") or [])]}
+    card = bob["cards"][-1]
+    wrong = next(c for c in [*lookalikes(card), *CARD_CODES] if c not in seen)
+    source = RenderedSource(video)
+    reader = FallibleReader(source, stuck=1e-9)
+    reader.plan = dict.fromkeys(CARD_CODES)
+    reader.plan[card] = (wrong, bob["t_placed"] - 1.0, bob["t_placed"] + 1.5)
+    pipe = TablePipeline(video.profile(), reader, None, tmp_path / "g.jsonl",
+                         script=video.truth.script)
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    pipe.flush()
+    was, now = Card.parse(wrong).pretty(), Card.parse(card).pretty()
+    [asked] = pipe.pending.values()
+    assert asked.question == f"Bob shows {was} or {now}?"
+    pipe.answer(asked.id, list(asked.options[0].events))
+    pipe.finish()
+    from companion.events import apply_corrections
+
+    shown, _ = apply_corrections(read_log(tmp_path / "g.jsonl").events)
+    assert [sorted(e.data["cards"]) for e in shown
+            if e.kind == "reveal" and e.data["player"] == "Bob"] == [sorted(bob["cards"])]
 
 
 def test_a_hand_shown_while_the_log_says_the_round_goes_on_asks_who_ran_out(

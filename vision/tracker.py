@@ -315,6 +315,12 @@ class Tracker:
             return set()
         return {ft for ft, c in spot.reads if c == code and ft >= since}
 
+    def last_reads(self, x: float, y: float, n: int) -> list[str]:
+        """The last ``n`` readings of the spot at board point (x, y), oldest first (fewer
+        where it was read fewer times; none where nothing is read there)."""
+        spot = self._spot_near(x, y)
+        return [] if spot is None else [c for _t, c in list(spot.reads)[-n:]]
+
     def reads_of(self, code: str, since: float) -> int:
         """The most readings of ``code`` on any one spot since ``since`` (0: never read)."""
         return max((sum(1 for ft, c in spot.reads if c == code and ft >= since)

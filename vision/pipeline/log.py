@@ -55,7 +55,9 @@ class TableLog:
     _round_cards: dict[str, int]
     _played_by: dict[str, int | None]
     _line_of: dict[str, tuple[int, dict[str, Any]]]
+    _shown_in: dict[str, tuple[int, dict[str, Any]]]
     _spot_of: dict[str, tuple[float, float]]
+    _shown_spot: dict[str, tuple[float, float]]
     _look_spot: dict[str, tuple[float, float]]
     _read_elsewhere: dict[int, list[tuple[str, float]]]
     _landed: dict[int, tuple[float, str]]
@@ -83,7 +85,9 @@ class TableLog:
             self._round_cards.clear()
             self._played_by.clear()
             self._line_of.clear()
+            self._shown_in.clear()
             self._spot_of.clear()
+            self._shown_spot.clear()
             self._look_spot.clear()
             self._read_elsewhere.clear()
             self._landed.clear()
@@ -105,6 +109,9 @@ class TableLog:
         self._note_cards(data)
         if data.get("event") == "play" and "card" in data:
             self._line_of[str(data["card"])] = (line, data)
+        if data.get("event") == "reveal":
+            for c in data.get("cards") or []:
+                self._shown_in[str(c)] = (line, data)
         if data.get("event") == "game":
             rep = replay([Event(data, line)])
             self.referee = rep.referee
@@ -144,6 +151,12 @@ class TableLog:
                 self.tracker.misread_at(was, *self._spot_of.pop(was))
             else:
                 self.tracker.disown(was, 0.0, 0.0)
+        shown = next((ev for _c, (ln, ev) in self._shown_in.items() if ln == data.get("line")),
+                     None)
+        new_cards = (data.get("with") or {}).get("cards") or []
+        for was in (shown or {}).get("cards") or []:  # a card of a hand shown, read wrong
+            if was not in new_cards and was in self._shown_spot:
+                self.tracker.misread_at(was, *self._shown_spot.pop(was))
         line = self.log.append(data)
         events = read_log(self.log.path).events
         rep = replay(events)
@@ -151,16 +164,25 @@ class TableLog:
         self._round_cards.clear()
         self._played_by.clear()
         self._line_of.clear()
+        self._shown_in.clear()
         from companion.events import apply_corrections
 
         for ev in apply_corrections(events)[0]:
             self._note_cards(ev.data)
             if ev.kind == "play" and "card" in ev.data:
                 self._line_of[str(ev.data["card"])] = (ev.line, dict(ev.data))
+            if ev.kind == "reveal":
+                for c in ev.data.get("cards") or []:
+                    self._shown_in[str(c)] = (ev.line, dict(ev.data))
         new = data.get("with") or {}
-        cards = " ".join(pretty_cards([new["card"]])) if "card" in new else ""
-        out.append(f"Correction: {new.get('player')} played {cards}" if cards
-                   else f"Line {data.get('line')} corrected")
+        if "card" in new:
+            out.append(f"Correction: {new.get('player')} played "
+                       f"{' '.join(pretty_cards([new['card']]))}")
+        elif new.get("event") == "reveal":
+            out.append(f"Correction: {new.get('player')} shows "
+                       f"{' '.join(pretty_cards(list(new.get('cards') or [])))}")
+        else:
+            out.append(f"Line {data.get('line')} corrected")
         if result is not None:
             result.events.append((line, data))
         return line
@@ -185,15 +207,24 @@ class TableLog:
                 or any(o not in self._spot_of or math.dist(self._spot_of[o], at) <= mine
                        for o in later))
 
-    def _correction(self, card: str, new_card: str) -> dict[str, Any] | None:
+    def _logged(self, card: str) -> tuple[int, dict[str, Any]] | None:
+        """(line, event) of the single-card play, or else the hand shown, that logged
+        ``card`` this round."""
+        return self._line_of.get(card) or self._shown_in.get(card)
+
+    def _correction(self, card: str, new_card: str, doubtful: bool = False
+                    ) -> dict[str, Any] | None:
         """The ``correct`` event that makes the play logged as ``card`` this round a play of
-        ``new_card``, when the table accepts the log that way (nothing refused, no new rule
-        broken); None otherwise."""
-        logged = self._line_of.get(card)
+        ``new_card`` (or the hand shown with it, a hand with ``new_card`` in its place), when
+        the table accepts the log that way (nothing refused, no new rule broken, and, unless
+        ``doubtful``, no clean move made one only hidden hands could excuse); None
+        otherwise."""
+        logged = self._logged(card)
         if logged is None or self._round_cards.get(new_card, 0):
             return None
         line, old = logged
-        fixed = {**old, "card": new_card}
+        fixed = ({**old, "card": new_card} if "card" in old else
+                 {**old, "cards": [new_card if c == card else c for c in old["cards"]]})
         corr = {"event": "correct", "line": line, "with": fixed}
         events = read_log(self.log.path).events
         before = replay(events)
@@ -205,9 +236,10 @@ class TableLog:
         # Never a clean move into one only hidden hands could excuse (3♦ then 4♦ followed;
         # 4♥ there would be a lead out of turn): the table keeps the reading it can place.
         there = replay([e for e in events if e.line < line]).referee
-        doubtful = getattr(there, "doubtful", None)
-        if callable(doubtful) and doubtful(str(old.get("player")), new_card) \
-                and not doubtful(str(old.get("player")), card):
+        doubt = getattr(there, "doubtful", None)
+        if not doubtful and "card" in old and callable(doubt) \
+                and doubt(str(old.get("player")), new_card) \
+                and not doubt(str(old.get("player")), card):
             return None
         return corr
 
@@ -300,3 +332,7 @@ class TableLog:
             if obs.positions:
                 self._spot_of[str(event["card"])] = obs.positions[0]
             self._landed[obs.zone] = (obs.t_still, str(event["card"]))
+        elif event.get("event") == "reveal":
+            for c, pos in zip(obs.cards, obs.positions, strict=False):
+                if c in (event.get("cards") or []):
+                    self._shown_spot[str(c)] = pos

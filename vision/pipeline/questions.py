@@ -61,6 +61,8 @@ class Questions(TableLog):
     _unread: dict[int, float]
     #: How long a changed pile is left to the table reader before the second look reads it.
     CHANGE_WAIT = 0.3
+    #: A contested card unread this long (s) is decided on the readings it had (`_recount`).
+    LAST_WORD = 0.5
     #: Two single cards coming to rest in one pile less than this apart (s) were not laid one
     #: after the other by a hand (`_landed_with`).
     ONE_LANDING = 0.5
@@ -95,7 +97,7 @@ class Questions(TableLog):
     def _outvoted(self, under: str, card: str, pos: tuple[float, float]) -> bool:
         """Has ``card`` been read on the spot of the logged ``under`` more often than ``under``
         since it was logged (every frame's vote)?"""
-        logged = self._line_of.get(under)
+        logged = self._logged(under)
         if logged is None:
             return False
         since = float(logged[1].get("t", 0.0)) - 0.05
@@ -108,7 +110,7 @@ class Questions(TableLog):
         so they are two cards lying close, not one read two ways (Boodle, seed 343: Ann's 9♠
         read as 10♣ for seconds beside Bob's Q♥, read as Q♥ all along, turned the Q♥ into a
         10♣ in silence)."""
-        spot = self._spot_of.get(under)
+        spot = self._spot_of.get(under) or self._shown_spot.get(under)
         if spot is None:
             return False
         since = self.tracker.t - 2.0
@@ -131,15 +133,23 @@ class Questions(TableLog):
                 held.observation.cards == [card] and held.event.get("event") == "play"
                 for held in self.pending.values()):
             return None
-        line, logged = self._line_of[under]
+        line, logged = self._logged(under) or (0, {})
         next_card = getattr(replay([e for e in read_log(self.log.path).events
                                     if e.line < line]).referee, "next_card", None)
-        expected = next_card() if callable(next_card) else None
-        if expected in (under, card):
-            return str(expected)
+        # (A hand shown follows no sequence.)
+        expected = next_card() if callable(next_card) and "card" in logged else None
+        if expected == card:
+            return card
+        if expected == under:
+            # The logged card came next, and another has been read there steadily since:
+            # a stuck misread now, or one at the landing and a play out of sequence.
+            return None
         since = float(logged.get("t", 0.0)) - 0.05
         steady = self.tracker.votes_at(pos[0], pos[1], since).get(under, 0) >= self.reread_frames
-        return None if steady else card
+        # Still changing: ``card`` was read there before ``under`` was logged as well.
+        changing = self.tracker.votes_at(*pos).get(card, 0) > self.tracker.votes_at(
+            *pos, since).get(card, 0)
+        return card if changing and not steady else None
 
     def _resolve_flip(self, under: str, card: str, pos: tuple[float, float],
                       corr: dict[str, Any], result: FrameResult) -> None:
@@ -158,7 +168,10 @@ class Questions(TableLog):
             self.tracker.misread_at(under, *pos)
             self._append(corr, result.announcements, result)
             result.notes.append(f"read again: {now}, not {was}")
-            self._spot_of[card] = pos
+            if "card" in (corr.get("with") or {}):
+                self._spot_of[card] = pos
+            else:
+                self._shown_spot[card] = pos
             for pid, held in list(self.pending.items()):  # the question it answers
                 if held.observation.cards == [card]:
                     del self.pending[pid]
@@ -167,7 +180,7 @@ class Questions(TableLog):
                   result: FrameResult) -> None:
         """Hold the question a card read steadily as ``under`` (logged) and then steadily as
         ``card`` puts: which was it? The camera settles it if it reads ``under`` again."""
-        logged = self._line_of[under][1]
+        logged = (self._logged(under) or (0, {}))[1]
         zone = int(self.tracker.zone_of(np.array([pos]))[0])
         seat = self.players.index(str(logged.get("player"))) \
             if logged.get("player") in self.players else None
@@ -179,22 +192,30 @@ class Questions(TableLog):
         was, now = Card.parse(under).pretty(), Card.parse(card).pretty()
         answers = [Answer(f"{now}, not {was} before", (corr,)),
                    Answer(f"{was} as logged ({now} misread)", (), under)]
+        verb = "shows" if logged.get("event") == "reveal" else "played"
         self._hold(obs, f"read as {was}, then as {now}", corr, result,
-                   (f"{logged.get('player')} played {was} or {now}?", answers))
+                   (f"{logged.get('player')} {verb} {was} or {now}?", answers))
 
-    def _recount(self, result: FrameResult) -> None:
+    def _recount(self, result: FrameResult, final: bool = False) -> None:
         """Contested cards (logged as one card, read as another since): once the other
         reading wins the vote, or has been read steadily for a while (``2 * reread_frames``
         of the last 2 s), the table and the vote decide (`_resolve_flip`): corrected, kept
-        or asked; never kept in silence for want of frames."""
+        or asked; never kept in silence for want of frames. So too when the card goes unread
+        for `LAST_WORD` s (gathered, covered) or no frame will follow (``final``), where the
+        other reading had the last word (its last ``reread_frames`` readings: Great Lakes,
+        seed 481, Cy's 6♠ read as 6♣ for 2 s, then as 6♠ until the video ended)."""
         for contest in list(self._contests):
             under, card, (x, y) = contest
-            if under not in self._line_of or not self.tracker.votes_at(x, y, self.tracker.t
+            if self._logged(under) is None or not self.tracker.votes_at(x, y, self.tracker.t
                                                                        - 2.0):
                 self._contests.remove(contest)  # a new deal, or the card is gone
                 continue
+            last_word = (final or not self.tracker.votes_at(
+                x, y, self.tracker.t - self.LAST_WORD)) and self.tracker.last_reads(
+                x, y, self.reread_frames) == [card] * self.reread_frames
             if not self._outvoted(under, card, (x, y)) and self.tracker.votes_at(
-                    x, y, self.tracker.t - 2.0).get(card, 0) < 2 * self.reread_frames:
+                    x, y, self.tracker.t - 2.0).get(card, 0) < 2 * self.reread_frames \
+                    and not last_word:
                 continue  # neither outvoted nor read steadily for a while: wait and see
             self._contests.remove(contest)
             if self._read_beside(under, card, (x, y)):
@@ -202,6 +223,12 @@ class Questions(TableLog):
             corr = self._correction(under, card)
             if corr is not None:
                 self._resolve_flip(under, card, (x, y), corr, result)
+            elif (corr := self._correction(under, card, doubtful=True)) is not None and not any(
+                    held.observation.cards == [card] for held in self.pending.values()):
+                # The camera now says ``card``, the table would take it only as a move hidden
+                # hands excuse: neither may decide alone (Boodle, seed 483: Bob's last card,
+                # 9♥, read 9♦ for its first 2.5 s and 9♥ from then on, was kept as 9♦).
+                self._ask_flip(under, card, (x, y), corr, result)
 
     def _hold(self, obs: Observation, reason: str, event: dict[str, Any] | None,
               result: FrameResult,

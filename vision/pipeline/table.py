@@ -132,8 +132,12 @@ class TablePipeline(Questions):
         self._line_of: dict[str, tuple[int, dict[str, Any]]] = {}
         #: Logged cards read as another card on their spot since: (logged, read, spot).
         self._contests: list[tuple[str, str, tuple[float, float]]] = []
+        #: Card -> (line, event) of the hand shown that logged it this round.
+        self._shown_in: dict[str, tuple[int, dict[str, Any]]] = {}
         #: Card -> where on the table it was read when it was logged (this round).
         self._spot_of: dict[str, tuple[float, float]] = {}
+        #: Card of a hand shown -> where it was read when the hand was logged (this round).
+        self._shown_spot: dict[str, tuple[float, float]] = {}
         #: Card of a several-card move -> where the second look read it (this round).
         self._look_spot: dict[str, tuple[float, float]] = {}
         #: Zone -> cards read in it that were logged in another seat's pile this round, left
@@ -183,6 +187,7 @@ class TablePipeline(Questions):
         result = FrameResult(self.tracker.t, -1)
         if self._outage is not None:  # it ended while the table settled after an outage
             self._after_outage(self.tracker.t, result)
+        self._recount(result, final=True)
         self._settle_found(result)
         self._drain(result)
         if not self.pending:
@@ -536,6 +541,14 @@ class TablePipeline(Questions):
         # Or the card under was this card all along, read wrong until now: the vote of
         # every frame since has turned; the log is corrected where the table accepts it.
         corr = self._correction(under, card)
+        if corr is None and self._correction(under, card, doubtful=True) is not None:
+            # A correction only hidden hands could excuse: the vote of the frames to come
+            # decides whether a person is asked (`_recount`); the card is not a new one.
+            self.tracker.misread_at(card, *obs.positions[0])
+            self._contests.append((under, card, obs.positions[0]))
+            result.notes.append(f"{Card.parse(card).pretty()} read where "
+                                f"{Card.parse(under).pretty()} lies: the vote decides")
+            return
         if corr is not None and not self._outvoted(under, card, obs.positions[0]):
             if not new_ok:
                 # One card read two ways: the vote of every frame decides, as frames come.
