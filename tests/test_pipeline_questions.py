@@ -339,6 +339,39 @@ def test_a_card_played_twice_offers_its_first_play_misread_however_long_ago(
     assert logged[0] == ("Bob", "9C") and logged[-1] == ("Dee", "9S") and len(logged) == 7
 
 
+def test_a_card_played_twice_offers_a_card_of_an_earlier_dump_misread(tmp_path: Path) -> None:
+    """Great Lakes, seed 471: Ann's dump J♥ 7♦ 8♦ 9♥ was logged with the 8♦ read as 8♥;
+    Cy's 8♥ later reads as a card played twice. The answers include the dump's card misread
+    ("Ann's 8♥ was 8♦"), and one click corrects the dump and logs Cy's 8♥ (the cards of a
+    move of several cards were never offered, and the round ended wrong)."""
+    from vision.render.demo import simulated_round
+    from vision.render.plan import RenderConfig
+    from vision.render.table import TableVideo
+
+    video = TableVideo(simulated_round("great-lakes", seed=471),
+                       RenderConfig(width=160, height=120, seed=471, noise=0.0))
+    events = [dict(e) for e in video.truth.events]
+    cy = next(i for i, e in enumerate(events) if e.get("card") == "8H")
+    dump = next(e for e in events[:cy] if "8D" in (e.get("cards") or []))
+    dump["cards"] = ["8H" if c == "8D" else c for c in dump["cards"]]
+    assert events[0]["event"] == "game"
+    pipe = TablePipeline(identity_profile(), ScriptedDetector(), events[0],
+                         tmp_path / "g.jsonl", script=[])
+    for e in events[1:cy]:
+        pipe._append(e, [])
+    answers = pipe._misread_before(events[cy])
+    [fix] = [a for a in answers if a.label == "Ann's 8♥ was 8♦"]
+    for e in fix.events:
+        pipe._append(dict(e), [])
+    from companion.events import apply_corrections
+
+    logged, _ = apply_corrections(read_log(tmp_path / "g.jsonl").events)
+    assert [e.data for e in logged if e.kind == "play"][-1] == events[cy]
+    assert any(sorted(e.data.get("cards") or []) == sorted(["JH", "7D", "8D", "9H"])
+               for e in logged)
+    assert not pipe.errors
+
+
 def test_two_cards_read_as_one_code_in_one_frame_are_two_cards(tmp_path: Path) -> None:
     """One card gives one reading a frame: 7♣ read at two spots of one pile in the same
     frames is two cards (each its own track), and a second 3♣ in Cy's pile read while the

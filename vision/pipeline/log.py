@@ -55,7 +55,7 @@ class TableLog:
     _round_cards: dict[str, int]
     _played_by: dict[str, int | None]
     _line_of: dict[str, tuple[int, dict[str, Any]]]
-    _shown_in: dict[str, tuple[int, dict[str, Any]]]
+    _grouped_in: dict[str, tuple[int, dict[str, Any]]]
     _spot_of: dict[str, tuple[float, float]]
     _shown_spot: dict[str, tuple[float, float]]
     _look_spot: dict[str, tuple[float, float]]
@@ -85,7 +85,7 @@ class TableLog:
             self._round_cards.clear()
             self._played_by.clear()
             self._line_of.clear()
-            self._shown_in.clear()
+            self._grouped_in.clear()
             self._spot_of.clear()
             self._shown_spot.clear()
             self._look_spot.clear()
@@ -109,9 +109,9 @@ class TableLog:
         self._note_cards(data)
         if data.get("event") == "play" and "card" in data:
             self._line_of[str(data["card"])] = (line, data)
-        if data.get("event") == "reveal":
+        if data.get("event") in ("play", "reveal"):
             for c in data.get("cards") or []:
-                self._shown_in[str(c)] = (line, data)
+                self._grouped_in[str(c)] = (line, data)
         if data.get("event") == "game":
             rep = replay([Event(data, line)])
             self.referee = rep.referee
@@ -151,7 +151,7 @@ class TableLog:
                 self.tracker.misread_at(was, *self._spot_of.pop(was))
             else:
                 self.tracker.disown(was, 0.0, 0.0)
-        shown = next((ev for _c, (ln, ev) in self._shown_in.items() if ln == data.get("line")),
+        shown = next((ev for _c, (ln, ev) in self._grouped_in.items() if ln == data.get("line")),
                      None)
         new_cards = (data.get("with") or {}).get("cards") or []
         for was in (shown or {}).get("cards") or []:  # a card of a hand shown, read wrong
@@ -164,16 +164,16 @@ class TableLog:
         self._round_cards.clear()
         self._played_by.clear()
         self._line_of.clear()
-        self._shown_in.clear()
+        self._grouped_in.clear()
         from companion.events import apply_corrections
 
         for ev in apply_corrections(events)[0]:
             self._note_cards(ev.data)
             if ev.kind == "play" and "card" in ev.data:
                 self._line_of[str(ev.data["card"])] = (ev.line, dict(ev.data))
-            if ev.kind == "reveal":
+            if ev.kind in ("play", "reveal"):
                 for c in ev.data.get("cards") or []:
-                    self._shown_in[str(c)] = (ev.line, dict(ev.data))
+                    self._grouped_in[str(c)] = (ev.line, dict(ev.data))
         new = data.get("with") or {}
         if "card" in new:
             out.append(f"Correction: {new.get('player')} played "
@@ -208,9 +208,9 @@ class TableLog:
                        for o in later))
 
     def _logged(self, card: str) -> tuple[int, dict[str, Any]] | None:
-        """(line, event) of the single-card play, or else the hand shown, that logged
-        ``card`` this round."""
-        return self._line_of.get(card) or self._shown_in.get(card)
+        """(line, event) of the single-card play, or else the hand shown or move of several
+        cards, that logged ``card`` this round."""
+        return self._line_of.get(card) or self._grouped_in.get(card)
 
     def _correction(self, card: str, new_card: str, doubtful: bool = False
                     ) -> dict[str, Any] | None:

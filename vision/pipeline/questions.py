@@ -425,8 +425,11 @@ class Questions(TableLog):
         n = self.log.lines
         recent = sorted(self._line_of.items(), key=lambda item: -item[1][0])[:plays]
         twice = str(event.get("card"))
-        if twice in self._line_of and all(logged != twice for logged, _ in recent):
-            recent.append((twice, self._line_of[twice]))
+        first = self._line_of.get(twice) or (
+            self._grouped_in[twice] if twice in self._grouped_in
+            and self._grouped_in[twice][1].get("event") == "play" else None)
+        if first is not None and all(logged != twice for logged, _ in recent):
+            recent.append((twice, first))  # (or a card of a move of several cards)
         answers: list[tuple[bool, Answer]] = []
         for logged, (_line, old) in recent:
             taken_for = [c for c in CARD_CODES if logged in lookalikes(c)[:3]]

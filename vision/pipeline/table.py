@@ -132,8 +132,9 @@ class TablePipeline(Questions):
         self._line_of: dict[str, tuple[int, dict[str, Any]]] = {}
         #: Logged cards read as another card on their spot since: (logged, read, spot).
         self._contests: list[tuple[str, str, tuple[float, float]]] = []
-        #: Card -> (line, event) of the hand shown that logged it this round.
-        self._shown_in: dict[str, tuple[int, dict[str, Any]]] = {}
+        #: Card -> (line, event) of the hand shown or move of several cards that logged it
+        #: this round.
+        self._grouped_in: dict[str, tuple[int, dict[str, Any]]] = {}
         #: Card -> where on the table it was read when it was logged (this round).
         self._spot_of: dict[str, tuple[float, float]] = {}
         #: Card of a hand shown -> where it was read when the hand was logged (this round).
