@@ -212,16 +212,22 @@ class TableLog:
         cards, that logged ``card`` this round."""
         return self._line_of.get(card) or self._grouped_in.get(card)
 
-    def _correction(self, card: str, new_card: str, doubtful: bool = False
-                    ) -> dict[str, Any] | None:
+    def _correction(self, card: str, new_card: str) -> dict[str, Any] | None:
         """The ``correct`` event that makes the play logged as ``card`` this round a play of
         ``new_card`` (or the hand shown with it, a hand with ``new_card`` in its place), when
-        the table accepts the log that way (nothing refused, no new rule broken, and, unless
-        ``doubtful``, no clean move made one only hidden hands could excuse); None
-        otherwise."""
+        the table accepts the log that way (nothing refused, no new rule broken, no clean
+        move made one only hidden hands could excuse); None otherwise."""
+        corr, doubted = self._correction_doubted(card, new_card)
+        return None if doubted else corr
+
+    def _correction_doubted(self, card: str, new_card: str
+                            ) -> tuple[dict[str, Any] | None, bool]:
+        """As `_correction`, but a correction only hidden hands could excuse is given too:
+        (the ``correct`` event or None, whether it makes a clean move one only hidden hands
+        could excuse). One replay of the log answers both."""
         logged = self._logged(card)
         if logged is None or self._round_cards.get(new_card, 0):
-            return None
+            return None, False
         line, old = logged
         fixed = ({**old, "card": new_card} if "card" in old else
                  {**old, "cards": [new_card if c == card else c for c in old["cards"]]})
@@ -230,18 +236,17 @@ class TableLog:
         before = replay(events)
         after = replay([*events, Event(corr, self.log.lines + 1)])
         if after.referee is None or before.referee is None or after.errors:
-            return None
+            return None, False
         if len(after.referee.violations) > len(before.referee.violations):
-            return None
+            return None, False
         # Never a clean move into one only hidden hands could excuse (3♦ then 4♦ followed;
         # 4♥ there would be a lead out of turn): the table keeps the reading it can place.
         there = replay([e for e in events if e.line < line]).referee
         doubt = getattr(there, "doubtful", None)
-        if not doubtful and "card" in old and callable(doubt) \
-                and doubt(str(old.get("player")), new_card) \
-                and not doubt(str(old.get("player")), card):
-            return None
-        return corr
+        doubted = "card" in old and callable(doubt) \
+            and bool(doubt(str(old.get("player")), new_card)) \
+            and not doubt(str(old.get("player")), card)
+        return corr, doubted
 
     def _flush_script(self, upto: int, out: list[str], result: FrameResult | None) -> None:
         while self.script and int(self.script[0].get("at", 0)) <= upto:

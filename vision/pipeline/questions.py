@@ -220,10 +220,10 @@ class Questions(TableLog):
             self._contests.remove(contest)
             if self._read_beside(under, card, (x, y)):
                 continue  # two cards, not one read two ways: ``card`` stays a card of its own
-            corr = self._correction(under, card)
-            if corr is not None:
+            corr, doubted = self._correction_doubted(under, card)
+            if corr is not None and not doubted:
                 self._resolve_flip(under, card, (x, y), corr, result)
-            elif (corr := self._correction(under, card, doubtful=True)) is not None and not any(
+            elif corr is not None and not any(
                     held.observation.cards == [card] for held in self.pending.values()):
                 # The camera now says ``card``, the table would take it only as a move hidden
                 # hands excuse: neither may decide alone (Boodle, seed 483: Bob's last card,
@@ -425,11 +425,10 @@ class Questions(TableLog):
         n = self.log.lines
         recent = sorted(self._line_of.items(), key=lambda item: -item[1][0])[:plays]
         twice = str(event.get("card"))
-        first = self._line_of.get(twice) or (
-            self._grouped_in[twice] if twice in self._grouped_in
-            and self._grouped_in[twice][1].get("event") == "play" else None)
-        if first is not None and all(logged != twice for logged, _ in recent):
-            recent.append((twice, first))  # (or a card of a move of several cards)
+        first = self._logged(twice)  # (a single play, or a card of a move of several cards)
+        if first is not None and first[1].get("event") == "play" \
+                and all(logged != twice for logged, _ in recent):
+            recent.append((twice, first))
         answers: list[tuple[bool, Answer]] = []
         for logged, (_line, old) in recent:
             taken_for = [c for c in CARD_CODES if logged in lookalikes(c)[:3]]

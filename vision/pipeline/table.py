@@ -541,8 +541,8 @@ class TablePipeline(Questions):
                   and self._accepts_all([event]) and self._skipped(event) is None)
         # Or the card under was this card all along, read wrong until now: the vote of
         # every frame since has turned; the log is corrected where the table accepts it.
-        corr = self._correction(under, card)
-        if corr is None and self._correction(under, card, doubtful=True) is not None:
+        corr, doubted = self._correction_doubted(under, card)
+        if corr is not None and doubted:
             # A correction only hidden hands could excuse: the vote of the frames to come
             # decides whether a person is asked (`_recount`); the card is not a new one.
             self.tracker.misread_at(card, *obs.positions[0])
