@@ -120,6 +120,13 @@ class Referee:
         (and offered for correction) as the kind the table is at."""
         return None
 
+    def gathered(self) -> frozenset[str]:
+        """Codes of cards played this round that the rules have taken off the table since
+        (a trick gathered by its winner), so that none of them can lie face up where it was
+        played: a camera reading one there reads another card. Empty when played cards stay
+        where they were laid (the default)."""
+        return frozenset()
+
     def finish(self, line: int) -> None:
         """Called once after the last event of the log (nothing to do by default)."""
 

@@ -10,6 +10,10 @@ truth, one card read as another for a while from the moment it lands:
   question offers Ann's K♣ as K♠, the K♣ in Bob's hand, one click.
 - Michigan seed 11: Bob's 7♦ read as Ann's 6♠ throughout, no lookalike of it: the question
   offers the card the sequence expects, 7♦.
+- Oh Claire! seed 584: Bob's Q♥ read as his Q♦ of a trick taken since: asked, not ignored as
+  an old card read again.
+- Great Lakes seed 536: Ann's K♠ read as Q♠ while shown; Dee's hand then one card short: the
+  question offers Ann's Q♠ as K♠, the Q♠ in Dee's hand.
 """
 
 from __future__ import annotations
@@ -122,3 +126,32 @@ def test_a_card_read_as_one_played_elsewhere_offers_the_card_that_comes_next(
     plays = [(e["player"], e["card"]) for e in _resolved(tmp_path / "g.jsonl")
              if e["event"] == "play"]
     assert ("Bob", "7D") in plays
+
+
+def test_a_card_read_as_one_of_a_trick_taken_is_asked_not_ignored(tmp_path: Path) -> None:
+    # Oh Claire! seed 584: Bob's Q♥, the last card of a trick, read as Q♦ for as long as it
+    # shows; Bob played the Q♦ earlier in the hand, and that trick went to its winner face down. The
+    # Q♦ cannot be peeking out from under a card there: the table asks, offering the
+    # lookalike, where it had ignored the reading as an old card read again (a play lost).
+    pipe, asked = _run(tmp_path, "oh-claire", 584, "QH", "QD", 60.0, "Q♥", card="QH")
+    assert any(q.startswith("Bob played Q♦? (Q♦ was played by Bob in a trick taken since)")
+               and "Q♥" in q for q in asked)
+    plays = [(e["player"], e["card"]) for e in _resolved(tmp_path / "g.jsonl")
+             if e["event"] == "play"]
+    assert plays[-1] == ("Bob", "QH") and ("Bob", "QD") in plays
+
+
+def test_a_one_card_hand_short_of_a_card_shown_by_another_offers_that_card_misread(
+        tmp_path: Path) -> None:
+    # Great Lakes seed 536: Ann's K♠ read as Q♠ for as long as her hand lies shown; Dee's
+    # hand then shows the real Q♠, left out (it was Ann's), so Dee's hand reads 7♠ alone,
+    # one card short. The question offers Ann's Q♠ as K♠ and the Q♠ in Dee's hand, where
+    # it offered nothing to click.
+    pipe, asked = _run(tmp_path, "great-lakes", 536, "KS", "QS", 60.0,
+                       "Ann's Q♠ was K♠; Q♠ in Dee's hand", event="reveal", player="Ann")
+    assert any(q.startswith("Confirm Dee's hand: 7♠?")
+               and "Ann's Q♠ was K♠; Q♠ in Dee's hand" in q for q in asked)
+    hands = {e["player"]: sorted(e["cards"]) for e in _resolved(tmp_path / "g.jsonl")
+             if e["event"] == "reveal"}
+    assert "KS" in hands["Ann"] and "QS" not in hands["Ann"]
+    assert hands["Dee"] == ["7S", "QS"]

@@ -318,19 +318,21 @@ class Questions(TableLog):
         ran_out = self._ran_out(obs)
         if ran_out is not None:
             return ran_out
-        if len(obs.cards) != 1:
-            fixes = self._earlier_misread(dict(event)) if event.get("cards") else []
-            # A hand shown short of a card read in it that another player's move logged: that
-            # move misread, the card this player's (Ann's K♠ read as K♣, Bob's K♣ then left
-            # out of his hand).
-            also = list(dict.fromkeys(
-                c for c, t in self._read_elsewhere.get(obs.zone, [])
-                if t >= obs.t_still - 5.0 and c not in (event.get("cards") or [])))
-            if event.get("event") == "reveal" and also:
-                whole = {**event, "cards": [*event["cards"], *also]}
-                mine = " ".join(pretty_cards(also))
-                fixes = [*(Answer(f"{a.label}; {mine} in {event.get('player')}'s hand", a.events)
-                           for a in self._earlier_misread(whole)), *fixes][:3]
+        # A hand shown short of a card read in it that another player's move logged: that
+        # move misread, the card this player's (Ann's K♠ read as K♣, Bob's K♣ then left out
+        # of his hand; so too where that leaves one card shown, Great Lakes 536).
+        also = list(dict.fromkeys(
+            c for c, t in self._read_elsewhere.get(obs.zone, [])
+            if t >= obs.t_still - 5.0 and c not in (event.get("cards") or [])))
+        fixes: list[Answer] = []
+        if event.get("event") == "reveal" and also:
+            whole = {**event, "cards": [*event["cards"], *also]}
+            mine = " ".join(pretty_cards(also))
+            fixes = [Answer(f"{a.label}; {mine} in {event.get('player')}'s hand", a.events)
+                     for a in self._earlier_misread(whole)]
+        if len(obs.cards) != 1 or fixes:
+            if len(obs.cards) != 1 and event.get("cards"):
+                fixes = [*fixes, *self._earlier_misread(dict(event))][:3]
             if not fixes:
                 return "", []
             verb = "hand" if event.get("event") == "reveal" else "play"

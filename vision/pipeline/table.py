@@ -424,7 +424,11 @@ class TablePipeline(Questions):
         fresh = [c for c in obs.cards if self._round_cards.get(c, 0) < copies]
         if obs.kind == "pile" and len(fresh) < len(obs.cards):
             dup = [c for c in obs.cards if c not in fresh]
-            elsewhere = [c for c in dup if self._played_by.get(c, obs.seat) != obs.seat]
+            # A card the rules took off the table since (a trick gathered) cannot lie here
+            # either: like a card played in another pile, this reading or that one is wrong.
+            gone = self.referee.gathered() if self.referee is not None else frozenset()
+            elsewhere = [c for c in dup
+                         if self._played_by.get(c, obs.seat) != obs.seat or c in gone]
             # Or in the same pile, but read while the logged card was still read on its own
             # spot: two cards at once, not the card under a new one peeking out.
             twice = [c for c, pos in zip(obs.cards, obs.positions, strict=False)
@@ -435,7 +439,8 @@ class TablePipeline(Questions):
                 seat = self._played_by.get(c)
                 who = self.players[seat] if seat is not None and seat < len(self.players) \
                     else "someone"
-                self._hold(obs, f"{Card.parse(c).pretty()} was played by {who} already",
+                where = " in a trick taken since" if c in gone else " already"
+                self._hold(obs, f"{Card.parse(c).pretty()} was played by {who}{where}",
                            None, result)
                 return
             # The card under a new one peeking out (or the same card read again): not a play.

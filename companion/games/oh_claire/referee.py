@@ -175,6 +175,13 @@ class OhClaireReferee(Referee):
     def _in_trick(self) -> set[str]:
         return {p for p, _ in self.state.trick}
 
+    def gathered(self) -> frozenset[str]:
+        """The cards of this hand's tricks before the last one taken: each went face down to
+        its winner's pile. (The last trick's cards may lie a moment longer.)"""
+        st = self.state
+        done = max(st.tricks_done - 1, 0) * len(st.active)
+        return frozenset(str(c) for c in list(st.played)[:done])
+
     def _player(self, event: Event) -> str:
         who = event["player"]
         if who not in self.players:
