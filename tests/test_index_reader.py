@@ -23,7 +23,7 @@ from vision.readers.index_heads import (  # noqa: E402
     index_patch,
     orientation_of,
 )
-from vision.readers.index_reader import fuse_cards, implied_card_box  # noqa: E402
+from vision.readers.index_reader import fuse_cards, implied_card_box, in_frame  # noqa: E402
 
 
 def _onehot(n: int, i: int, p: float = 0.9) -> np.ndarray:
@@ -92,6 +92,20 @@ def test_one_index_implies_its_card_whichever_way_it_points(orient: int) -> None
     assert abs((x1 + x2) / 2 - 50) < 1e-6 and abs((y1 + y2) / 2 - 50) < 1e-6
     w, h = (card_h, card_w) if orient % 2 else (card_w, card_h)
     assert abs((x2 - x1) - w) < 1 and abs((y2 - y1) - h) < 1
+
+
+def test_a_card_cut_by_the_frame_edge_is_reported_where_it_shows() -> None:
+    """An index by the frame's edge implies a card reaching past it (held-out dark recolour,
+    scene 0: a 2♥ reported at x -101..41 where 0..46 showed): the box is cut to the frame."""
+    from vision.detections import Detections
+
+    box = implied_card_box((600, 380, 638, 434), 0)  # upright: the card lies right and down
+    assert box[2] > 640 and box[3] > 480
+    dets = in_frame(Detections(np.array([box, (10, 10, 60, 90)], np.float32),
+                               np.array([0.9, 0.8], np.float32), np.array([1, 2])), 640, 480)
+    assert dets.xyxy[0].tolist() == pytest.approx([box[0], box[1], 640, 480])
+    assert dets.xyxy[1].tolist() == [10, 10, 60, 90]
+    assert dets.class_id.tolist() == [1, 2] and len(in_frame(dets[:0], 640, 480)) == 0
 
 
 def test_corners_vote_and_the_surer_wins() -> None:

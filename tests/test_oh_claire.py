@@ -153,10 +153,11 @@ def three_card_hand(bob_second: str = "5D") -> list[Ev]:
 
 def test_cards_of_tricks_taken_before_the_last_are_gathered() -> None:
     """A trick's cards go face down to its winner: the camera cannot see them where they
-    were played. The last trick taken may still lie a moment; a new hand gathers nothing."""
+    were played. The last trick taken may still lie until the next trick's first card; a new
+    hand gathers nothing."""
     ev = [game(schedule=[3, 3]), *three_card_hand()]
-    for upto, want in [(5, ""), (8, ""), (11, ""), (12, "AH 5D 2H"), (14, "AH 5D 2H"),
-                       (15, "AH 5D 2H 3S KS 4S")]:
+    for upto, want in [(5, ""), (8, ""), (9, ""), (10, "AH 5D 2H"), (11, "AH 5D 2H"),
+                       (12, "AH 5D 2H"), (13, "AH 5D 2H 3S KS 4S"), (15, "AH 5D 2H 3S KS 4S")]:
         r = run(ev[:upto])
         assert r.referee is not None
         assert r.referee.gathered() == {str(c) for c in cards(want)}, upto

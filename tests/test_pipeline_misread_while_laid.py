@@ -14,6 +14,8 @@ truth, one card read as another for a while from the moment it lands:
   an old card read again.
 - Great Lakes seed 536: Ann's K♠ read as Q♠ while shown; Dee's hand then one card short: the
   question offers Ann's Q♠ as K♠, the Q♠ in Dee's hand.
+- Michigan seed 480 and Boodle seed 458: a card read only once the next card lay on it: the
+  question offers it played before that card.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ from vision.render.truth import TruthDetector
 
 
 class ReadAsWhile:
-    """The table reader: reads every card, but ``card`` as ``as_`` from ``t0`` to ``t1``."""
+    """The table reader: reads every card, but ``card`` as ``as_`` from ``t0`` to ``t1``
+    (``as_`` empty: not at all, a hand over it)."""
 
     def __init__(self, source: RenderedSource, card: str, as_: str, t0: float, t1: float
                  ) -> None:
@@ -46,8 +49,9 @@ class ReadAsWhile:
         now = self.source.last.t if self.source.last is not None else 0.0
         wrong = self.t0 <= now <= self.t1
         names = [self.as_ if name == self.card and wrong else name for name, _b, _s in dets]
-        return Detections(dets.xyxy, dets.confidence,
-                          np.array([CARD_CODES.index(n) for n in names], int), dets.names)
+        keep = np.array([bool(n) for n in names], bool)
+        return Detections(dets.xyxy[keep], dets.confidence[keep],
+                          np.array([CARD_CODES.index(n) for n in names if n], int), dets.names)
 
 
 def _laid_at(video: TableVideo, **match: str) -> float:
@@ -155,3 +159,32 @@ def test_a_one_card_hand_short_of_a_card_shown_by_another_offers_that_card_misre
              if e["event"] == "reveal"}
     assert "KS" in hands["Ann"] and "QS" not in hands["Ann"]
     assert hands["Dee"] == ["7S", "QS"]
+
+
+def test_a_card_read_only_once_the_next_lies_on_it_came_before_it(tmp_path: Path) -> None:
+    # Michigan seed 480: Bob's A♠ lands on his own A♣ and reads as A♣ until his Q♥ lies
+    # on both; then the A♠ shows where the A♣ lay. After the Q♥ it would be refused, so
+    # it had been taken for the A♣ misread, in silence, and the A♠ was lost. It lies under
+    # the last card logged, and the log accepts it before that card: a person says.
+    pipe, asked = _run(tmp_path, "michigan-rummy", 480, "AS", "AC", 1.3, "A♠, then Q♥",
+                       card="AS")
+    assert any(q.startswith("Bob played A♠? (it lies where A♣ lay) — A♠, then Q♥")
+               for q in asked)
+    plays = [(e["player"], e["card"]) for e in _resolved(tmp_path / "g.jsonl")
+             if e["event"] == "play"]
+    i = plays.index(("Bob", "AS"))
+    assert plays[i + 1] == ("Bob", "QH") and ("Bob", "AC") in plays[:i]
+
+
+def test_a_play_unseen_until_the_next_lay_on_it_is_offered_before_that_one(
+        tmp_path: Path) -> None:
+    # Boodle seed 458: Ann's 9♥ lands on her 8♥ under a hand and is not read until her 5♣
+    # lies on it; the 5♣ is logged first, and the 9♥ then breaks a rule. The first answer
+    # puts the 9♥ before the 5♣, one click, where the answers offered no order.
+    pipe, asked = _run(tmp_path, "boodle", 458, "9H", "", 1.3, "9♥, then 5♣", card="9H")
+    assert any(q.startswith("Ann played 9♥? (it would break a rule) — 9♥, then 5♣")
+               for q in asked)
+    plays = [(e["player"], e["card"]) for e in _resolved(tmp_path / "g.jsonl")
+             if e["event"] == "play"]
+    i = plays.index(("Ann", "9H"))
+    assert plays[i - 1:i + 2] == [("Ann", "8H"), ("Ann", "9H"), ("Ann", "5C")]

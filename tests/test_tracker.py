@@ -400,3 +400,15 @@ def test_a_card_read_once_counts_as_laid_only_where_no_card_lies_read_around_it(
     run(stacked, still("TH", 1, 10) + [[("JH", x, y, 0.9)]]
         + still("6S", 1, 10))
     assert stacked.laid_reads_of("JH", 0.0) == 1
+
+
+def test_a_spot_tells_what_it_read_before_a_code() -> None:
+    """The card a reading was laid on, or was taken for until then: the code last read on its
+    spot before it was first read there."""
+    tr = Tracker(ZONES)
+    x, y = seat_center(2)
+    run(tr, still("AC", 2, 10) + still("AS", 2, 10) + still("QH", 2, 5, dx=20))
+    assert tr.read_before("AS", x, y) == "AC"
+    assert tr.read_before("AC", x, y) is None  # nothing was read there first
+    assert tr.read_before("QH", x, y) is None  # never read on that spot
+    assert tr.read_before("AS", x + 60, y) is None  # no spot there

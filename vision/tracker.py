@@ -326,6 +326,17 @@ class Tracker:
         return max((sum(1 for ft, c in spot.reads if c == code and ft >= since)
                     for spot in self._spots), default=0)
 
+    def read_before(self, code: str, x: float, y: float) -> str | None:
+        """The code last read on the spot at board point (x, y) before ``code`` was first
+        read there: the card it was laid on, or the one it was taken for until then (None:
+        nothing else was read there first)."""
+        spot = self._spot_near(x, y)
+        if spot is None:
+            return None
+        first = next((ft for ft, c in spot.reads if c == code), None)
+        return next((c for ft, c in reversed(spot.reads)
+                     if first is not None and ft < first and c != code), None)
+
     def laid_reads_of(self, code: str, since: float) -> int:
         """As `reads_of`, counting only spots where ``code`` was read as a card laid there
         would be: no other card read on that spot both before its first reading and after its

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from calibration.layout import CARD_W
 from calibration.profile import apply_homography
 from companion.cards import CARD_CODES, RANKS, Card
 from companion.events import Event, read_log
@@ -380,7 +381,9 @@ class Questions(TableLog):
                     self._contests.append((under, read, (x, y)))
         if kind == "play" and not (read in unplayed and self._accepts_all([ev(read)])
                                    and self._skipped(ev(read)) is None):
-            options[:0] = self._misread_before(ev(read))
+            earlier = self._misread_before(ev(read))
+            options[:0] = [*earlier, *(self._came_before(ev(read), obs)
+                                       if read in unplayed else [])]
         elif kind == "play" and read in unplayed:
             # A play the table accepts but doubts (a lead out of colour): a card logged just
             # before, misread as its lookalike, after which this one is the very card the
@@ -452,6 +455,37 @@ class Questions(TableLog):
                     f"{Card.parse(was).pretty()}", (corr, event))))
         # Those after which the reading is the very card the sequence expects come first.
         return [answer for _, answer in sorted(answers, key=lambda a: a[0])][:3]
+
+    def _came_before(self, event: dict[str, Any], obs: Observation) -> list[Answer]:
+        """The answer where ``event`` 's card was played just before the last card logged,
+        and read only once that card lay on it (a hand over it as it landed, or read as
+        another card until then): that line becomes this card and the last card is logged
+        again after it ("9♥, then 5♣"; Boodle 458: Ann's 9♥ under her 5♣, read only once the
+        5♣ lay on it, held as a play that would break a rule after the 5♣). Only where the
+        last card logged lies on this one, the log has nothing after it, and the log then
+        accepts both, breaking no rule. Not where the spot it lies on read that last card
+        before it (the card lies on that one)."""
+        if event.get("event") != "play" or "card" not in event or not self._line_of \
+                or not obs.positions:
+            return []
+        last_card, (line, last) = max(self._line_of.items(), key=lambda item: item[1][0])
+        spot = self._spot_of.get(last_card)
+        x, y = obs.positions[0]
+        if line != self.log.lines or last.get("event") != "play" or spot is None \
+                or np.hypot(spot[0] - x, spot[1] - y) > CARD_W / 2 \
+                or self.tracker.read_before(str(event["card"]), x, y) == last_card:
+            return []
+        events = read_log(self.log.path).events
+        n = self.log.lines
+        corr = {"event": "correct", "line": line, "with": dict(event)}
+        again = dict(last)
+        base = replay(events)
+        after = replay([*events, Event(corr, n + 1), Event(again, n + 2)])
+        if base.referee is None or after.referee is None or len(after.errors) > len(base.errors) \
+                or len(after.referee.violations) > len(base.referee.violations):
+            return []
+        return [Answer(f"{Card.parse(event['card']).pretty()}, then "
+                       f"{Card.parse(last_card).pretty()}", (corr, again))]
 
     def _earlier_misread(self, event: dict[str, Any]) -> list[Answer]:
         """Answers for a held move of several cards that one of its cards, played or shown

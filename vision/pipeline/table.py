@@ -467,6 +467,16 @@ class TablePipeline(Questions):
         if obs.zone not in self._partial and self._placed_by_look(obs, result):
             return
         held = self._partial.pop(obs.zone, None)
+        if held is not None and obs.t_still > held[1]:
+            # Settled after the rest of that move was waited for: a move of its own (Great
+            # Lakes 521: a dump misread, then three plays a second apart, each merged into
+            # it, put to a person as one seven-card move). The move waiting is held now; this
+            # one goes behind it, in table order.
+            self._hold(held[0], held[2], held[3], result)
+            if self.queue_questions:
+                self._waiting.insert(0, obs)
+                return
+            held = None
         if held is not None:
             # The rest of a move the referee could not place alone (a hand uncovering the
             # other cards of a revealed hand a moment later): try them together.
@@ -476,7 +486,10 @@ class TablePipeline(Questions):
                 return
         event, why, offer = self._interpret(obs)
         if event is None and obs.kind == "pile" and obs.certain:
-            self._partial[obs.zone] = (obs, obs.t + self.merge_window, why, offer)
+            # The rest of the move is waited for from its first cards on, not from each part
+            # (cards laid a second apart would otherwise gather into one move without end).
+            deadline = held[1] if held is not None else obs.t + self.merge_window
+            self._partial[obs.zone] = (obs, deadline, why, offer)
             return
         if event is None or not obs.certain:
             self._hold(obs, why or f"low confidence {obs.confidence:.2f}",
@@ -567,7 +580,21 @@ class TablePipeline(Questions):
             return
         # Nothing was seen carried there, and the spot was read in every frame (the tracker's
         # on_spot_of): the camera says one card. A move the table refuses agrees: the card
-        # under, misread.
+        # under, misread. Unless it is a card played just before the last one logged, which
+        # lies on it (Michigan 480: Bob's A♠ landed on his A♣ and was read as it until his Q♥
+        # lay on both): then a person says.
+        if (event is None or not new_ok) and obs.seat is not None \
+                and obs.seat < len(self.players) and obs.kind == "pile":
+            play = {"event": "play", "player": self.players[obs.seat], "card": card,
+                    "t": round(obs.t_still, 3), "confidence": round(obs.confidence, 3)}
+            before = self._came_before(play, obs) if self._round_cards.get(card, 0) == 0 \
+                else []
+            if before:
+                self._hold(obs, f"it lies where {Card.parse(under).pretty()} lay", play, result,
+                           (f"{play['player']} played {Card.parse(card).pretty()}?",
+                            [*before, Answer(f"no, {Card.parse(under).pretty()} misread", (),
+                                             under)]))
+                return
         if event is None or not new_ok:
             self.tracker.misread_at(card, *obs.positions[0])
             result.notes.append(f"{Card.parse(card).pretty()} read where "

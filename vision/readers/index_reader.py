@@ -564,7 +564,7 @@ class IndexReader:
             sure = np.array([r.box for r in used if r.confidence >= min_conf],
                             np.float32).reshape(-1, 4)
             dets = self._and_negative(frame, sure, dets, card_conf, min_conf, used)
-        return dets, used
+        return in_frame(dets, frame.shape[1], frame.shape[0]), used
 
     def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
               min_conf: float, used: list[IndexReading] | None = None,
@@ -716,6 +716,17 @@ class IndexReader:
         if used is not None:
             used.extend(readings)
         return own_boxes(merged, readings)
+
+
+def in_frame(dets: Detections, width: int, height: int) -> Detections:
+    """The cards with their boxes cut to the frame: a card the frame's edge cuts is reported
+    where it shows, not where the index implies the rest of it lies."""
+    if not len(dets):
+        return dets
+    xyxy = dets.xyxy.copy()
+    xyxy[:, [0, 2]] = np.clip(xyxy[:, [0, 2]], 0, width)
+    xyxy[:, [1, 3]] = np.clip(xyxy[:, [1, 3]], 0, height)
+    return Detections(xyxy, dets.confidence, dets.class_id)
 
 
 def spread_gap_boxes(sure: Sequence[IndexReading]) -> list[tuple[float, float, float, float]]:

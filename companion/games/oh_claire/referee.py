@@ -176,11 +176,11 @@ class OhClaireReferee(Referee):
         return {p for p, _ in self.state.trick}
 
     def gathered(self) -> frozenset[str]:
-        """The cards of this hand's tricks before the last one taken: each went face down to
-        its winner's pile. (The last trick's cards may lie a moment longer.)"""
+        """The cards of this hand's tricks taken: each went face down to its winner's pile.
+        The last trick taken may lie a moment longer, until a card of the next is played."""
         st = self.state
-        done = max(st.tricks_done - 1, 0) * len(st.active)
-        return frozenset(str(c) for c in list(st.played)[:done])
+        done = (st.tricks_done - (0 if st.trick else 1)) * len(st.active)
+        return frozenset(str(c) for c in list(st.played)[:max(done, 0)])
 
     def _player(self, event: Event) -> str:
         who = event["player"]
