@@ -11,8 +11,9 @@ table's truth reader made fallible (`vision.render.truth.FallibleReader`), throu
 - exact once answered: rounds whose log equals the truth after the truthful answers.
 
 The harness answers a question from the truth: it picks the one-click answer that is true
-(`_true_option`: the truth then explains, in order, more of the log's card events and
-leaves no more unexplained, whatever earlier error it is not about) when one is, otherwise
+(`_true_option`: place by place it puts right or adds rightly a card event and puts wrong
+none, and the truth then explains more of the log in order, whatever earlier error it is
+not about) when one is, otherwise
 types the true events of that player or those cards ("something else"), or rejects a
 reading of nothing. Logs are compared with corrections applied, the vision's extra fields
 dropped, a revealed hand as a set of cards and the hands shown together at the end of a
@@ -136,15 +137,23 @@ def _common(got: list[dict[str, Any]], truth: list[dict[str, Any]]) -> int:
 
 def _true_option(log: list[dict[str, Any]], events: list[dict[str, Any]],
                  truth_visual: list[dict[str, Any]]) -> bool:
-    """Whether a one-click answer is true as a person judges it: the truth explains, in its
-    order, more of the log's card events with it than without, and no more of them are left
-    unexplained. An earlier error the question is not about may stay (Oh Claire! 317: "Ann's
-    3♦ was 3♥" is true although Dee's 6♣, read as 9♣ for as long as it showed, is still
-    logged as 9♣); an answer that puts cards in the wrong order is not (Boodle 518: "10♠,
-    then A♣" where Cy's A♣ came first)."""
+    """Whether a one-click answer is true as a person judges it, whatever earlier error it is
+    not about (Oh Claire! 317: "Ann's 3♦ was 3♥" is true although Dee's 6♣, read as 9♣ for
+    as long as it showed, is still logged as 9♣). Two checks, each guarding the other: place
+    by place, the answer puts right or adds rightly a card event of the log and puts wrong
+    none; and the truth then explains, in its order, more of the log's card events and
+    leaves no more unexplained (place by place alone is fooled where an earlier card is
+    missing and every later one stands a place off: Boodle 518, "10♠, then A♣" where Cy's
+    A♣ came first; in order alone, by a card matched to a later one: Great Lakes 446)."""
     before, after = _visual(log), _visual(log + events)
+
+    def wrong(got: list[dict[str, Any]]) -> set[int]:
+        return {i for i, e in enumerate(got) if i >= len(truth_visual) or e != truth_visual[i]}
+
+    bad_before, bad_after = wrong(before), wrong(after)
+    in_place = bad_after <= bad_before and (bad_after != bad_before or len(after) > len(before))
     had, has = _common(before, truth_visual), _common(after, truth_visual)
-    return has > had and len(after) - has <= len(before) - had
+    return in_place and has > had and len(after) - has <= len(before) - had
 
 
 def truthful_answer(p: Pending, log: list[dict[str, Any]], truth_visual: list[dict[str, Any]],
