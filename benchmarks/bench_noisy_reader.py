@@ -141,17 +141,21 @@ def _true_option(log: list[dict[str, Any]], events: list[dict[str, Any]],
     not about (Oh Claire! 317: "Ann's 3♦ was 3♥" is true although Dee's 6♣, read as 9♣ for
     as long as it showed, is still logged as 9♣). Two checks, each guarding the other: place
     by place, the answer puts right or adds rightly a card event of the log and puts wrong
-    none; and the truth then explains, in its order, more of the log's card events and
-    leaves no more unexplained (place by place alone is fooled where an earlier card is
-    missing and every later one stands a place off: Boodle 518, "10♠, then A♣" where Cy's
-    A♣ came first; in order alone, by a card matched to a later one: Great Lakes 446)."""
+    none (what it changes is right: Boodle 113, "Cy's 7♣ was 7♠" logs Cy's new 7♣ rightly
+    but his first card was 2♣); and the truth then explains, in its order, more of the log's
+    card events and leaves no more unexplained (place by place alone is fooled where an
+    earlier card is missing and every later one stands a place off: Boodle 518, "10♠, then
+    A♣" where Cy's A♣ came first; in order alone, by a card matched to a later one: Great
+    Lakes 446)."""
     before, after = _visual(log), _visual(log + events)
 
     def wrong(got: list[dict[str, Any]]) -> set[int]:
         return {i for i, e in enumerate(got) if i >= len(truth_visual) or e != truth_visual[i]}
 
     bad_before, bad_after = wrong(before), wrong(after)
-    in_place = bad_after <= bad_before and (bad_after != bad_before or len(after) > len(before))
+    changed = {i for i, (a, b) in enumerate(zip(before, after, strict=False)) if a != b}
+    in_place = bad_after <= bad_before and not changed & bad_after \
+        and (bad_after != bad_before or len(after) > len(before))
     had, has = _common(before, truth_visual), _common(after, truth_visual)
     return in_place and has > had and len(after) - has <= len(before) - had
 
