@@ -331,11 +331,10 @@ class Tracker:
         read there: the card it was laid on, or the one it was taken for until then (None:
         nothing else was read there first)."""
         spot = self._spot_near(x, y)
-        if spot is None:
+        first = None if spot is None else next((ft for ft, c in spot.reads if c == code), None)
+        if spot is None or first is None:
             return None
-        first = next((ft for ft, c in spot.reads if c == code), None)
-        return next((c for ft, c in reversed(spot.reads)
-                     if first is not None and ft < first and c != code), None)
+        return next((c for ft, c in reversed(spot.reads) if ft < first and c != code), None)
 
     def laid_reads_of(self, code: str, since: float) -> int:
         """As `reads_of`, counting only spots where ``code`` was read as a card laid there
