@@ -31,6 +31,12 @@ def comes_next(card: str) -> str:
     return f"{Card.parse(card).pretty()} comes next"
 
 
+def stamp(obs: Observation) -> dict[str, Any]:
+    """The fields the vision adds to an event read from ``obs``: when its cards came to rest
+    (``t``) and the lowest mean score of its cards (``confidence``)."""
+    return {"t": round(obs.t_still, 3), "confidence": round(obs.confidence, 3)}
+
+
 def pretty_cards(codes: Sequence[str]) -> list[str]:
     """Card codes as people read them (``["10♣", "Q♥"]``)."""
     return [Card.parse(c).pretty() for c in codes]
@@ -206,6 +212,13 @@ class TableLog:
         return (mine > self.tracker.config.same_spot
                 or any(o not in self._spot_of or math.dist(self._spot_of[o], at) <= mine
                        for o in later))
+
+    def _last_play(self) -> tuple[str, int, dict[str, Any]] | None:
+        """(card, line, event) of the single-card play logged last this round, if any."""
+        if not self._line_of:
+            return None
+        card, (line, event) = max(self._line_of.items(), key=lambda item: item[1][0])
+        return card, line, event
 
     def _logged(self, card: str) -> tuple[int, dict[str, Any]] | None:
         """(line, event) of the single-card play, or else the hand shown or move of several

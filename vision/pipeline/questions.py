@@ -19,7 +19,7 @@ from companion.referee import replay
 from vision.detections import Detections
 from vision.lookalikes import lookalikes
 from vision.pipeline.changes import ZoneChanges
-from vision.pipeline.log import NEW_DEAL, TableLog, comes_next, pretty_cards
+from vision.pipeline.log import NEW_DEAL, TableLog, comes_next, pretty_cards, stamp
 from vision.pipeline.results import Answer, FrameResult, Pending, ZoneLook
 from vision.tracker import Observation
 
@@ -303,10 +303,10 @@ class Questions(TableLog):
         the last card was logged and before ``before`` (Bob's K♠ laid on his Q♠ and read as
         that Q♠: his A♠ then is no lead after a stop)?"""
         since = self._unread.get(zone)
-        if since is None or not self._line_of:
+        last = self._last_play()
+        if since is None or last is None:
             return False
-        last = max(self._line_of.values(), key=lambda logged: logged[0])[1]
-        return float(last.get("t", 0.0)) < since < before
+        return float(last[2].get("t", 0.0)) < since < before
 
     def _question(self, obs: Observation, event: Mapping[str, Any]
                   ) -> tuple[str, list[Answer]]:
@@ -465,10 +465,11 @@ class Questions(TableLog):
         last card logged lies on this one, the log has nothing after it, and the log then
         accepts both, breaking no rule. Not where the spot it lies on read that last card
         before it (the card lies on that one)."""
-        if event.get("event") != "play" or "card" not in event or not self._line_of \
+        latest = self._last_play()
+        if event.get("event") != "play" or "card" not in event or latest is None \
                 or not obs.positions:
             return []
-        last_card, (line, last) = max(self._line_of.items(), key=lambda item: item[1][0])
+        last_card, line, last = latest
         spot = self._spot_of.get(last_card)
         x, y = obs.positions[0]
         if line != self.log.lines or last.get("event") != "play" or spot is None \
@@ -537,7 +538,7 @@ class Questions(TableLog):
                 or self._round_cards.get(missing, 0) or obs.seat is None:
             return None
         shown = {"event": "reveal", "player": self.players[obs.seat], "cards": list(obs.cards),
-                 "t": round(obs.t_still, 3), "confidence": round(obs.confidence, 3)}
+                 **stamp(obs)}
         if self._accepts(shown)[0]:
             return None  # the hand fits the log as it is
         answers = [Answer(p, ({"event": "play", "player": p, "card": missing}, shown))
@@ -801,8 +802,7 @@ class Questions(TableLog):
         def accepted(cards: list[str]) -> dict[str, Any] | None:
             for first in cards:
                 move = {"event": "play", "player": player,
-                        "cards": [first, *(c for c in cards if c != first)],
-                        "t": round(obs.t_still, 3), "confidence": round(obs.confidence, 3)}
+                        "cards": [first, *(c for c in cards if c != first)], **stamp(obs)}
                 if self._accepts(move)[:2] == (True, 0):
                     return move
             return None

@@ -26,7 +26,7 @@ from companion.cards import Card
 from companion.events import EventLog, read_log
 from companion.referee import EventError, Referee
 from vision.lookalikes import lookalikes
-from vision.pipeline.log import comes_next, pretty_cards
+from vision.pipeline.log import comes_next, pretty_cards, stamp
 from vision.pipeline.questions import Questions
 from vision.pipeline.results import (
     Answer,
@@ -222,7 +222,7 @@ class TablePipeline(Questions):
                    ) -> tuple[dict[str, Any] | None, str, dict[str, Any] | None]:
         """(event, "", None) for a settled observation the referee places; (None, why, offer)
         when a person must decide, ``offer`` being the event to put to them (None: a play)."""
-        extra = {"t": round(obs.t_still, 3), "confidence": round(obs.confidence, 3)}
+        extra = stamp(obs)
         if obs.kind == "trump":
             if len(obs.cards) != 1:
                 return None, "several cards in the trump spot", None
@@ -586,7 +586,7 @@ class TablePipeline(Questions):
         if (event is None or not new_ok) and obs.seat is not None \
                 and obs.seat < len(self.players) and obs.kind == "pile":
             play = {"event": "play", "player": self.players[obs.seat], "card": card,
-                    "t": round(obs.t_still, 3), "confidence": round(obs.confidence, 3)}
+                    **stamp(obs)}
             before = self._came_before(play, obs) if self._round_cards.get(card, 0) == 0 \
                 else []
             if before:
