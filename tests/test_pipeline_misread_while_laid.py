@@ -16,6 +16,8 @@ truth, one card read as another for a while from the moment it lands:
   question offers Ann's Q♠ as K♠, the Q♠ in Dee's hand.
 - Michigan seed 480 and Boodle seed 458: a card read only once the next card lay on it: the
   question offers it played before that card.
+- Great Lakes seed 606: Bob's 2♥ read as 2♦ until the next play is logged: the question on
+  the 2♥ offers the 2♦ read wrong until now.
 """
 
 from __future__ import annotations
@@ -188,3 +190,18 @@ def test_a_play_unseen_until_the_next_lay_on_it_is_offered_before_that_one(
              if e["event"] == "play"]
     i = plays.index(("Ann", "9H"))
     assert plays[i - 1:i + 2] == [("Ann", "8H"), ("Ann", "9H"), ("Ann", "5C")]
+
+
+def test_a_card_read_right_once_the_next_play_is_logged_offers_the_correction(
+        tmp_path: Path) -> None:
+    # Great Lakes seed 606: Bob's 2♥ read as 2♦ until Dee's 3♥ was logged after it; then 2♥
+    # where the 2♦ lies. A 2♥ laid on the 2♦ would be a play the table accepts too, so a
+    # person says, and the answers offered the new play and the 2♥ misread, but not the
+    # 2♦ read wrong until now: the round stayed wrong in silence.
+    pipe, asked = _run(tmp_path, "great-lakes", 606, "2H", "2D", 3.5, "2♥, not 2♦ before",
+                       card="2H")
+    assert any(q.startswith("Bob played 2♥? (it lies where 2♦ lay)")
+               and "2♥, not 2♦ before" in q for q in asked)
+    plays = [(e["player"], e.get("card")) for e in _resolved(tmp_path / "g.jsonl")
+             if e["event"] == "play"]
+    assert ("Bob", "2H") in plays and ("Bob", "2D") not in plays

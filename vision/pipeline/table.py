@@ -568,6 +568,7 @@ class TablePipeline(Questions):
             result.notes.append(f"{Card.parse(card).pretty()} read where "
                                 f"{Card.parse(under).pretty()} lies: the vote decides")
             return
+        flip = corr  # the card under read wrong until now: an answer a person may give
         if corr is not None and not self._outvoted(under, card, obs.positions[0]):
             if not new_ok:
                 # One card read two ways: the vote of every frame decides, as frames come.
@@ -609,9 +610,11 @@ class TablePipeline(Questions):
             who = event.get("player")
             answers = [Answer(Card.parse(card).pretty(), (event,)),
                        Answer(f"no, {Card.parse(under).pretty()} misread", (), under)]
-            if corr is not None:
+            if flip is not None:
+                # Or the card under was this one, read wrong until now (Great Lakes 606:
+                # Bob's 2♥ read as 2♦ until Dee's 3♥ was logged after it).
                 answers.insert(1, Answer(f"{Card.parse(card).pretty()}, not "
-                                         f"{Card.parse(under).pretty()} before", (corr,)))
+                                         f"{Card.parse(under).pretty()} before", (flip,)))
             self._hold(obs, f"it lies where {Card.parse(under).pretty()} lay", event,
                        result, (f"{who} played {Card.parse(card).pretty()}?", answers))
             return
