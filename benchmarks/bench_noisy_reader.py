@@ -143,10 +143,10 @@ def _true_option(log: list[dict[str, Any]], events: list[dict[str, Any]],
     by place, the answer puts right or adds rightly a card event of the log and puts wrong
     none (what it changes is right: Boodle 113, "Cy's 7♣ was 7♠" logs Cy's new 7♣ rightly
     but his first card was 2♣); and the truth then explains, in its order, more of the log's
-    card events and leaves no more unexplained (place by place alone is fooled where an
-    earlier card is missing and every later one stands a place off: Boodle 518, "10♠, then
-    A♣" where Cy's A♣ came first; in order alone, by a card matched to a later one: Great
-    Lakes 446)."""
+    card events and leaves no more unexplained, or as many and fewer unexplained (place by
+    place alone is fooled where an earlier card is missing and every later one stands a
+    place off: Boodle 518, "10♠, then A♣" where Cy's A♣ came first; in order alone, by a
+    card matched to a later one: Great Lakes 446)."""
     before, after = _visual(log), _visual(log + events)
 
     def wrong(got: list[dict[str, Any]]) -> set[int]:
@@ -156,8 +156,11 @@ def _true_option(log: list[dict[str, Any]], events: list[dict[str, Any]],
     changed = {i for i, (a, b) in enumerate(zip(before, after, strict=False)) if a != b}
     in_place = bad_after <= bad_before and not changed & bad_after \
         and (bad_after != bad_before or len(after) > len(before))
+    # More explained and no more unexplained; or as much explained and less unexplained (a
+    # line withdrawn: one card logged twice, Boodle 623).
     had, has = _common(before, truth_visual), _common(after, truth_visual)
-    return in_place and has > had and len(after) - has <= len(before) - had
+    return in_place and has >= had and len(after) - has <= len(before) - had \
+        and (has > had or len(after) < len(before))
 
 
 def truthful_answer(p: Pending, log: list[dict[str, Any]], truth_visual: list[dict[str, Any]],

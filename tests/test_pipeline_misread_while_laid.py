@@ -18,6 +18,8 @@ truth, one card read as another for a while from the moment it lands:
   question offers it played before that card.
 - Great Lakes seed 606: Bob's 2♥ read as 2♦ until the next play is logged: the question on
   the 2♥ offers the 2♦ read wrong until now.
+- Boodle seed 623: Ann's 10♥ entered by hand while the camera read it as 10♦, then logged
+  as that 10♦ too: once read right, the question offers the 10♦ line withdrawn.
 """
 
 from __future__ import annotations
@@ -205,3 +207,35 @@ def test_a_card_read_right_once_the_next_play_is_logged_offers_the_correction(
     plays = [(e["player"], e.get("card")) for e in _resolved(tmp_path / "g.jsonl")
              if e["event"] == "play"]
     assert ("Bob", "2H") in plays and ("Bob", "2D") not in plays
+
+
+def test_a_card_entered_by_hand_and_logged_misread_too_is_one_card(tmp_path: Path) -> None:
+    # Boodle seed 623: Ann's 10♥ read as 10♦ for its first 3.6 s. A person enters "Ann
+    # played 10♥" as it lands; the camera's 10♦ is then logged as a lead after it. Once the
+    # camera reads 10♥ where that 10♦ lies, it had been taken for the 10♦ misread, in
+    # silence: one card counted twice. The table asks, offering the 10♦ line withdrawn.
+    video = TableVideo(simulated_round("boodle", seed=623),
+                       RenderConfig(width=160, height=120, fps=10, seed=623, noise=0.0))
+    source = RenderedSource(video)
+    t0 = _laid_at(video, card="TH")
+    pipe = TablePipeline(video.profile(), ReadAsWhile(source, "TH", "TD", t0 - 0.2, t0 + 3.6),
+                         None, tmp_path / "g.jsonl", script=video.truth.script)
+    entered, asked = False, []
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+        if not entered and frame.t >= t0:
+            pipe.inject({"event": "play", "player": "Ann", "card": "TH"})
+            entered = True
+        for pid, held in list(pipe.pending.items()):
+            asked.append(held.describe())
+            if held.options and held.options[0].events:
+                pipe.answer(pid, list(held.options[0].events))
+            else:
+                pipe.reject(pid)
+    pipe.flush()
+    pipe.finish()
+    assert any(q.startswith("Ann played 10♦ and 10♥?") and "one card: 10♥ (10♦ misread)" in q
+               for q in asked)
+    plays = [(e["player"], e.get("card")) for e in _resolved(tmp_path / "g.jsonl")
+             if e["event"] == "play"]
+    assert ("Ann", "TH") in plays and ("Ann", "TD") not in plays

@@ -488,6 +488,33 @@ class Questions(TableLog):
         return [Answer(f"{Card.parse(event['card']).pretty()}, then "
                        f"{Card.parse(last_card).pretty()}", (corr, again))]
 
+    def _logged_twice(self, card: str, under: str, obs: Observation
+                      ) -> tuple[str, list[Answer]] | None:
+        """The question where ``card``, read where ``under`` lies, is a play a person entered
+        by hand (no spot of its own) of the same player, logged before ``under``, and the two
+        look alike: one card logged twice, the camera's reading of it misread while a question
+        was open (Boodle 623: Ann's 10♥ read as 10♦ while the table asked about Dee's pile;
+        Ann's 10♥ entered by hand, then her 10♦ logged once the question closed, then the
+        10♥ read where the 10♦ lies). Its answers: the later line withdrawn, or this reading
+        misread. None where the log would not take the later line withdrawn."""
+        mine, theirs = self._line_of.get(card), self._line_of.get(under)
+        if mine is None or theirs is None or card in self._spot_of or mine[0] >= theirs[0] \
+                or mine[1].get("player") != theirs[1].get("player") \
+                or not (card in lookalikes(under)[:3] or under in lookalikes(card)[:3]):
+            return None
+        events = read_log(self.log.path).events
+        n = self.log.lines
+        withdraw = {"event": "correct", "line": theirs[0], "with": None}
+        base = replay(events)
+        after = replay([*events, Event(withdraw, n + 1)])
+        if base.referee is None or after.referee is None or len(after.errors) > len(base.errors) \
+                or len(after.referee.violations) > len(base.referee.violations):
+            return None
+        who, c, u = mine[1].get("player"), Card.parse(card).pretty(), Card.parse(under).pretty()
+        return (f"{who} played {u} and {c}?",
+                [Answer(f"one card: {c} ({u} misread)", (withdraw,)),
+                 Answer(f"no, {u} misread as {c}", (), under)])
+
     def _earlier_misread(self, event: dict[str, Any]) -> list[Answer]:
         """Answers for a held move of several cards that one of its cards, played or shown
         by another player earlier this round, makes the table refuse: that earlier card was

@@ -596,6 +596,11 @@ class TablePipeline(Questions):
                             [*before, Answer(f"no, {Card.parse(under).pretty()} misread", (),
                                              under)]))
                 return
+            twice = self._logged_twice(card, under, obs)
+            if twice is not None:
+                self._hold(obs, f"{Card.parse(card).pretty()} was logged by hand", play, result,
+                           twice)
+                return
         if event is None or not new_ok:
             self.tracker.misread_at(card, *obs.positions[0])
             result.notes.append(f"{Card.parse(card).pretty()} read where "
