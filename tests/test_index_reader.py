@@ -1069,6 +1069,25 @@ def test_a_card_counts_as_indexed_only_by_an_index_of_its_code_in_a_corner() -> 
     assert not cornered(card, "QS", [reading("QS", (2, 2, 80, 100))])
 
 
+def test_a_card_cut_by_the_frame_edge_has_its_middle_past_the_edge() -> None:
+    from vision.readers.index_reader import cornered, past_edges
+
+    # The held-out dark 5♥: a card 285 px tall, 101 px of it left of the frame's right edge;
+    # its own index 25 px from the box's left side lies in the box's middle band.
+    card, index = (539, 99, 640, 384), reading("5H", (539, 150, 590, 215))
+    assert not cornered(card, "5H", [index])
+    grown = past_edges(card, 640, 480)
+    assert grown.tolist() == [539, 99, 539 + 285, 384]
+    assert cornered(grown, "5H", [index])
+    # Cut at the left edge, or a landscape card at the top or bottom: grown out past it.
+    assert past_edges((0, 99, 101, 384), 640, 480).tolist() == [101 - 285, 99, 101, 384]
+    assert past_edges((100, 0, 385, 101), 640, 480).tolist() == [100, 101 - 285, 385, 101]
+    assert past_edges((100, 379, 385, 480), 640, 480).tolist() == [100, 379, 385, 379 + 285]
+    # A card inside the frame, or cut along its longer side, is left as it is.
+    assert past_edges((200, 99, 301, 384), 640, 480).tolist() == [200, 99, 301, 384]
+    assert past_edges((0, 100, 285, 201), 640, 480).tolist() == [0, 100, 285, 201]
+
+
 def test_a_box_over_two_overlapped_cards_is_cut_to_its_own_card() -> None:
     from vision.detections import Detections
     from vision.readers.index_reader import own_boxes
