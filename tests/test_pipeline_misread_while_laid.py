@@ -20,6 +20,7 @@ truth, one card read as another for a while from the moment it lands:
   the 2♥ offers the 2♦ read wrong until now.
 - Boodle seed 623: Ann's 10♥ entered by hand while the camera read it as 10♦, then logged
   as that 10♦ too: once read right, the question offers the 10♦ line withdrawn.
+- Oh Claire! seed 744: the turned-up trump 7♦ read as 7♥ as it turns: asked once read right.
 """
 
 from __future__ import annotations
@@ -239,3 +240,19 @@ def test_a_card_entered_by_hand_and_logged_misread_too_is_one_card(tmp_path: Pat
     plays = [(e["player"], e.get("card")) for e in _resolved(tmp_path / "g.jsonl")
              if e["event"] == "play"]
     assert ("Ann", "TH") in plays and ("Ann", "TD") not in plays
+
+
+def test_a_trump_card_read_one_way_as_it_turned_and_another_since_is_asked(
+        tmp_path: Path) -> None:
+    # Oh Claire! seed 744: the turned-up 7♦ read as 7♥ for its first 2 s, then as 7♦ for
+    # the rest of the hand. The trump card was no logged card the table could correct, so
+    # the 7♦ was taken for the 7♥ misread, in silence, and the hand refereed with hearts as
+    # trumps (15 questions, and Bob's 7♥ refused as the trump card).
+    pipe, asked = _run(tmp_path, "oh-claire", 744, "7D", "7H", 2.0, "7♦, not 7♥ before",
+                       event="trump")
+    assert any(q.startswith("Trump card 7♥ or 7♦? (read as 7♥, then as 7♦) — 7♦, not 7♥ "
+                            "before") for q in asked)
+    log = _resolved(tmp_path / "g.jsonl")
+    assert [e["card"] for e in log if e["event"] == "trump"] == ["7D"]
+    assert ("Bob", "7H") in [(e.get("player"), e.get("card")) for e in log
+                             if e["event"] == "play"]

@@ -62,6 +62,8 @@ class TableLog:
     _played_by: dict[str, int | None]
     _line_of: dict[str, tuple[int, dict[str, Any]]]
     _grouped_in: dict[str, tuple[int, dict[str, Any]]]
+    _trump_of: dict[str, tuple[int, dict[str, Any]]]
+    _entered_at: dict[str, float]
     _spot_of: dict[str, tuple[float, float]]
     _shown_spot: dict[str, tuple[float, float]]
     _look_spot: dict[str, tuple[float, float]]
@@ -92,6 +94,8 @@ class TableLog:
             self._played_by.clear()
             self._line_of.clear()
             self._grouped_in.clear()
+            self._trump_of.clear()
+            self._entered_at.clear()
             self._spot_of.clear()
             self._shown_spot.clear()
             self._look_spot.clear()
@@ -115,9 +119,13 @@ class TableLog:
         self._note_cards(data)
         if data.get("event") == "play" and "card" in data:
             self._line_of[str(data["card"])] = (line, data)
+            if "t" not in data:
+                self._entered_at[str(data["card"])] = self.tracker.t
         if data.get("event") in ("play", "reveal"):
             for c in data.get("cards") or []:
                 self._grouped_in[str(c)] = (line, data)
+        if data.get("event") == "trump" and "card" in data:
+            self._trump_of = {str(data["card"]): (line, data)}
         if data.get("event") == "game":
             rep = replay([Event(data, line)])
             self.referee = rep.referee
@@ -171,17 +179,22 @@ class TableLog:
         self._played_by.clear()
         self._line_of.clear()
         self._grouped_in.clear()
+        self._trump_of.clear()
         from companion.events import apply_corrections
 
         for ev in apply_corrections(events)[0]:
             self._note_cards(ev.data)
             if ev.kind == "play" and "card" in ev.data:
                 self._line_of[str(ev.data["card"])] = (ev.line, dict(ev.data))
+            if ev.kind == "trump" and "card" in ev.data:
+                self._trump_of = {str(ev.data["card"]): (ev.line, dict(ev.data))}
             if ev.kind in ("play", "reveal"):
                 for c in ev.data.get("cards") or []:
                     self._grouped_in[str(c)] = (ev.line, dict(ev.data))
         new = data.get("with") or {}
-        if "card" in new:
+        if new.get("event") == "trump" and "card" in new:
+            out.append(f"Correction: the trump card is {Card.parse(str(new['card'])).pretty()}")
+        elif "card" in new:
             out.append(f"Correction: {new.get('player')} played "
                        f"{' '.join(pretty_cards([new['card']]))}")
         elif new.get("event") == "reveal":
@@ -222,8 +235,8 @@ class TableLog:
 
     def _logged(self, card: str) -> tuple[int, dict[str, Any]] | None:
         """(line, event) of the single-card play, or else the hand shown or move of several
-        cards, that logged ``card`` this round."""
-        return self._line_of.get(card) or self._grouped_in.get(card)
+        cards, that logged ``card`` this round; or the turned-up trump card of this hand."""
+        return self._line_of.get(card) or self._grouped_in.get(card) or self._trump_of.get(card)
 
     def _correction(self, card: str, new_card: str) -> dict[str, Any] | None:
         """The ``correct`` event that makes the play logged as ``card`` this round a play of

@@ -193,9 +193,15 @@ class Questions(TableLog):
         was, now = Card.parse(under).pretty(), Card.parse(card).pretty()
         answers = [Answer(f"{now}, not {was} before", (corr,)),
                    Answer(f"{was} as logged ({now} misread)", (), under)]
-        verb = "shows" if logged.get("event") == "reveal" else "played"
-        self._hold(obs, f"read as {was}, then as {now}", corr, result,
-                   (f"{logged.get('player')} {verb} {was} or {now}?", answers))
+        if logged.get("event") == "trump":
+            # The turned-up trump card, read one way as it was turned and another since
+            # (Oh Claire! 744: its 7♦ read 7♥ for 1.5 s, then 7♦ for the rest of the hand, and
+            # the hand was refereed with hearts as trumps).
+            obs.kind, asked = "trump", f"Trump card {was} or {now}?"
+        else:
+            verb = "shows" if logged.get("event") == "reveal" else "played"
+            asked = f"{logged.get('player')} {verb} {was} or {now}?"
+        self._hold(obs, f"read as {was}, then as {now}", corr, result, (asked, answers))
 
     def _recount(self, result: FrameResult, final: bool = False) -> None:
         """Contested cards (logged as one card, read as another since): once the other
@@ -488,17 +494,19 @@ class Questions(TableLog):
         return [Answer(f"{Card.parse(event['card']).pretty()}, then "
                        f"{Card.parse(last_card).pretty()}", (corr, again))]
 
-    def _logged_twice(self, card: str, under: str, obs: Observation
-                      ) -> tuple[str, list[Answer]] | None:
+    def _logged_twice(self, card: str, under: str) -> tuple[str, list[Answer]] | None:
         """The question where ``card``, read where ``under`` lies, is a play a person entered
-        by hand (no spot of its own) of the same player, logged before ``under``, and the two
-        look alike: one card logged twice, the camera's reading of it misread while a question
-        was open (Boodle 623: Ann's 10♥ read as 10♦ while the table asked about Dee's pile;
-        Ann's 10♥ entered by hand, then her 10♦ logged once the question closed, then the
-        10♥ read where the 10♦ lies). Its answers: the later line withdrawn, or this reading
-        misread. None where the log would not take the later line withdrawn."""
+        by hand (no spot of its own) of the same player, logged before ``under`` although the
+        camera saw ``under`` lie still before the person entered it, and the two look alike:
+        one card logged twice, the camera's reading of it misread while a question was open
+        (Boodle 623: Ann's 10♥ read as 10♦ while the table asked about Dee's pile; Ann's 10♥
+        entered by hand, then her 10♦ logged once the question closed, then the 10♥ read
+        where the 10♦ lies). Its answers: the later line withdrawn, or this reading misread.
+        None where the log would not take the later line withdrawn."""
         mine, theirs = self._line_of.get(card), self._line_of.get(under)
-        if mine is None or theirs is None or card in self._spot_of or mine[0] >= theirs[0] \
+        entered = self._entered_at.get(card)
+        if mine is None or theirs is None or entered is None or mine[0] >= theirs[0] \
+                or float(theirs[1].get("t", entered + 1.0)) > entered \
                 or mine[1].get("player") != theirs[1].get("player") \
                 or not (card in lookalikes(under)[:3] or under in lookalikes(card)[:3]):
             return None

@@ -135,6 +135,11 @@ class TablePipeline(Questions):
         #: Card -> (line, event) of the hand shown or move of several cards that logged it
         #: this round.
         self._grouped_in: dict[str, tuple[int, dict[str, Any]]] = {}
+        #: Card -> the table time a person entered its play by hand (no time stamp of its
+        #: own: a typed answer, an event entered in the window).
+        self._entered_at: dict[str, float] = {}
+        #: The turned-up trump card of this hand -> (line, event) that logged it.
+        self._trump_of: dict[str, tuple[int, dict[str, Any]]] = {}
         #: Card -> where on the table it was read when it was logged (this round).
         self._spot_of: dict[str, tuple[float, float]] = {}
         #: Card of a hand shown -> where it was read when the hand was logged (this round).
@@ -596,7 +601,7 @@ class TablePipeline(Questions):
                             [*before, Answer(f"no, {Card.parse(under).pretty()} misread", (),
                                              under)]))
                 return
-            twice = self._logged_twice(card, under, obs)
+            twice = self._logged_twice(card, under)
             if twice is not None:
                 self._hold(obs, f"{Card.parse(card).pretty()} was logged by hand", play, result,
                            twice)
