@@ -269,7 +269,7 @@ class TableLog:
         # 4♥ there would be a lead out of turn): the table keeps the reading it can place.
         there = replay([e for e in events if e.line < line]).referee
         doubt = getattr(there, "doubtful", None)
-        doubted = "card" in old and callable(doubt) \
+        doubted = old.get("event") == "play" and "card" in old and callable(doubt) \
             and bool(doubt(str(old.get("player")), new_card)) \
             and not doubt(str(old.get("player")), card)
         return corr, doubted
