@@ -620,9 +620,11 @@ class TablePipeline(Questions):
             who = event.get("player")
             answers = [Answer(Card.parse(card).pretty(), (event,)),
                        Answer(f"no, {Card.parse(under).pretty()} misread", (), under)]
-            if flip is not None:
-                # Or the card under was this one, read wrong until now (Great Lakes 606:
-                # Bob's 2♥ read as 2♦ until Dee's 3♥ was logged after it).
+            if flip is not None and (card in lookalikes(under)[:3]
+                                     or under in lookalikes(card)[:3]):
+                # Or the card under was this one, read wrong until now, a card easily taken
+                # for it (Great Lakes 606: Bob's 2♥ read as 2♦ until Dee's 3♥ was logged
+                # after it).
                 answers.insert(1, Answer(f"{Card.parse(card).pretty()}, not "
                                          f"{Card.parse(under).pretty()} before", (flip,)))
             self._hold(obs, f"it lies where {Card.parse(under).pretty()} lay", event,
