@@ -21,3 +21,9 @@ def lookalikes(code: str) -> list[str]:
            RANK_LOOKALIKE[rank] + SUIT_LOOKALIKE[suit]]
     out += [rank + s for s in "CDHS" if s not in (suit, SUIT_LOOKALIKE[suit])]
     return out
+
+
+def alike(a: str, b: str) -> bool:
+    """Whether a reader easily takes either card for the other (the first three of
+    `lookalikes`, either way)."""
+    return a in lookalikes(b)[:3] or b in lookalikes(a)[:3]

@@ -109,6 +109,19 @@ class TableLog:
                 self._round_cards[str(c)] = self._round_cards.get(str(c), 0) + 1
                 self._played_by[str(c)] = seat
 
+    def _note_line(self, line: int, data: dict[str, Any]) -> None:
+        """Remember the line that logged each card of ``data`` this round: a single-card play
+        (`_line_of`), a hand shown or move of several cards (`_grouped_in`), the turned-up
+        trump card (`_trump_of`)."""
+        kind = data.get("event")
+        if kind == "play" and "card" in data:
+            self._line_of[str(data["card"])] = (line, data)
+        if kind in ("play", "reveal"):
+            for c in data.get("cards") or []:
+                self._grouped_in[str(c)] = (line, data)
+        if kind == "trump" and "card" in data:
+            self._trump_of = {str(data["card"]): (line, data)}
+
     def _append(self, event: Mapping[str, Any], out: list[str],
                 result: FrameResult | None = None) -> int:
         """Append an event to the log, apply it, collect the referee's new announcements."""
@@ -117,15 +130,9 @@ class TableLog:
             return self._append_correction(data, out, result)
         line = self.log.append(data)
         self._note_cards(data)
-        if data.get("event") == "play" and "card" in data:
-            self._line_of[str(data["card"])] = (line, data)
-            if "t" not in data:
-                self._entered_at[str(data["card"])] = self.tracker.t
-        if data.get("event") in ("play", "reveal"):
-            for c in data.get("cards") or []:
-                self._grouped_in[str(c)] = (line, data)
-        if data.get("event") == "trump" and "card" in data:
-            self._trump_of = {str(data["card"]): (line, data)}
+        self._note_line(line, data)
+        if data.get("event") == "play" and "card" in data and "t" not in data:
+            self._entered_at[str(data["card"])] = self.tracker.t
         if data.get("event") == "game":
             rep = replay([Event(data, line)])
             self.referee = rep.referee
@@ -184,13 +191,7 @@ class TableLog:
 
         for ev in apply_corrections(events)[0]:
             self._note_cards(ev.data)
-            if ev.kind == "play" and "card" in ev.data:
-                self._line_of[str(ev.data["card"])] = (ev.line, dict(ev.data))
-            if ev.kind == "trump" and "card" in ev.data:
-                self._trump_of = {str(ev.data["card"]): (ev.line, dict(ev.data))}
-            if ev.kind in ("play", "reveal"):
-                for c in ev.data.get("cards") or []:
-                    self._grouped_in[str(c)] = (ev.line, dict(ev.data))
+            self._note_line(ev.line, dict(ev.data))
         new = data.get("with") or {}
         if new.get("event") == "trump" and "card" in new:
             out.append(f"Correction: the trump card is {Card.parse(str(new['card'])).pretty()}")

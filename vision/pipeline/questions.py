@@ -17,7 +17,7 @@ from companion.cards import CARD_CODES, RANKS, Card
 from companion.events import Event, read_log
 from companion.referee import replay
 from vision.detections import Detections
-from vision.lookalikes import lookalikes
+from vision.lookalikes import alike, lookalikes
 from vision.pipeline.changes import ZoneChanges
 from vision.pipeline.log import NEW_DEAL, TableLog, comes_next, pretty_cards, stamp
 from vision.pipeline.results import Answer, FrameResult, Pending, ZoneLook
@@ -182,22 +182,24 @@ class Questions(TableLog):
         """Hold the question a card read steadily as ``under`` (logged) and then steadily as
         ``card`` puts: which was it? The camera settles it if it reads ``under`` again."""
         logged = (self._logged(under) or (0, {}))[1]
+        trump = logged.get("event") == "trump"
         zone = int(self.tracker.zone_of(np.array([pos]))[0])
         seat = self.players.index(str(logged.get("player"))) \
             if logged.get("player") in self.players else None
         obs = Observation(
             zone=zone, zone_name=self.profile.zones[zone].name if zone >= 0 else "",
-            kind="pile", seat=seat, cards=[card], confidence=float(logged.get("confidence", 1)),
+            kind="trump" if trump else "pile", seat=seat, cards=[card],
+            confidence=float(logged.get("confidence", 1)),
             t=self.tracker.t, t_still=float(logged.get("t", self.tracker.t)),
             positions=[pos], votes=[self.tracker.votes_at(*pos, float(logged.get("t", 0)))])
         was, now = Card.parse(under).pretty(), Card.parse(card).pretty()
         answers = [Answer(f"{now}, not {was} before", (corr,)),
                    Answer(f"{was} as logged ({now} misread)", (), under)]
-        if logged.get("event") == "trump":
+        if trump:
             # The turned-up trump card, read one way as it was turned and another since
             # (Oh Claire! 744: its 7♦ read 7♥ for 1.5 s, then 7♦ for the rest of the hand, and
             # the hand was refereed with hearts as trumps).
-            obs.kind, asked = "trump", f"Trump card {was} or {now}?"
+            asked = f"Trump card {was} or {now}?"
         else:
             verb = "shows" if logged.get("event") == "reveal" else "played"
             asked = f"{logged.get('player')} {verb} {was} or {now}?"
@@ -508,7 +510,7 @@ class Questions(TableLog):
         if mine is None or theirs is None or entered is None or mine[0] >= theirs[0] \
                 or float(theirs[1].get("t", entered + 1.0)) > entered \
                 or mine[1].get("player") != theirs[1].get("player") \
-                or not (card in lookalikes(under)[:3] or under in lookalikes(card)[:3]):
+                or not alike(card, under):
             return None
         events = read_log(self.log.path).events
         n = self.log.lines

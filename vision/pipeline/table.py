@@ -25,7 +25,7 @@ from calibration.profile import TableProfile
 from companion.cards import Card
 from companion.events import EventLog, read_log
 from companion.referee import EventError, Referee
-from vision.lookalikes import lookalikes
+from vision.lookalikes import alike, lookalikes
 from vision.pipeline.log import comes_next, pretty_cards, stamp
 from vision.pipeline.questions import Questions
 from vision.pipeline.results import (
@@ -620,8 +620,7 @@ class TablePipeline(Questions):
             who = event.get("player")
             answers = [Answer(Card.parse(card).pretty(), (event,)),
                        Answer(f"no, {Card.parse(under).pretty()} misread", (), under)]
-            if flip is not None and (card in lookalikes(under)[:3]
-                                     or under in lookalikes(card)[:3]):
+            if flip is not None and alike(card, under):
                 # Or the card under was this one, read wrong until now, a card easily taken
                 # for it (Great Lakes 606: Bob's 2♥ read as 2♦ until Dee's 3♥ was logged
                 # after it).
