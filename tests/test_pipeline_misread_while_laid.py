@@ -21,10 +21,18 @@ truth, one card read as another for a while from the moment it lands:
 - Boodle seed 623: Ann's 10♥ entered by hand while the camera read it as 10♦, then logged
   as that 10♦ too: once read right, the question offers the 10♦ line withdrawn.
 - Oh Claire! seed 744: the turned-up trump 7♦ read as 7♥ as it turns: asked once read right.
+- Great Lakes seed 916 and Oh Claire! seed 944: a card misread as one its player lays later
+  (covered by the next card, or gathered with its trick, before the real one comes): the
+  real one, carried in where the first lay, is asked about, not taken for it read again.
+- Great Lakes seed 941: a dump's 2♠ read as its player's 2♣ under it: the dump with the 2♠ is
+  offered, where the next card laid was taken for the dump's fourth.
+- Oh Claire! seed 974: Ann's 7♥ read as 7♦ (the trump card) for a second: once corrected,
+  the trump card is not logged again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +110,42 @@ def _resolved(path: Path) -> list[dict[str, Any]]:
     return [dict(e.data) for e in apply_corrections(read_log(path).events)[0]]
 
 
+def _plays(tmp_path: Path) -> list[tuple[str, str | None]]:
+    """(player, card) of every play logged, corrections applied (None: a move of several)."""
+    return [(e["player"], e.get("card")) for e in _resolved(tmp_path / "g.jsonl")
+            if e["event"] == "play"]
+
+
+def _round(game: str, seed: int) -> tuple[TableVideo, RenderedSource]:
+    video = TableVideo(simulated_round(game, seed=seed),
+                       RenderConfig(width=160, height=120, fps=10, seed=seed, noise=0.0))
+    return video, RenderedSource(video)
+
+
+def _answered_at_once(tmp_path: Path, video: TableVideo, source: RenderedSource, reader: Any,
+                      typed: Callable[[str], list[dict[str, Any]]] = lambda q: [],
+                      each_frame: Callable[[TablePipeline, float], None] = lambda p, t: None
+                      ) -> list[str]:
+    """The round read by ``reader``, every question answered as it is put: with the events
+    ``typed`` gives for it, else its first one-click answer. The questions put."""
+    pipe = TablePipeline(video.profile(), reader, None, tmp_path / "g.jsonl",
+                         script=video.truth.script)
+    asked: list[str] = []
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+        each_frame(pipe, frame.t)
+        for pid, held in list(pipe.pending.items()):
+            asked.append(held.describe())
+            events = typed(asked[-1]) or (list(held.options[0].events) if held.options else [])
+            if events:
+                pipe.answer(pid, events)
+            else:
+                pipe.reject(pid)
+    pipe.flush()
+    pipe.finish()
+    return asked
+
+
 def test_a_card_read_right_once_covered_is_the_logged_card_read_again(tmp_path: Path) -> None:
     pipe, asked = _run(tmp_path, "pressman", 317, "JC", "QC", 3.6, card="JC")
     log = _resolved(tmp_path / "g.jsonl")
@@ -132,8 +176,7 @@ def test_a_card_read_as_one_played_elsewhere_offers_the_card_that_comes_next(
                        card="7D")
     assert any(q.startswith("Bob played 6♠? (6♠ was played by Ann already)") and "7♦" in q
                for q in asked)
-    plays = [(e["player"], e["card"]) for e in _resolved(tmp_path / "g.jsonl")
-             if e["event"] == "play"]
+    plays = _plays(tmp_path)
     assert ("Bob", "7D") in plays
 
 
@@ -145,8 +188,7 @@ def test_a_card_read_as_one_of_a_trick_taken_is_asked_not_ignored(tmp_path: Path
     pipe, asked = _run(tmp_path, "oh-claire", 584, "QH", "QD", 60.0, "Q♥", card="QH")
     assert any(q.startswith("Bob played Q♦? (Q♦ was played by Bob in a trick taken since)")
                and "Q♥" in q for q in asked)
-    plays = [(e["player"], e["card"]) for e in _resolved(tmp_path / "g.jsonl")
-             if e["event"] == "play"]
+    plays = _plays(tmp_path)
     assert plays[-1] == ("Bob", "QH") and ("Bob", "QD") in plays
 
 
@@ -175,8 +217,7 @@ def test_a_card_read_only_once_the_next_lies_on_it_came_before_it(tmp_path: Path
                        card="AS")
     assert any(q.startswith("Bob played A♠? (it lies where A♣ lay) — A♠, then Q♥")
                for q in asked)
-    plays = [(e["player"], e["card"]) for e in _resolved(tmp_path / "g.jsonl")
-             if e["event"] == "play"]
+    plays = _plays(tmp_path)
     i = plays.index(("Bob", "AS"))
     assert plays[i + 1] == ("Bob", "QH") and ("Bob", "AC") in plays[:i]
 
@@ -189,8 +230,7 @@ def test_a_play_unseen_until_the_next_lay_on_it_is_offered_before_that_one(
     pipe, asked = _run(tmp_path, "boodle", 458, "9H", "", 1.3, "9♥, then 5♣", card="9H")
     assert any(q.startswith("Ann played 9♥? (it would break a rule) — 9♥, then 5♣")
                for q in asked)
-    plays = [(e["player"], e["card"]) for e in _resolved(tmp_path / "g.jsonl")
-             if e["event"] == "play"]
+    plays = _plays(tmp_path)
     i = plays.index(("Ann", "9H"))
     assert plays[i - 1:i + 2] == [("Ann", "8H"), ("Ann", "9H"), ("Ann", "5C")]
 
@@ -205,8 +245,7 @@ def test_a_card_read_right_once_the_next_play_is_logged_offers_the_correction(
                        card="2H")
     assert any(q.startswith("Bob played 2♥? (it lies where 2♦ lay)")
                and "2♥, not 2♦ before" in q for q in asked)
-    plays = [(e["player"], e.get("card")) for e in _resolved(tmp_path / "g.jsonl")
-             if e["event"] == "play"]
+    plays = _plays(tmp_path)
     assert ("Bob", "2H") in plays and ("Bob", "2D") not in plays
 
 
@@ -215,30 +254,22 @@ def test_a_card_entered_by_hand_and_logged_misread_too_is_one_card(tmp_path: Pat
     # played 10♥" as it lands; the camera's 10♦ is then logged as a lead after it. Once the
     # camera reads 10♥ where that 10♦ lies, it had been taken for the 10♦ misread, in
     # silence: one card counted twice. The table asks, offering the 10♦ line withdrawn.
-    video = TableVideo(simulated_round("boodle", seed=623),
-                       RenderConfig(width=160, height=120, fps=10, seed=623, noise=0.0))
-    source = RenderedSource(video)
+    video, source = _round("boodle", 623)
     t0 = _laid_at(video, card="TH")
-    pipe = TablePipeline(video.profile(), ReadAsWhile(source, "TH", "TD", t0 - 0.2, t0 + 3.6),
-                         None, tmp_path / "g.jsonl", script=video.truth.script)
-    entered, asked = False, []
-    while (frame := source.read()) is not None:
-        pipe.process(frame.image, frame.t, frame.index)
-        if not entered and frame.t >= t0:
+
+    entered: list[float] = []
+
+    def enter(pipe: TablePipeline, t: float) -> None:
+        if t >= t0 and not entered:  # as it lands
             pipe.inject({"event": "play", "player": "Ann", "card": "TH"})
-            entered = True
-        for pid, held in list(pipe.pending.items()):
-            asked.append(held.describe())
-            if held.options and held.options[0].events:
-                pipe.answer(pid, list(held.options[0].events))
-            else:
-                pipe.reject(pid)
-    pipe.flush()
-    pipe.finish()
+            entered.append(t)
+
+    asked = _answered_at_once(tmp_path, video, source,
+                              ReadAsWhile(source, "TH", "TD", t0 - 0.2, t0 + 3.6),
+                              each_frame=enter)
     assert any(q.startswith("Ann played 10♦ and 10♥?") and "one card: 10♥ (10♦ misread)" in q
                for q in asked)
-    plays = [(e["player"], e.get("card")) for e in _resolved(tmp_path / "g.jsonl")
-             if e["event"] == "play"]
+    plays = _plays(tmp_path)
     assert ("Ann", "TH") in plays and ("Ann", "TD") not in plays
 
 
@@ -256,3 +287,62 @@ def test_a_trump_card_read_one_way_as_it_turned_and_another_since_is_asked(
     assert [e["card"] for e in log if e["event"] == "trump"] == ["7D"]
     assert ("Bob", "7H") in [(e.get("player"), e.get("card")) for e in log
                              if e["event"] == "play"]
+
+
+def test_a_card_laid_where_its_misread_lookalike_lies_covered_is_asked(tmp_path: Path) -> None:
+    # Great Lakes seed 916: Cy's dump 3♥ 4♦ 5♣ 6♣, its 4♦ read as 4♥ until Cy's 6♠ covers
+    # it; then Cy lays the real 4♥ there. The tracker took the 4♥ carried in for the dump's
+    # card read again, and the 4♥ play was lost in silence (Cy's hand one short at the end).
+    pipe, asked = _run(tmp_path, "great-lakes", 916, "4D", "4H", 1.5, "Cy's 4♥ was 4♦",
+                       cards="4D")
+    assert any(q.startswith("Cy played 4♥? (4♥ was played by Cy already)")
+               and "Cy's 4♥ was 4♦" in q for q in asked)
+    log = _resolved(tmp_path / "g.jsonl")
+    dumps = [sorted(e["cards"]) for e in log if e["event"] == "play" and "cards" in e]
+    assert ["3H", "4D", "5C", "6C"] in dumps
+    assert ("Cy", "4H") in [(e["player"], e.get("card")) for e in log if e["event"] == "play"]
+
+
+def test_a_card_laid_where_its_misread_lookalike_was_gathered_is_asked(tmp_path: Path) -> None:
+    # Oh Claire! seed 944: Cy's 4♥ read as 4♦ until its trick is gathered; Cy's real 4♦,
+    # laid on the same spot in a trick after, was taken for it read again.
+    pipe, asked = _run(tmp_path, "oh-claire", 944, "4H", "4D", 2.5, "Cy's 4♦ was 4♥",
+                       card="4H")
+    assert any(q.startswith("Cy played 4♦? (4♦ was played by Cy in a trick taken since)")
+               and "Cy's 4♦ was 4♥" in q for q in asked)
+    plays = _plays(tmp_path)
+    assert plays.index(("Cy", "4H")) < plays.index(("Cy", "4D"))
+
+
+def test_a_card_misread_as_the_trump_card_does_not_log_the_trump_again(tmp_path: Path) -> None:
+    # Oh Claire! seed 974: Ann's 7♥ read as 7♦, the turned-up trump card, for a second
+    # mid-hand. Once the table took that for the 7♥ misread, the tracker counted the trump
+    # card afresh, and a second trump line was logged (refused: "the trump card is turned up
+    # after the deal").
+    video, source = _round("oh-claire", 974)
+    _answered_at_once(tmp_path, video, source, ReadAsWhile(source, "7H", "7D", 27.2, 28.3))
+    events = read_log(tmp_path / "g.jsonl").events
+    assert [e.data["card"] for e in events if e.data.get("event") == "trump"] == ["7D"]
+    assert ("Ann", "7H") in [(e["player"], e.get("card")) for e in _resolved(tmp_path / "g.jsonl")
+                             if e["event"] == "play"]
+
+
+def test_a_dump_card_read_as_one_played_already_offers_its_lookalike(tmp_path: Path) -> None:
+    # Great Lakes seed 941: Ann's 2♣ read as 7♣ (Bob's) as it lands, and typed in by a
+    # person; her dump 5♣ 2♠ 3♦ 6♣ then lands on it, the 2♠ read as 2♣ for as long as it
+    # shows. Without it the dump is three cards, no move: the table waited for a fourth and
+    # took Ann's 7♥, laid a second later, for it, in silence.
+    video, source = _round("great-lakes", 941)
+    two, dump = _laid_at(video, card="2C"), _laid_at(video, cards="2S")
+    reader = ReadAsWhile(source, "2S", "2C", dump - 0.2, dump + 3.0)
+    reader.truth = ReadAsWhile(source, "2C", "7C", two - 0.2, dump - 0.3)  # type: ignore
+    asked = _answered_at_once(
+        tmp_path, video, source, reader,
+        typed=lambda q: [{"event": "play", "player": "Ann", "card": "2C"}]
+        if q.startswith("Ann played 7♣?") else [])
+    assert any(q.startswith("Ann played ") and "2♠" in q.split("?")[0]
+               and "(2♣ was played by Ann already)" in q for q in asked)
+    log = _resolved(tmp_path / "g.jsonl")
+    moves = [sorted(e["cards"]) if "cards" in e else e["card"] for e in log
+             if e["event"] == "play" and e["player"] == "Ann"]
+    assert ["2S", "3D", "5C", "6C"] in moves and "7H" in moves and "2C" in moves

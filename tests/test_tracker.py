@@ -178,6 +178,45 @@ def test_card_taken_away_and_laid_again_counts_after_forget_time_only() -> None:
     assert [o.cards for o in run(tr, frames, t0=3.0)] == [["KH"]]
 
 
+def test_a_card_carried_in_where_a_counted_card_of_its_code_went_unread_is_returned() -> None:
+    # KH counted, then unread for 0.67 s (covered by the next card, or gathered with its
+    # trick), then a KH carried in from away lands on its spot: another card, reported as
+    # returned for the table to judge, not the counted one read again.
+    tr = Tracker(ZONES)
+    x, y = seat_center(0)
+    flight = [[("KH", x, y + d, 0.9)] for d in (24.0, 14.0, 6.0)]
+    obs = run(tr, still("KH", 0, 10) + [[] for _ in range(10)] + flight + still("KH", 0, 10,
+                                                                               dx=1.0))
+    assert [(o.cards, o.returned) for o in obs] == [(["KH"], [False]), (["KH"], [True])]
+    # Back after a hand's pass (0.33 s), or from away straight onto it with no gap: the same
+    # card.
+    for gap in (5, 0):
+        tr = Tracker(ZONES)
+        obs = run(tr, still("KH", 0, 10) + [[] for _ in range(gap)] + flight
+                  + still("KH", 0, 10))
+        assert [o.cards for o in obs] == [["KH"]]
+
+
+def test_a_stray_reading_of_a_hidden_cards_code_elsewhere_leaves_it_that_card() -> None:
+    tr = Tracker(ZONES)
+    x, y = seat_center(0)
+    frames = still("KH", 0, 10) + [[] for _ in range(9)] + [[("KH", x + 30, y, 0.9)]]
+    frames += [[] for _ in range(12)] + still("KH", 0, 10)
+    assert [o.cards for o in run(tr, frames)] == [["KH"]]
+
+
+def test_a_card_counted_before_a_misreading_of_its_code_is_not_counted_again() -> None:
+    # 7D counted in seat 2 (the trump card turned up), later 7H in seat 0 read as 7D for a
+    # while, counted, and found a misreading: the 7D of seat 2 stays the card it was.
+    tr = Tracker(ZONES)
+    frames = still("7D", 2, 10)
+    seven = [[("7D", *seat_center(2), 0.9), row[0]] for row in still("7D", 0, 10)]
+    obs = run(tr, frames + seven)
+    assert [(o.cards, o.seat) for o in obs] == [(["7D"], 2), (["7D"], 0)]
+    tr.misread_at("7D", *seat_center(0))
+    assert run(tr, [[("7D", *seat_center(2), 0.9)]] * 10, t0=2.0) == []
+
+
 def test_two_copies_with_two_decks() -> None:
     tr = Tracker(ZONES, TrackerConfig(copies=2))
     x, y = seat_center(0)

@@ -67,6 +67,11 @@ class TrackerConfig:
       came to rest for those still settling (a dump with frames dropped). Raising it counts
       cards read more seldom; a misread that recurs on one spot (three times in this long)
       may then count as a card, and a move waits longer for a card still moving beside it.
+    - ``back_gap`` (s): a counted card unread this long (at least four frames) whose code is
+      then read coming in from away (farther than ``still_tol``) is another card carried in
+      (laid on it, or where its trick was gathered), reported as returned for the table to
+      judge, not that card read again. Raising it keeps a card uncovered by a slow hand from
+      being judged again; too high, and a second card of that code laid soon after is missed.
     """
 
     still_time: float = 0.15
@@ -83,6 +88,7 @@ class TrackerConfig:
     same_spot: float = 2.5
     replace_wait: float = 0.5
     patience: float = 0.6
+    back_gap: float = 0.5
 
 
 @dataclass
@@ -111,6 +117,11 @@ class Observation:
     #: it came from elsewhere or after a gap): a new card laid exactly on that one, or that
     #: card misread from now on. The readings alone cannot tell; the table can.
     on_spot_of: list[str | None] = field(default_factory=list)
+    #: For each card, True when its code had counted before and this card was carried back
+    #: in after that one went unread a while (`Tracker._comes_back`): the same card lifted
+    #: and laid again, or another card of its code (or misread as it) laid there since. The
+    #: table, which knows what was laid on that card or gathered meanwhile, decides.
+    returned: list[bool] = field(default_factory=list)
 
 
 @dataclass
@@ -130,6 +141,15 @@ class _Track:
     #: Readings of the card seen carried onto this spot just before this reading began, under
     #: another code (one card, read one way in flight and another where it lies).
     carried: dict[str, int] = field(default_factory=dict)
+    #: Carried back in after the counted card of its code went unread a while (`_comes_back`):
+    #: that card, buried while this one is read.
+    returned: bool = False
+    back_of: _Track | None = None
+    #: A counted card another reading of its code was carried onto after it went unread
+    #: (`_comes_back`): it lies under or went, and takes no more readings.
+    buried: bool = False
+    #: When it counted (the frame time of its observation; infinity while it has not).
+    counted_at: float = float("inf")
 
     @property
     def position(self) -> tuple[float, float]:
@@ -239,8 +259,12 @@ class Tracker:
         tracks = self._tracks.setdefault(code, [])
         best: _Track | None = None
         best_rank = (1, cfg.match_dist)
+        back_from: _Track | None = None
         for tr in tracks:
-            if tr.last_seen == t:  # already matched a detection in this frame
+            if tr.last_seen == t or tr.buried:  # matched in this frame, or covered or gone
+                continue
+            if self._comes_back(tr, x, y, t):
+                back_from = tr
                 continue
             px, py = tr.position
             d = float(np.hypot(px - x, py - y))
@@ -252,8 +276,15 @@ class Tracker:
             rank = (0 if tr.counted and not tr.alias and d <= cfg.still_tol else 1, d)
             if rank <= best_rank:
                 best, best_rank = tr, rank
-        if best is None:
-            counted = [tr for tr in tracks if tr.counted and not tr.alias]
+        if best is None and back_from is not None:
+            # The counted card went unread a while and a reading of its code now comes in
+            # from away: a card carried in. It reads on as a card of its own; the counted one
+            # lies under it or went (the table decides which, from what it logged since).
+            back_from.buried = True
+            best = _Track(code, deque(), t, t, returned=True, back_of=back_from)
+            tracks.append(best)
+        elif best is None:
+            counted = [tr for tr in tracks if tr.counted and not tr.alias and not tr.buried]
             nearest, apart = _nearest(counted, x, y)
             if nearest is not None and len(counted) >= cfg.copies \
                     and apart <= cfg.match_dist \
@@ -274,6 +305,20 @@ class Tracker:
         horizon = t - max(cfg.still_time, cfg.lost_time) * 3 - 1.0
         while best.samples and best.samples[0][0] < horizon:
             best.samples.popleft()
+
+    def _comes_back(self, tr: _Track, x: float, y: float, t: float) -> bool:
+        """Is a reading at board point (x, y) at ``t`` a card carried in where the counted
+        card ``tr`` went unread for a while (``back_gap``: covered by a later card, gathered
+        with its trick, or lifted)? It comes from away, not from where ``tr`` lay."""
+        if not tr.counted or tr.alias or t - tr.last_seen < self._back_gap():
+            return False
+        px, py = tr.position
+        return float(np.hypot(px - x, py - y)) > self.config.still_tol
+
+    def _back_gap(self) -> float:
+        """How long a counted card goes unread before a reading of its code carried in from
+        away is a card of its own (`_comes_back`): longer than a hand passing over it."""
+        return max(self.config.back_gap, 4 * self._frame_interval())
 
     def _spot_near(self, x: float, y: float) -> _Spot | None:
         best, best_d = None, self.config.same_spot
@@ -361,6 +406,8 @@ class Tracker:
                 limit = cfg.forget_time if tr.counted else cfg.lost_time
                 if t - tr.last_seen <= limit:
                     kept.append(tr)
+                elif tr.back_of is not None and not tr.counted:
+                    tr.back_of.buried = False  # a stray reading, not a card carried in
             if kept:
                 self._tracks[code] = kept
             else:
@@ -528,6 +575,7 @@ class Tracker:
                 rival = self._rival_of_counted(tr, pos) if still else False
                 if rival is True:
                     tr.counted = tr.alias = True  # the same card: keep it, never announce it
+                    tr.counted_at = t
                     continue
                 tr.on_spot_of = rival if isinstance(rival, str) else None
                 if tr.on_spot_of is not None and t - tr.run_start < cfg.replace_wait:
@@ -567,6 +615,7 @@ class Tracker:
                     vote[code] = vote.get(code, 0) + n
                 votes.append(vote)
                 tr.counted = True
+                tr.counted_at = t
             zone = self.zones[z]
             conf = min(confs)
             out.append(Observation(
@@ -576,6 +625,7 @@ class Tracker:
                 certain=conf >= cfg.confirm_below,
                 positions=[(p[0], p[1]) for p in positions], votes=votes,
                 on_spot_of=[tr.on_spot_of for tr in settled],
+                returned=[tr.returned for tr in settled],
             ))
         return out
 
@@ -614,13 +664,18 @@ class Tracker:
         but a counted ``code`` now read elsewhere (the real card, taken for the same one
         since) counts afresh."""
         spot = 2 * self.config.same_spot
-        for tr in self._tracks.get(code, []):
-            if not tr.counted or tr.alias:
-                continue
-            px, py = tr.position
-            if float(np.hypot(px - x, py - y)) <= spot:
+        tracks = [tr for tr in self._tracks.get(code, []) if tr.counted and not tr.alias]
+        here = [tr for tr in tracks
+                if float(np.hypot(tr.position[0] - x, tr.position[1] - y)) <= spot]
+        # A card counted before the misreading was its own card (Oh Claire! 974: the trump
+        # card 7♦, turned up at the deal, counted again when Ann's 7♥, read as 7♦ on her
+        # pile, was corrected, and logged a second time).
+        since = min((tr.counted_at for tr in here), default=float("-inf"))
+        for tr in tracks:
+            if tr in here:
                 tr.alias = True
-            else:
+            elif tr.counted_at > since:
+                px, py = tr.position
                 tr.counted = False
                 tr.stable_since = None
                 tr.first_seen = tr.samples[-1][0]  # it counts from its own spot

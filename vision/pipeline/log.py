@@ -227,6 +227,16 @@ class TableLog:
                 or any(o not in self._spot_of or math.dist(self._spot_of[o], at) <= mine
                        for o in later))
 
+    def _laid_since(self, card: str) -> bool:
+        """Was a card logged in the same seat's pile after ``card`` (alone or in a move of
+        several) this round?"""
+        lines = {c: line for c, (line, _) in (*self._grouped_in.items(), *self._line_of.items())}
+        seat = self._played_by.get(card)
+        if card not in lines or seat is None:
+            return False
+        return any(s == seat and other != card and lines.get(other, -1) > lines[card]
+                   for other, s in self._played_by.items())
+
     def _last_play(self) -> tuple[str, int, dict[str, Any]] | None:
         """(card, line, event) of the single-card play logged last this round, if any."""
         if not self._line_of:

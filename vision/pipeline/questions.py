@@ -1097,7 +1097,12 @@ class Questions(TableLog):
         self._disown(held, events)
         obs = held.observation
         if len(obs.cards) == 1 and obs.positions:
-            self._spot_of[obs.cards[0]] = obs.positions[0]
+            # The card the answer logs last as played lies where the reading was (a card
+            # typed in for a misread one included: its spot tells it from a card of that code
+            # read elsewhere later).
+            plays = [str(ev["card"]) for ev in events if ev.get("event") == "play"
+                     and "card" in ev]
+            self._spot_of[plays[-1] if plays else obs.cards[0]] = obs.positions[0]
         for ev in events:
             self._append(dict(ev), out)
             if ev.get("event") in ("play", "reveal", "trump"):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from itertools import count
 from pathlib import Path
 from typing import Any
@@ -435,9 +436,14 @@ class TablePipeline(Questions):
             elsewhere = [c for c in dup
                          if self._played_by.get(c, obs.seat) != obs.seat or c in gone]
             # Or in the same pile, but read while the logged card was still read on its own
-            # spot: two cards at once, not the card under a new one peeking out.
-            twice = [c for c, pos in zip(obs.cards, obs.positions, strict=False)
-                     if c in dup and self._read_at_once(c, pos, obs.t_still)]
+            # spot: two cards at once, not the card under a new one peeking out. Or carried
+            # back in (`Observation.returned`) after a card was logged on it: the logged one
+            # lies under those, so this is another card (Great Lakes 916: a dump's 4♦ read
+            # as 4♥, then the real 4♥ laid on the next card, taken for the 4♦ read again).
+            back = obs.returned or [False] * len(obs.cards)
+            twice = [c for c, pos, came in zip(obs.cards, obs.positions, back, strict=False)
+                     if c in dup and (self._read_at_once(c, pos, obs.t_still)
+                                      or (came and self._laid_since(c)))]
             if len(obs.cards) == 1 and (elsewhere or twice) and self.game != "wanagan":
                 # One card cannot lie in two places: this reading or the earlier one is wrong.
                 c = (elsewhere or twice)[0]
@@ -458,6 +464,15 @@ class TablePipeline(Questions):
             one_card = self.game not in MOVES_OF_SEVERAL and len(fresh) == 1
             under = dup if one_card or self.game in self.SEVERAL_AT_ONCE \
                 else [c for c in dup if c not in elsewhere]
+            asked = self._misread_in_dump(obs, under)
+            if asked is not None:
+                c = under[0]
+                seat = self._played_by.get(c)
+                who = self.players[seat] if seat is not None and seat < len(self.players) \
+                    else "someone"
+                self._hold(obs, f"{Card.parse(c).pretty()} was played by {who} already",
+                           asked[1][0].events[0], result, asked)
+                return
             result.notes.append(f"{' '.join(pretty_cards(under or dup))} already played this "
                                 f"round; {'ignored' if under else 'misread'}")
             self._read_elsewhere.setdefault(obs.zone, []).extend(
@@ -522,6 +537,31 @@ class TablePipeline(Questions):
             self._hold(obs, doubt, event, result)
             return
         self._log_visual(event, obs, result)
+
+    def _misread_in_dump(self, obs: Observation, under: Sequence[str]
+                         ) -> tuple[str, list[Answer]] | None:
+        """A move of as many cards as a dump lays (Great Lakes, GL-3), one of them a card
+        played already: without it the rest is no move, and waiting for its last card would
+        gather the next play into it. Where a lookalike of that card, not played yet, makes
+        it a legal dump, that lookalike was misread (Great Lakes 941: Ann's dump's 2♠ read
+        as her 2♣ under it, and her 7♥ laid a second later taken for the dump's fourth
+        card): the question and its answers, the dumps so made. None: no lookalike does."""
+        size = self.SEVERAL_AT_ONCE.get(self.game)
+        if size is None or len(obs.cards) != size or len(under) != 1 or obs.kind != "pile":
+            return None
+        card = under[0]
+        answers: list[Answer] = []
+        for alt in lookalikes(card)[:3]:
+            if alt in obs.cards or self._round_cards.get(alt, 0) >= self.tracker.config.copies:
+                continue
+            swapped = replace(obs, cards=[alt if c == card else c for c in obs.cards])
+            event = self._interpret(swapped)[0]
+            if event is not None and event.get("event") == "play" and "cards" in event:
+                answers.append(Answer(" ".join(pretty_cards(event["cards"])), (event,)))
+        if not answers:
+            return None
+        who = answers[0].events[0]["player"]
+        return f"{who} played {answers[0].label}?", answers
 
     def _placed_by_look(self, obs: Observation, result: FrameResult) -> bool:
         """A move of several cards read as fewer or more (`_look_at_move`): logged as the
