@@ -313,7 +313,8 @@ class Tracker:
         if not tr.counted or tr.alias or t - tr.last_seen < self._back_gap():
             return False
         px, py = tr.position
-        return float(np.hypot(px - x, py - y)) > self.config.still_tol
+        # (Farther than ``match_dist`` it is a card of its own anyway, `_observe`.)
+        return self.config.still_tol < float(np.hypot(px - x, py - y)) <= self.config.match_dist
 
     def _back_gap(self) -> float:
         """How long a counted card goes unread before a reading of its code carried in from
