@@ -163,13 +163,26 @@ def _true_option(log: list[dict[str, Any]], events: list[dict[str, Any]],
         and (has > had or len(after) < len(before))
 
 
+def _rightness(log: list[dict[str, Any]], events: list[dict[str, Any]],
+               truth_visual: list[dict[str, Any]]) -> tuple[int, int]:
+    """How right the log is once ``events`` are logged: the card events the truth explains in
+    order, and less the ones it does not."""
+    after = _visual(log + events)
+    has = _common(after, truth_visual)
+    return has, has - len(after)
+
+
 def truthful_answer(p: Pending, log: list[dict[str, Any]], truth_visual: list[dict[str, Any]],
                     truth_times: list[float]) -> tuple[list[dict[str, Any]] | None, bool]:
-    """(events to log, one-click?) for question ``p``, from the truth; None: reject it."""
-    for option in p.options:
-        if option.events and _true_option(log, [dict(e) for e in option.events],
-                                          truth_visual):
-            return [dict(e) for e in option.events], True
+    """(events to log, one-click?) for question ``p``, from the truth; None: reject it. Of the
+    true one-click answers, the person takes the one that leaves the log most right, the
+    first of equals (Pressman 1092: "Dee played 4♥? (after 3♦ the lead is in a black suit)
+    — 4♥ / ... / Dee's 3♦ was 3♥": both are true, and the person who saw the 3♥ takes the
+    second, where the first left the 3♦ wrong)."""
+    true = [[dict(e) for e in o.events] for o in p.options if o.events
+            and _true_option(log, [dict(e) for e in o.events], truth_visual)]
+    if true:
+        return max(true, key=lambda evs: _rightness(log, evs, truth_visual)), True
     # The true moves around the moment the cards settled that the log lacks, of the player
     # asked about or with a card the question names (an earlier error elsewhere in the log
     # is not what this question is about: Oh Claire! 328, "Dee played Q♠ or Q♣?" is

@@ -395,12 +395,10 @@ class Questions(TableLog):
         elif kind == "play" and read in unplayed:
             # A play the table accepts but doubts (a lead out of colour): a card logged just
             # before, misread as its lookalike, after which this one is the very card the
-            # sequence expects, explains it too (Great Lakes, seed 346: Bob's 6♥ read as 6♦
-            # for seconds, then his 7♥ "after 6♦ the lead is in a black suit"). First: a
-            # misread is likelier than a lead out of colour, and the card alone leaves the
-            # card before it wrong (Pressman 1092: "Dee played 4♥? — 4♥ / ... / Dee's 3♦ was
-            # 3♥", answered "4♥").
-            options[:0] = self._misread_before(ev(read), following=True)
+            # sequence expects, explains it too, after this card's own lookalikes (Great
+            # Lakes, seed 346: Bob's 6♥ read as 6♦ for seconds, then his 7♥ "after 6♦ the
+            # lead is in a black suit").
+            options.extend(self._misread_before(ev(read), following=True))
         skipped = self._skipped(ev(read))
         passed = self._passed_over(ev(read), obs) if kind == "play" else None
         if kind == "play" and read in unplayed and (
