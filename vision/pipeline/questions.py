@@ -1097,12 +1097,17 @@ class Questions(TableLog):
         self._disown(held, events)
         obs = held.observation
         if len(obs.cards) == 1 and obs.positions:
-            # The card the answer logs last as played lies where the reading was (a card
-            # typed in for a misread one included: its spot tells it from a card of that code
-            # read elsewhere later).
-            plays = [str(ev["card"]) for ev in events if ev.get("event") == "play"
-                     and "card" in ev]
-            self._spot_of[plays[-1] if plays else obs.cards[0]] = obs.positions[0]
+            # The card read lies where the reading was, if the answer logs it; else the card
+            # the answer logs in its place (typed in for a misread one: its spot tells it
+            # from a card of that code read elsewhere later). ("A♠, then Q♥" logs the A♠
+            # read there, then the Q♥ again, which keeps its own spot.)
+            logged = [str(item["card"]) for ev in events
+                      for item in ([ev.get("with") or {}] if ev.get("event") == "correct"
+                                   else [ev] if ev.get("event") == "play" else [])
+                      if "card" in item]
+            read = obs.cards[0]
+            self._spot_of[read if read in logged or not logged else logged[-1]] = \
+                obs.positions[0]
         for ev in events:
             self._append(dict(ev), out)
             if ev.get("event") in ("play", "reveal", "trump"):
