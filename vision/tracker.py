@@ -142,8 +142,7 @@ class _Track:
     #: another code (one card, read one way in flight and another where it lies).
     carried: dict[str, int] = field(default_factory=dict)
     #: Carried back in after the counted card of its code went unread a while (`_comes_back`):
-    #: that card, buried while this one is read.
-    returned: bool = False
+    #: that card, buried while this one is read (`Observation.returned`).
     back_of: _Track | None = None
     #: A counted card another reading of its code was carried onto after it went unread
     #: (`_comes_back`): it lies under or went, and takes no more readings.
@@ -281,7 +280,7 @@ class Tracker:
             # from away: a card carried in. It reads on as a card of its own; the counted one
             # lies under it or went (the table decides which, from what it logged since).
             back_from.buried = True
-            best = _Track(code, deque(), t, t, returned=True, back_of=back_from)
+            best = _Track(code, deque(), t, t, back_of=back_from)
             tracks.append(best)
         elif best is None:
             counted = [tr for tr in tracks if tr.counted and not tr.alias and not tr.buried]
@@ -310,7 +309,9 @@ class Tracker:
         """Is a reading at board point (x, y) at ``t`` a card carried in where the counted
         card ``tr`` went unread for a while (``back_gap``: covered by a later card, gathered
         with its trick, or lifted)? It comes from away, not from where ``tr`` lay."""
-        if not tr.counted or tr.alias or t - tr.last_seen < self._back_gap():
+        unread = t - tr.last_seen
+        if not tr.counted or tr.alias or unread < self.config.back_gap \
+                or unread < self._back_gap():  # (the cheap test first: a hot path)
             return False
         px, py = tr.position
         # (Farther than ``match_dist`` it is a card of its own anyway, `_observe`.)
@@ -626,7 +627,7 @@ class Tracker:
                 certain=conf >= cfg.confirm_below,
                 positions=[(p[0], p[1]) for p in positions], votes=votes,
                 on_spot_of=[tr.on_spot_of for tr in settled],
-                returned=[tr.returned for tr in settled],
+                returned=[tr.back_of is not None for tr in settled],
             ))
         return out
 

@@ -230,12 +230,17 @@ class TableLog:
     def _laid_since(self, card: str) -> bool:
         """Was a card logged in the same seat's pile after ``card`` (alone or in a move of
         several) this round?"""
-        lines = {c: line for c, (line, _) in (*self._grouped_in.items(), *self._line_of.items())}
-        seat = self._played_by.get(card)
-        if card not in lines or seat is None:
+        mine, seat = self._logged(card), self._played_by.get(card)
+        if mine is None or seat is None:
             return False
-        return any(s == seat and other != card and lines.get(other, -1) > lines[card]
+        return any(s == seat and other != card and (self._logged(other) or (-1, {}))[0] > mine[0]
                    for other, s in self._played_by.items())
+
+    def _player_of(self, card: str) -> str:
+        """Who played or showed ``card`` this round ("someone" where the log does not say)."""
+        seat = self._played_by.get(card)
+        return self.players[seat] if seat is not None and seat < len(self.players) \
+            else "someone"
 
     def _last_play(self) -> tuple[str, int, dict[str, Any]] | None:
         """(card, line, event) of the single-card play logged last this round, if any."""

@@ -447,9 +447,7 @@ class TablePipeline(Questions):
             if len(obs.cards) == 1 and (elsewhere or twice) and self.game != "wanagan":
                 # One card cannot lie in two places: this reading or the earlier one is wrong.
                 c = (elsewhere or twice)[0]
-                seat = self._played_by.get(c)
-                who = self.players[seat] if seat is not None and seat < len(self.players) \
-                    else "someone"
+                who = self._player_of(c)
                 where = " in a trick taken since" if c in gone else " already"
                 self._hold(obs, f"{Card.parse(c).pretty()} was played by {who}{where}",
                            None, result)
@@ -466,12 +464,9 @@ class TablePipeline(Questions):
                 else [c for c in dup if c not in elsewhere]
             asked = self._misread_in_dump(obs, under)
             if asked is not None:
-                c = under[0]
-                seat = self._played_by.get(c)
-                who = self.players[seat] if seat is not None and seat < len(self.players) \
-                    else "someone"
-                self._hold(obs, f"{Card.parse(c).pretty()} was played by {who} already",
-                           asked[1][0].events[0], result, asked)
+                self._hold(obs, f"{Card.parse(under[0]).pretty()} was played by "
+                           f"{self._player_of(under[0])} already", asked[1][0].events[0], result,
+                           asked)
                 return
             result.notes.append(f"{' '.join(pretty_cards(under or dup))} already played this "
                                 f"round; {'ignored' if under else 'misread'}")
