@@ -68,7 +68,7 @@ class TrackerConfig:
       cards read more seldom; a misread that recurs on one spot (three times in this long)
       may then count as a card, and a move waits longer for a card still moving beside it.
     - ``back_gap`` (s): a counted card unread this long (at least four frames) whose code is
-      then read coming in from away (farther than ``still_tol``) is another card carried in
+      then read coming in from away (farther than twice ``still_tol``) is another card carried in
       (laid on it, or where its trick was gathered), reported as returned for the table to
       judge, not that card read again. Raising it keeps a card uncovered by a slow hand from
       being judged again; too high, and a second card of that code laid soon after is missed.
@@ -314,8 +314,11 @@ class Tracker:
                 or unread < self._back_gap():  # (the cheap test first: a hot path)
             return False
         px, py = tr.position
-        # (Farther than ``match_dist`` it is a card of its own anyway, `_observe`.)
-        return self.config.still_tol < float(np.hypot(px - x, py - y)) <= self.config.match_dist
+        # Clear of the jitter of a card read again where it lay (twice ``still_tol``: a card
+        # unread for a few dropped frames comes back within it); farther than ``match_dist``
+        # it is a card of its own anyway (`_observe`).
+        return 2 * self.config.still_tol < float(np.hypot(px - x, py - y)) \
+            <= self.config.match_dist
 
     def _back_gap(self) -> float:
         """How long a counted card goes unread before a reading of its code carried in from
