@@ -346,3 +346,30 @@ def test_a_dump_card_read_as_one_played_already_offers_its_lookalike(tmp_path: P
     moves = [sorted(e["cards"]) if "cards" in e else e["card"] for e in log
              if e["event"] == "play" and e["player"] == "Ann"]
     assert ["2S", "3D", "5C", "6C"] in moves and "7H" in moves and "2C" in moves
+
+
+def test_a_card_read_as_a_rank_it_is_taken_for_is_offered_back(tmp_path: Path) -> None:
+    # Oh Claire! seed 1124: Bob's 7♥ read as 10♥ from its landing until Dee's real 10♥ lies
+    # beside it. A 7 is read as a 10 (the reader's lookalikes go one way: 7 -> 10 -> J);
+    # the question offered Bob's 10♥ as 10♦, J♥ or J♦ only, the three cards a 10♥ is taken
+    # for, and a person had to type the answer.
+    pipe, asked = _run(tmp_path, "oh-claire", 1124, "7H", "TH", 3.0, "Bob's 10♥ was 7♥",
+                       card="7H")
+    assert any(q.startswith("Dee played 10♥? (10♥ was played by Bob already)")
+               and "Bob's 10♥ was 7♥" in q for q in asked)
+    plays = _plays(tmp_path)
+    assert ("Bob", "7H") in plays and ("Dee", "TH") in plays
+
+
+def test_a_card_read_as_the_one_it_lands_on_is_two_cards(tmp_path: Path) -> None:
+    # Boodle seed 1183: Bob's K♦ read as Q♦ from its landing (on his Q♦, 2.8 board units
+    # from it) until his A♦ and 8♥ lie on it. Both were read in the same frames as it came
+    # in, so they are two cards; the reading was ignored as the Q♦ peeking out, and the K♦,
+    # read right seconds later, was logged after the 8♥: K♦ and A♦ in the wrong order, the
+    # round never ended in the log, and the last hand shown was logged as a play.
+    pipe, asked = _run(tmp_path, "boodle", 1183, "KD", "QD", 3.0, "K♦", card="KD")
+    assert any(q.startswith("Bob played Q♦? (Q♦ was played by Bob already)") and "K♦" in q
+               for q in asked)
+    plays = _plays(tmp_path)
+    assert plays[:5] == [("Bob", "JD"), ("Bob", "QD"), ("Bob", "KD"), ("Bob", "AD"),
+                         ("Bob", "8H")]

@@ -451,3 +451,17 @@ def test_a_spot_tells_what_it_read_before_a_code() -> None:
     assert tr.read_before("AC", x, y) is None  # nothing was read there first
     assert tr.read_before("QH", x, y) is None  # never read on that spot
     assert tr.read_before("AS", x + 60, y) is None  # no spot there
+
+
+def test_a_card_read_as_the_counted_one_it_comes_to_lie_by_is_a_twin() -> None:
+    """KD read as QD on its way onto the counted QD, coming to rest 2.8 units from it: read in
+    the same frames apart, the two are two cards (one card gives one reading a frame), and
+    the observation says so for the table to judge; a QD read only on its own spot is not."""
+    tr = Tracker(ZONES)
+    x, y = seat_center(1)
+    frames = still("QD", 1, 10)
+    frames += [[("QD", x, y, 0.9), ("QD", x - 30 + 28 * k / 4, y + 2.0, 0.9)]
+               for k in range(5)]
+    frames += [[("QD", x, y, 0.9), ("QD", x - 2.0, y + 2.0, 0.9)] for _ in range(10)]
+    obs = run(tr, frames)
+    assert [(o.cards, o.twin) for o in obs] == [(["QD"], [False]), (["QD"], [True])]

@@ -23,6 +23,17 @@ def lookalikes(code: str) -> list[str]:
     return out
 
 
+def confusable(code: str) -> list[str]:
+    """Cards a reader takes ``code`` for or takes for ``code``, one change before two: the
+    other suit of its colour, a rank that looks alike either way (a 10 is read as a J, a 7
+    as a 10), then both changed. A reading of 10♥ may be a 7♥ as much as a J♥."""
+    rank, suit = code[0], code[1]
+    ranks = [RANK_LOOKALIKE[rank], *(r for r, seen_as in RANK_LOOKALIKE.items()
+                                     if seen_as == rank and r != RANK_LOOKALIKE[rank])]
+    other = SUIT_LOOKALIKE[suit]
+    return [rank + other, *(r + suit for r in ranks), *(r + other for r in ranks)]
+
+
 def alike(a: str, b: str) -> bool:
     """Whether a reader easily takes either card for the other (the first three of
     `lookalikes`, either way)."""

@@ -122,6 +122,11 @@ class Observation:
     #: and laid again, or another card of its code (or misread as it) laid there since. The
     #: table, which knows what was laid on that card or gathered meanwhile, decides.
     returned: list[bool] = field(default_factory=list)
+    #: For each card, True when a counted card of its code was read in the same frame as it
+    #: arrived (within ``lost_time`` of its first reading), farther than twice ``same_spot``
+    #: from it: two cards,
+    #: however close together they came to lie, for one card gives one reading a frame.
+    twin: list[bool] = field(default_factory=list)
 
 
 @dataclass
@@ -149,6 +154,9 @@ class _Track:
     buried: bool = False
     #: When it counted (the frame time of its observation; infinity while it has not).
     counted_at: float = float("inf")
+    #: Read, as it arrived, in a frame where a counted card of its code was read apart
+    #: (`Observation.twin`).
+    twin: bool = False
 
     @property
     def position(self) -> tuple[float, float]:
@@ -299,6 +307,12 @@ class Tracker:
             else:
                 best = _Track(code, deque(), t, t)
                 tracks.append(best)
+        if not best.counted and not best.twin and t - best.first_seen <= cfg.lost_time:
+            # (as it arrives: a card read for a while before the other came is its own
+            # reading, whatever the table made of it since)
+            best.twin = any(tr is not best and tr.counted and not tr.alias and tr.last_seen == t
+                            and float(np.hypot(tr.samples[-1][1] - x, tr.samples[-1][2] - y))
+                            > 2 * cfg.same_spot for tr in tracks)
         best.samples.append((t, x, y, conf))
         best.last_seen = t
         horizon = t - max(cfg.still_time, cfg.lost_time) * 3 - 1.0
@@ -631,6 +645,7 @@ class Tracker:
                 positions=[(p[0], p[1]) for p in positions], votes=votes,
                 on_spot_of=[tr.on_spot_of for tr in settled],
                 returned=[tr.back_of is not None for tr in settled],
+                twin=[tr.twin for tr in settled],
             ))
         return out
 
@@ -684,6 +699,7 @@ class Tracker:
                 tr.counted = False
                 tr.stable_since = None
                 tr.first_seen = tr.samples[-1][0]  # it counts from its own spot
+                tr.twin = False  # (read at once with the misreading, most often)
                 while tr.samples and float(np.hypot(tr.samples[0][1] - px,
                                                     tr.samples[0][2] - py)) > spot:
                     tr.samples.popleft()

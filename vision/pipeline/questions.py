@@ -17,7 +17,7 @@ from companion.cards import CARD_CODES, RANKS, Card
 from companion.events import Event, read_log
 from companion.referee import replay
 from vision.detections import Detections
-from vision.lookalikes import alike, lookalikes
+from vision.lookalikes import alike, confusable, lookalikes
 from vision.pipeline.changes import ZoneChanges
 from vision.pipeline.log import NEW_DEAL, TableLog, comes_next, pretty_cards, stamp
 from vision.pipeline.results import Answer, FrameResult, Pending, ZoneLook
@@ -363,7 +363,7 @@ class Questions(TableLog):
             options.append(Answer(Card.parse(read).pretty(), (ev(read),)))
         votes = obs.votes[0] if obs.votes else {}
         seen = sorted((c for c in votes if c != read), key=lambda c: -votes[c])
-        for alt in [*seen, *lookalikes(read)]:
+        for alt in [*seen, *confusable(read), *lookalikes(read)[3:]]:
             if len(options) >= 4:
                 break
             if alt in unplayed and not any(a.events[-1] == ev(alt) for a in options) \
@@ -444,8 +444,7 @@ class Questions(TableLog):
             recent.append((twice, first))
         answers: list[tuple[bool, Answer]] = []
         for logged, (_line, old) in recent:
-            taken_for = [c for c in CARD_CODES if logged in lookalikes(c)[:3]]
-            for was in dict.fromkeys([*lookalikes(logged)[:3], *taken_for]):
+            for was in confusable(logged):
                 corr = self._correction(logged, was)
                 if corr is None:
                     continue
@@ -546,8 +545,7 @@ class Questions(TableLog):
             earlier = [str(ev.data["card"])] if "card" in ev.data \
                 else [str(c) for c in ev.data.get("cards") or []]
             for card in [c for c in earlier if c in cards]:
-                taken_for = [c for c in CARD_CODES if card in lookalikes(c)[:3]]
-                for was in dict.fromkeys([*lookalikes(card)[:3], *taken_for]):
+                for was in confusable(card):
                     if was in cards or self._round_cards.get(was, 0):
                         continue
                     fixed = {**ev.data, "card": was} if "card" in ev.data else \

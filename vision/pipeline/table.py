@@ -436,13 +436,17 @@ class TablePipeline(Questions):
             elsewhere = [c for c in dup
                          if self._played_by.get(c, obs.seat) != obs.seat or c in gone]
             # Or in the same pile, but read while the logged card was still read on its own
-            # spot: two cards at once, not the card under a new one peeking out. Or carried
-            # back in (`Observation.returned`) after a card was logged on it: the logged one
-            # lies under those, so this is another card (Great Lakes 916: a dump's 4♦ read
-            # as 4♥, then the real 4♥ laid on the next card, taken for the 4♦ read again).
+            # spot, or read in one frame with it on its way here (`Observation.twin`: a K♦
+            # read as the Q♦ it came to lie on, Boodle 1183): two cards at once, not the card
+            # under a new one peeking out. Or carried back in (`Observation.returned`) after
+            # a card was logged on it: the logged one lies under those, so this is another
+            # card (Great Lakes 916: a dump's 4♦ read as 4♥, then the real 4♥ laid on the
+            # next card, taken for the 4♦ read again).
             back = obs.returned or [False] * len(obs.cards)
-            twice = [c for c, pos, came in zip(obs.cards, obs.positions, back, strict=False)
-                     if c in dup and (self._read_at_once(c, pos, obs.t_still)
+            twin = obs.twin or [False] * len(obs.cards)
+            twice = [c for c, pos, came, apart
+                     in zip(obs.cards, obs.positions, back, twin, strict=False)
+                     if c in dup and (apart or self._read_at_once(c, pos, obs.t_still)
                                       or (came and self._laid_since(c)))]
             if len(obs.cards) == 1 and (elsewhere or twice) and self.game != "wanagan":
                 # One card cannot lie in two places: this reading or the earlier one is wrong.
