@@ -14,7 +14,7 @@ from companion.cards import RANKS, Card
 from companion.diagnostics import log_failure
 from companion.events import Event, EventLog, read_log
 from companion.referee import EventError, Referee, replay
-from vision.lookalikes import lookalikes
+from vision.lookalikes import alike
 from vision.pipeline.results import FrameResult
 from vision.tracker import Observation, Tracker
 
@@ -360,14 +360,14 @@ class TableLog:
     def _doubt(self, event: Mapping[str, Any], lookalike: bool = False) -> str:
         """The rule set's reason why a single-card play would be a move only hidden hands
         can excuse (`MichiganReferee.doubtful`), or "". With ``lookalike``, only where the
-        card that comes next is one the reading is easily taken for, its colour kept (3♠
-        led after 2♣ where 3♣ follows; not 10♥ where 10♣ follows, as a reader tells red
-        from black): a rare lead is otherwise a real one."""
+        card that comes next and the reading are easily taken for each other, its colour
+        kept (3♠ led after 2♣ where 3♣ follows; not 10♥ where 10♣ follows, as a reader
+        tells red from black): a rare lead is otherwise a real one."""
         doubtful = getattr(self.referee, "doubtful", None)
         card = event.get("card")
         if event.get("event") != "play" or not isinstance(card, str) or not callable(doubtful):
             return ""
-        if lookalike and self._next_card() not in lookalikes(card)[:3]:
+        if lookalike and not ((expected := self._next_card()) and alike(expected, card)):
             return ""
         return str(doubtful(str(event.get("player")), card) or "")
 

@@ -863,7 +863,7 @@ class Questions(TableLog):
         for card in move["cards"]:
             if card in read or sure[card] >= self.LOOK_SURE:
                 continue
-            for alt in lookalikes(card)[:3]:
+            for alt in confusable(card):
                 if alt in move["cards"] or self._round_cards.get(alt, 0):
                     continue
                 swapped = accepted([alt if c == card else c for c in move["cards"]])
@@ -895,15 +895,15 @@ class Questions(TableLog):
             code = dets.names[int(cid)]
             if not any((at := self._look_spot.get(o)) is not None
                        and float(np.hypot(at[0] - x, at[1] - y)) <= spot
-                       for o in lookalikes(code)[:3] if self._round_cards.get(o, 0)):
+                       for o in confusable(code) if self._round_cards.get(o, 0)):
                 out.add(code)
         return out
 
     def _shadowed(self, card: str, seat: int | None) -> bool:
-        """Does ``card`` look like a card played into ``seat``'s pile this round (one of its
-        three closest lookalikes)?"""
+        """Does ``card`` look like a card played into ``seat``'s pile this round (one it is
+        taken for, or one taken for it: `confusable`)?"""
         return seat is not None and any(self._played_by.get(other, -1) == seat
-                                        for other in lookalikes(card)[:3])
+                                        for other in confusable(card))
 
     def _look_at_changes(self, frame: np.ndarray, result: FrameResult) -> list[Observation]:
         """A seat's pile that came to rest in another picture (a card laid, a hand shown)

@@ -26,7 +26,7 @@ from calibration.profile import TableProfile
 from companion.cards import Card
 from companion.events import EventLog, read_log
 from companion.referee import EventError, Referee
-from vision.lookalikes import alike, lookalikes
+from vision.lookalikes import alike, confusable
 from vision.pipeline.log import comes_next, pretty_cards, stamp
 from vision.pipeline.questions import Questions
 from vision.pipeline.results import (
@@ -550,7 +550,7 @@ class TablePipeline(Questions):
             return None
         card = under[0]
         answers: list[Answer] = []
-        for alt in lookalikes(card)[:3]:
+        for alt in confusable(card):
             if alt in obs.cards or self._round_cards.get(alt, 0) >= self.tracker.config.copies:
                 continue
             swapped = replace(obs, cards=[alt if c == card else c for c in obs.cards])
@@ -654,7 +654,7 @@ class TablePipeline(Questions):
         # A move only hidden hands could excuse, or a card easily taken for the one under:
         # either may be true, and a wrong guess is a play lost or invented in silence. A
         # person says.
-        if event.get("event") == "play" and (card in lookalikes(under)[:3]
+        if event.get("event") == "play" and (alike(card, under)
                                              or self._doubt(event)):
             who = event.get("player")
             answers = [Answer(Card.parse(card).pretty(), (event,)),
