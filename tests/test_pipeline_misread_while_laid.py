@@ -116,6 +116,11 @@ def _plays(tmp_path: Path) -> list[tuple[str, str | None]]:
             if e["event"] == "play"]
 
 
+def _offered(asked: list[str], question: str, answer: str) -> bool:
+    """Was a question put that starts with ``question`` and offers ``answer``?"""
+    return any(q.startswith(question) and answer in q for q in asked)
+
+
 def _round(game: str, seed: int) -> tuple[TableVideo, RenderedSource]:
     video = TableVideo(simulated_round(game, seed=seed),
                        RenderConfig(width=160, height=120, fps=10, seed=seed, noise=0.0))
@@ -308,8 +313,8 @@ def test_a_card_laid_where_its_misread_lookalike_was_gathered_is_asked(tmp_path:
     # laid on the same spot in a trick after, was taken for it read again.
     pipe, asked = _run(tmp_path, "oh-claire", 944, "4H", "4D", 2.5, "Cy's 4♦ was 4♥",
                        card="4H")
-    assert any(q.startswith("Cy played 4♦? (4♦ was played by Cy in a trick taken since)")
-               and "Cy's 4♦ was 4♥" in q for q in asked)
+    assert _offered(asked, "Cy played 4♦? (4♦ was played by Cy in a trick taken since)",
+                    "Cy's 4♦ was 4♥")
     plays = _plays(tmp_path)
     assert plays.index(("Cy", "4H")) < plays.index(("Cy", "4D"))
 
@@ -355,8 +360,7 @@ def test_a_card_read_as_a_rank_it_is_taken_for_is_offered_back(tmp_path: Path) -
     # for, and a person had to type the answer.
     pipe, asked = _run(tmp_path, "oh-claire", 1124, "7H", "TH", 3.0, "Bob's 10♥ was 7♥",
                        card="7H")
-    assert any(q.startswith("Dee played 10♥? (10♥ was played by Bob already)")
-               and "Bob's 10♥ was 7♥" in q for q in asked)
+    assert _offered(asked, "Dee played 10♥? (10♥ was played by Bob already)", "Bob's 10♥ was 7♥")
     plays = _plays(tmp_path)
     assert ("Bob", "7H") in plays and ("Dee", "TH") in plays
 
@@ -368,8 +372,22 @@ def test_a_card_read_as_the_one_it_lands_on_is_two_cards(tmp_path: Path) -> None
     # read right seconds later, was logged after the 8♥: K♦ and A♦ in the wrong order, the
     # round never ended in the log, and the last hand shown was logged as a play.
     pipe, asked = _run(tmp_path, "boodle", 1183, "KD", "QD", 3.0, "K♦", card="KD")
-    assert any(q.startswith("Bob played Q♦? (Q♦ was played by Bob already)") and "K♦" in q
-               for q in asked)
+    assert _offered(asked, "Bob played Q♦? (Q♦ was played by Bob already)", "K♦")
     plays = _plays(tmp_path)
     assert plays[:5] == [("Bob", "JD"), ("Bob", "QD"), ("Bob", "KD"), ("Bob", "AD"),
                          ("Bob", "8H")]
+
+
+def test_a_card_read_as_the_covered_card_it_lands_on_is_asked(tmp_path: Path) -> None:
+    # Michigan seed 1250: Dee's 6♦ read right in flight, then as 6♥ once down, for nearly
+    # three seconds: it landed where her 6♥ had lain until her 2♠ covered it. The tracker
+    # took the readings for the 6♥ uncovered, and the 6♦ play was lost in silence (the 6♦
+    # read right later was judged the 6♥ misread).
+    video, source = _round("michigan-rummy", 1250)
+    t0 = _laid_at(video, card="6D")
+    asked = _answered_at_once(tmp_path, video, source,
+                              ReadAsWhile(source, "6D", "6H", t0 + 0.1, t0 + 2.8),
+                              typed=lambda q: [])
+    assert _offered(asked, "Dee played 6♥? (6♥ was played by Dee already)", "6♦")
+    plays = _plays(tmp_path)
+    assert plays.count(("Dee", "6H")) == 1 and ("Dee", "6D") in plays

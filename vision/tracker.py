@@ -289,6 +289,9 @@ class Tracker:
             # lies under it or went (the table decides which, from what it logged since).
             back_from.buried = True
             best = _Track(code, deque(), t, t, back_of=back_from)
+            landed = self._landed_here(code, x, y, t)
+            if landed is not None:  # its readings in flight count in its vote
+                best.carried = {landed.code: len(landed.samples)}
             tracks.append(best)
         elif best is None:
             counted = [tr for tr in tracks if tr.counted and not tr.alias and not tr.buried]
@@ -328,11 +331,34 @@ class Tracker:
                 or unread < self._back_gap():  # (the cheap test first: a hot path)
             return False
         px, py = tr.position
+        d = float(np.hypot(px - x, py - y))
         # Clear of the jitter of a card read again where it lay (twice ``still_tol``: a card
         # unread for a few dropped frames comes back within it); farther than ``match_dist``
-        # it is a card of its own anyway (`_observe`).
-        return 2 * self.config.still_tol < float(np.hypot(px - x, py - y)) \
-            <= self.config.match_dist
+        # it is a card of its own anyway (`_observe`). Or where it lay, just as a card seen
+        # coming in under another code stopped there: that card, read one way in flight and
+        # as this code where it lies (Michigan 1250: Dee's 6♦ laid where her 6♥ had lain
+        # until her 2♠ covered it, read as 6♥ once down, was taken for the 6♥ uncovered).
+        if d <= 2 * self.config.still_tol:
+            return self._landed_here(tr.code, x, y, t) is not None
+        return d <= self.config.match_dist
+
+    def _landed_here(self, code: str, x: float, y: float, t: float) -> _Track | None:
+        """A card of another code than ``code``, never counted, seen coming in from away
+        (first read farther than twice ``still_tol``) and last read at board point (x, y)
+        (within ``still_tol``) in the frames just before ``t``: a card that landed there."""
+        cfg = self.config
+        after = t - 2.5 * self._frame_interval() - 1e-6
+        for other_code, tracks in self._tracks.items():
+            if other_code == code:
+                continue
+            for other in tracks:
+                if other.counted or not after <= other.last_seen < t:
+                    continue
+                first, last = other.samples[0], other.samples[-1]
+                if float(np.hypot(first[1] - x, first[2] - y)) > 2 * cfg.still_tol \
+                        and float(np.hypot(last[1] - x, last[2] - y)) <= cfg.still_tol:
+                    return other
+        return None
 
     def _back_gap(self) -> float:
         """How long a counted card goes unread before a reading of its code carried in from
