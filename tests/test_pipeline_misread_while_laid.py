@@ -391,3 +391,24 @@ def test_a_card_read_as_the_covered_card_it_lands_on_is_asked(tmp_path: Path) ->
     assert _offered(asked, "Dee played 6♥? (6♥ was played by Dee already)", "6♦")
     plays = _plays(tmp_path)
     assert plays.count(("Dee", "6H")) == 1 and ("Dee", "6D") in plays
+
+
+def test_a_card_of_a_hand_shown_misread_a_moment_is_not_its_missing_card(
+        tmp_path: Path) -> None:
+    # Boodle seed 1208: Bob's hand shown, his 10♠ read as J♠ beside his real J♠ (six cards
+    # of seven), then his 4♥ read as A♥ for a while: that reading, on the spot of a card of
+    # the hand, was taken for its seventh card, and Bob's hand logged with A♥ (Cy's) in
+    # silence.
+    video, source = _round("boodle", 1208)
+    shown = _laid_at(video, event="reveal", player="Bob")
+    reader = ReadAsWhile(source, "4H", "AH", shown + 0.9, shown + 3.6)
+    reader.truth = ReadAsWhile(source, "TS", "JS", shown - 0.15, shown + 3.6)  # type: ignore
+    hand = ["3C", "4H", "5S", "8H", "AS", "JS", "TS"]
+    asked = _answered_at_once(
+        tmp_path, video, source, reader,
+        typed=lambda q: [{"event": "reveal", "player": "Bob", "cards": hand}]
+        if q.startswith("Confirm Bob's hand") else [])
+    assert any(q.startswith("Confirm Bob's hand") for q in asked)
+    hands = {e["player"]: sorted(e["cards"]) for e in _resolved(tmp_path / "g.jsonl")
+             if e["event"] == "reveal"}
+    assert hands["Bob"] == sorted(hand) and "AH" in hands["Cy"]

@@ -479,10 +479,9 @@ class TablePipeline(Questions):
             fresh = [c for c in obs.cards if c not in under]
             if not fresh:
                 return
-            keep = [c in fresh for c in obs.cards]
-            obs.votes = [v for v, k in zip(obs.votes, keep, strict=False) if k]
-            obs.positions = [p for p, k in zip(obs.positions, keep, strict=False) if k]
-            obs.cards = fresh
+            kept = _kept(obs, [c in fresh for c in obs.cards])
+            obs.cards, obs.positions, obs.votes = kept.cards, kept.positions, kept.votes
+            obs.on_spot_of, obs.returned, obs.twin = kept.on_spot_of, kept.returned, kept.twin
         if obs.zone not in self._partial and self._placed_by_look(obs, result):
             return
         held = self._partial.pop(obs.zone, None)
@@ -496,6 +495,18 @@ class TablePipeline(Questions):
                 self._waiting.insert(0, obs)
                 return
             held = None
+        if held is not None and any(o in held[0].cards for o in obs.on_spot_of):
+            # Read on the spot of a card of the move gathering here: that card misread, not
+            # one more card of it (Boodle 1208: Bob's 4♥ read as A♥ a moment while his hand
+            # lay shown a card short, taken for its missing card).
+            keep = [o not in held[0].cards for o in obs.on_spot_of]
+            misread = [c for c, k in zip(obs.cards, keep, strict=False) if not k]
+            result.notes.append(f"{' '.join(pretty_cards(misread))} read on a card of "
+                                f"{' '.join(pretty_cards(held[0].cards))}: misread")
+            if not any(keep):
+                self._partial[obs.zone] = held
+                return
+            obs = _kept(obs, keep)
         if held is not None:
             # The rest of a move the referee could not place alone (a hand uncovering the
             # other cards of a revealed hand a moment later): try them together.
@@ -760,6 +771,15 @@ def _without(cards: Sequence[tuple[str, float, float]],
         else:
             out.append(card)
     return out
+
+
+def _kept(obs: Observation, keep: list[bool]) -> Observation:
+    """``obs`` with only the cards ``keep`` marks (and what it says of each)."""
+    def pick(values: list[Any]) -> list[Any]:
+        return [v for v, k in zip(values, keep, strict=False) if k]
+    return replace(obs, cards=pick(obs.cards), positions=pick(obs.positions),
+                   votes=pick(obs.votes), on_spot_of=pick(obs.on_spot_of),
+                   returned=pick(obs.returned), twin=pick(obs.twin))
 
 
 def _merge(first: Observation, later: Observation) -> Observation:
