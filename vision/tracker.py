@@ -68,8 +68,9 @@ class TrackerConfig:
       cards read more seldom; a misread that recurs on one spot (three times in this long)
       may then count as a card, and a move waits longer for a card still moving beside it.
     - ``back_gap`` (s): a counted card unread this long (at least four frames) whose code is
-      then read coming in from away (farther than twice ``still_tol``) is another card carried in
-      (laid on it, or where its trick was gathered), reported as returned for the table to
+      then read coming in from away (farther than twice ``still_tol``), or on its very spot
+      just as a card seen coming in under another code stopped there, is another card carried
+      in (laid on it, or where its trick was gathered), reported as returned for the table to
       judge, not that card read again. Raising it keeps a card uncovered by a slow hand from
       being judged again; too high, and a second card of that code laid soon after is missed.
     """
@@ -124,8 +125,8 @@ class Observation:
     returned: list[bool] = field(default_factory=list)
     #: For each card, True when a counted card of its code was read in the same frame as it
     #: arrived (within ``lost_time`` of its first reading), farther than twice ``same_spot``
-    #: from it: two cards,
-    #: however close together they came to lie, for one card gives one reading a frame.
+    #: from it: two cards, however close together they came to lie, for one card gives one
+    #: reading a frame.
     twin: list[bool] = field(default_factory=list)
 
 
