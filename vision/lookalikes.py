@@ -35,6 +35,5 @@ def confusable(code: str) -> list[str]:
 
 
 def alike(a: str, b: str) -> bool:
-    """Whether a reader easily takes either card for the other (the first three of
-    `lookalikes`, either way)."""
-    return a in lookalikes(b)[:3] or b in lookalikes(a)[:3]
+    """Whether a reader easily takes either card for the other (`confusable`)."""
+    return b in confusable(a)

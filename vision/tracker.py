@@ -8,7 +8,7 @@ out under a new one produce nothing. Pure logic on `Detections` and zones (no pi
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -348,18 +348,21 @@ class Tracker:
         (first read farther than twice ``still_tol``) and last read at board point (x, y)
         (within ``still_tol``) in the frames just before ``t``: a card that landed there."""
         cfg = self.config
+        for other in self._uncounted_just_before(code, t):
+            first, last = other.samples[0], other.samples[-1]
+            if float(np.hypot(first[1] - x, first[2] - y)) > 2 * cfg.still_tol \
+                    and float(np.hypot(last[1] - x, last[2] - y)) <= cfg.still_tol:
+                return other
+        return None
+
+    def _uncounted_just_before(self, code: str, t: float) -> Iterator[_Track]:
+        """The tracks of codes other than ``code``, never counted, last read in the two
+        frames or so before ``t`` (cards that were in flight a moment ago)."""
         after = t - 2.5 * self._frame_interval() - 1e-6
         for other_code, tracks in self._tracks.items():
-            if other_code == code:
-                continue
-            for other in tracks:
-                if other.counted or not after <= other.last_seen < t:
-                    continue
-                first, last = other.samples[0], other.samples[-1]
-                if float(np.hypot(first[1] - x, first[2] - y)) > 2 * cfg.still_tol \
-                        and float(np.hypot(last[1] - x, last[2] - y)) <= cfg.still_tol:
-                    return other
-        return None
+            if other_code != code:
+                yield from (other for other in tracks
+                            if not other.counted and after <= other.last_seen < t)
 
     def _back_gap(self) -> float:
         """How long a counted card goes unread before a reading of its code carried in from
@@ -586,16 +589,10 @@ class Tracker:
         within two frames before ``began`` (the start of ``tr`` 's readings there): a card
         in flight that landed there, if any."""
         cfg = self.config
-        after = began - 2.5 * self._frame_interval() - 1e-6
-        for code, tracks in self._tracks.items():
-            if code == tr.code:
-                continue
-            for other in tracks:
-                if other.counted or not after <= other.last_seen < began:
-                    continue
-                off = [float(np.hypot(s[1] - pos[0], s[2] - pos[1])) for s in other.samples]
-                if min(off) > cfg.still_tol and off[-1] <= cfg.match_dist / 2:
-                    return other
+        for other in self._uncounted_just_before(tr.code, began):
+            off = [float(np.hypot(s[1] - pos[0], s[2] - pos[1])) for s in other.samples]
+            if min(off) > cfg.still_tol and off[-1] <= cfg.match_dist / 2:
+                return other
         return None
 
     def _settle(self, t: float) -> list[Observation]:

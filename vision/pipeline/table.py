@@ -479,9 +479,7 @@ class TablePipeline(Questions):
             fresh = [c for c in obs.cards if c not in under]
             if not fresh:
                 return
-            kept = _kept(obs, [c in fresh for c in obs.cards])
-            obs.cards, obs.positions, obs.votes = kept.cards, kept.positions, kept.votes
-            obs.on_spot_of, obs.returned, obs.twin = kept.on_spot_of, kept.returned, kept.twin
+            obs = _kept(obs, [c in fresh for c in obs.cards])
         if obs.zone not in self._partial and self._placed_by_look(obs, result):
             return
         held = self._partial.pop(obs.zone, None)
@@ -495,11 +493,11 @@ class TablePipeline(Questions):
                 self._waiting.insert(0, obs)
                 return
             held = None
-        if held is not None and any(o in held[0].cards for o in obs.on_spot_of):
+        keep = [held is None or o not in held[0].cards for o in obs.on_spot_of]
+        if held is not None and not all(keep):
             # Read on the spot of a card of the move gathering here: that card misread, not
             # one more card of it (Boodle 1208: Bob's 4♥ read as A♥ a moment while his hand
             # lay shown a card short, taken for its missing card).
-            keep = [o not in held[0].cards for o in obs.on_spot_of]
             misread = [c for c, k in zip(obs.cards, keep, strict=False) if not k]
             result.notes.append(f"{' '.join(pretty_cards(misread))} read on a card of "
                                 f"{' '.join(pretty_cards(held[0].cards))}: misread")
