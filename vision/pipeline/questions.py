@@ -341,7 +341,8 @@ class Questions(TableLog):
                      for a in self._earlier_misread(whole)]
         if len(obs.cards) != 1 or fixes:
             if len(obs.cards) != 1 and event.get("cards"):
-                fixes = [*fixes, *self._earlier_misread(dict(event))][:3]
+                fixes = [*fixes, *self._read_twice(dict(event), obs),
+                         *self._earlier_misread(dict(event))][:3]
             if not fixes:
                 return "", []
             verb = "hand" if event.get("event") == "reveal" else "play"
@@ -523,6 +524,29 @@ class Questions(TableLog):
         return (f"{who} played {u} and {c}?",
                 [Answer(f"one card: {c} ({u} misread)", (withdraw,)),
                  Answer(f"no, {u} misread as {c}", (), under)])
+
+    def _read_twice(self, event: dict[str, Any], obs: Observation) -> list[Answer]:
+        """Answers for a held move of several cards read with one code on more spots than the
+        decks hold it (the move, made of the codes, is a card short): all but one of those
+        readings misread, each in turn a card it is easily taken for (or one taken for it)
+        that nobody played this round, where the table then accepts the move (Boodle 1208:
+        Bob's 10♠ read as J♠ beside his J♠, his hand of seven shown as six: "one J♠ was
+        10♠")."""
+        cards = [str(c) for c in event.get("cards") or []]
+        copies = self.tracker.config.copies
+        answers: list[Answer] = []
+        for card, n in Counter(obs.cards).items():
+            if n <= copies or card not in cards:
+                continue
+            for was in confusable(card):
+                if was in cards or self._round_cards.get(was, 0):
+                    continue
+                i = cards.index(card)
+                move = {**event, "cards": [*cards[:i + 1], was, *cards[i + 1:]]}
+                if self._accepts_all([move]):
+                    answers.append(Answer(f"one {Card.parse(card).pretty()} was "
+                                          f"{Card.parse(was).pretty()}", (move,)))
+        return answers
 
     def _earlier_misread(self, event: dict[str, Any]) -> list[Answer]:
         """Answers for a held move of several cards that one of its cards, played or shown
