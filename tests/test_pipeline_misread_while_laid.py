@@ -413,3 +413,18 @@ def test_a_card_of_a_hand_shown_misread_a_moment_is_not_its_missing_card(
     hands = {e["player"]: sorted(e["cards"]) for e in _resolved(tmp_path / "g.jsonl")
              if e["event"] == "reveal"}
     assert hands["Bob"] == sorted(hand) and "AH" in hands["Cy"]
+
+
+def test_two_plays_in_a_row_each_misread_as_the_next_are_offered_corrected_together(
+        tmp_path: Path) -> None:
+    # Great Lakes seed 1411: Bob's J♥ read as Q♥, then his Q♥ as K♥, each for seconds; Dee's
+    # K♥ after them was "played by Bob already", and no answer had both of Bob's cards
+    # misread (his K♥ as Q♥ alone leaves Q♥ played twice). The log ended wrong in silence.
+    video, source = _round("great-lakes", 1411)
+    t_j, t_q = _laid_at(video, card="JH"), _laid_at(video, card="QH")
+    reader = ReadAsWhile(source, "JH", "QH", t_j - 0.2, t_j + 2.8)
+    reader.truth = ReadAsWhile(source, "QH", "KH", t_q - 0.2, t_q + 4.2)  # type: ignore
+    chain = "Bob's Q♥ and K♥ were J♥ and Q♥"
+    asked = _answered_at_once(tmp_path, video, source, reader, choose=chain)
+    assert _offered(asked, "Dee played K♥? (K♥ was played by Bob already)", chain)
+    assert _plays(tmp_path)[:3] == [("Bob", "JH"), ("Bob", "QH"), ("Dee", "KH")]

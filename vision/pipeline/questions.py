@@ -443,26 +443,47 @@ class Questions(TableLog):
         if first is not None and first[1].get("event") == "play" \
                 and all(logged != twice for logged, _ in recent):
             recent.append((twice, first))
-        answers: list[tuple[bool, Answer]] = []
+        answers: list[tuple[bool, bool, Answer]] = []
+
+        def offer(corrs: list[dict[str, Any]], label: str, chained: bool) -> None:
+            fixed = replay([*events, *(Event(c, n + 1 + i) for i, c in enumerate(corrs))])
+            after = replay([*events, *(Event(c, n + 1 + i) for i, c in enumerate(corrs)),
+                            Event(event, n + 1 + len(corrs))])
+            if after.errors or after.referee is None or fixed.referee is None or \
+                    len(after.referee.violations) > len(fixed.referee.violations):
+                return
+            next_card = getattr(fixed.referee, "next_card", None)
+            follows = callable(next_card) and next_card() == event.get("card")
+            if not following or follows:
+                answers.append((chained, not follows, Answer(label, (*corrs, event))))
+
         for logged, (_line, old) in recent:
+            who = old.get("player")
             for was in confusable(logged):
                 corr = self._correction(logged, was)
-                if corr is None:
+                if corr is not None:
+                    offer([corr], f"{who}'s {Card.parse(logged).pretty()} was "
+                                  f"{Card.parse(was).pretty()}", False)
                     continue
-                fixed = replay([*events, Event(corr, n + 1)])
-                after = replay([*events, Event(corr, n + 1), Event(event, n + 2)])
-                if after.errors or after.referee is None or fixed.referee is None or \
-                        len(after.referee.violations) > len(fixed.referee.violations):
+                # Or two plays of one player in a row each misread as the next card up
+                # (Great Lakes 1411: Bob's J♥ read as Q♥, his Q♥ then as K♥; Dee's K♥ after
+                # them "played already"): both corrected together.
+                first = self._line_of.get(was)
+                if first is None or first[0] >= _line or first[1].get("player") != who \
+                        or "card" not in old:
                     continue
-                next_card = getattr(fixed.referee, "next_card", None)
-                follows = callable(next_card) and next_card() == event.get("card")
-                if following and not follows:
-                    continue
-                answers.append((not follows, Answer(
-                    f"{old.get('player')}'s {Card.parse(logged).pretty()} was "
-                    f"{Card.parse(was).pretty()}", (corr, event))))
-        # Those after which the reading is the very card the sequence expects come first.
-        return [answer for _, answer in sorted(answers, key=lambda a: a[0])][:3]
+                for under in confusable(was):
+                    if under == logged or self._round_cards.get(under, 0):
+                        continue
+                    offer([{"event": "correct", "line": first[0],
+                            "with": {**first[1], "card": under}},
+                           {"event": "correct", "line": _line, "with": {**old, "card": was}}],
+                          f"{who}'s {Card.parse(was).pretty()} and "
+                          f"{Card.parse(logged).pretty()} were {Card.parse(under).pretty()}"
+                          f" and {Card.parse(was).pretty()}", True)
+        # Single misreads first; those after which the reading is the very card the sequence
+        # expects before the others.
+        return [answer for *_, answer in sorted(answers, key=lambda a: a[:2])][:3]
 
     def _came_before(self, event: dict[str, Any], obs: Observation) -> list[Answer]:
         """The answer where ``event`` 's card was played just before the last card logged,
