@@ -428,3 +428,15 @@ def test_two_plays_in_a_row_each_misread_as_the_next_are_offered_corrected_toget
     asked = _answered_at_once(tmp_path, video, source, reader, choose=chain)
     assert _offered(asked, "Dee played K♥? (K♥ was played by Bob already)", chain)
     assert _plays(tmp_path)[:3] == [("Bob", "JH"), ("Bob", "QH"), ("Dee", "KH")]
+
+
+def test_a_card_read_as_the_trump_card_answered_once_gathered_leaves_the_trump_counted(
+        tmp_path: Path) -> None:
+    # Oh Claire! seed 1384: Cy's J♥ read as Q♥, the turned-up trump card, and answered once
+    # his trick was gathered: the misreading no longer lay on the table, and the tracker let
+    # go of the trump card instead, which was counted and logged a second time.
+    pipe, asked = _run(tmp_path, "oh-claire", 1384, "JH", "QH", 2.5, choose="J♥", card="JH")
+    assert _offered(asked, "Cy played Q♥?", "J♥")
+    assert [e["card"] for e in _resolved(tmp_path / "g.jsonl") if e["event"] == "trump"] \
+        == ["QH"]
+    assert ("Cy", "JH") in _plays(tmp_path) and not pipe.errors

@@ -702,11 +702,13 @@ class Tracker:
         if nearest is not None:
             nearest.alias = True
 
-    def misread_at(self, code: str, x: float, y: float) -> None:
+    def misread_at(self, code: str, x: float, y: float, at: float | None = None) -> None:
         """``code`` was logged for the card at board point (x, y) and that was a misreading
         (the log was corrected): readings of ``code`` there stay that card's, never a play,
         but a counted ``code`` now read elsewhere (the real card, taken for the same one
-        since) counts afresh."""
+        since) counts afresh. ``at``: when the misreading was counted, for where no counted
+        ``code`` lies at (x, y) any longer (gathered with its trick since): the cards of
+        that code counted before then are their own."""
         spot = 2 * self.config.same_spot
         tracks = [tr for tr in self._tracks.get(code, []) if tr.counted and not tr.alias]
         here = [tr for tr in tracks
@@ -714,7 +716,8 @@ class Tracker:
         # A card counted before the misreading was its own card (Oh Claire! 974: the trump
         # card 7♦, turned up at the deal, counted again when Ann's 7♥, read as 7♦ on her
         # pile, was corrected, and logged a second time).
-        since = min((tr.counted_at for tr in here), default=float("-inf"))
+        since = min((tr.counted_at for tr in here),
+                    default=float("-inf") if at is None else at)
         for tr in tracks:
             if tr in here:
                 tr.alias = True

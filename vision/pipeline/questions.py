@@ -1168,7 +1168,9 @@ class Questions(TableLog):
         obs = held.observation
         for card, (x, y) in zip(obs.cards, obs.positions, strict=False):
             if card not in logged:
-                self.tracker.misread_at(card, x, y)
+                # (Oh Claire! 1384: Cy's J♥ read as Q♥, the turned-up trump card, answered
+                # once his trick was gathered: the trump card counted again and logged twice.)
+                self.tracker.misread_at(card, x, y, obs.t_still)
 
     def reject(self, pending_id: int) -> None:
         """A person says a held reading is wrong: nothing is logged for it."""
