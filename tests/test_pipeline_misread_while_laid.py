@@ -440,3 +440,18 @@ def test_a_card_read_as_the_trump_card_answered_once_gathered_leaves_the_trump_c
     assert [e["card"] for e in _resolved(tmp_path / "g.jsonl") if e["event"] == "trump"] \
         == ["QH"]
     assert ("Cy", "JH") in _plays(tmp_path) and not pipe.errors
+
+
+def test_a_card_read_as_one_forgotten_under_its_pile_is_asked_not_ignored(
+        tmp_path: Path) -> None:
+    # Boodle seed 1538: Ann's last card A♣, shown on her pile, read as A♠ from its landing,
+    # the A♠ she played long before lying under her later plays (no longer tracked): taken
+    # for that A♠ peeking out, ignored, and the round never ended in the log.
+    video, source = _round("boodle", 1538)
+    t0 = _laid_at(video, event="reveal", player="Ann")
+    asked = _answered_at_once(tmp_path, video, source,
+                              ReadAsWhile(source, "AC", "AS", t0 - 0.2, t0 + 4.0), choose="A♣")
+    assert _offered(asked, "Ann shows A♠? (A♠ was played by Ann already)", "A♣")
+    hands = {e["player"]: e["cards"] for e in _resolved(tmp_path / "g.jsonl")
+             if e["event"] == "reveal"}
+    assert hands.get("Ann") == ["AC"]

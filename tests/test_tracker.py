@@ -197,6 +197,22 @@ def test_a_card_carried_in_where_a_counted_card_of_its_code_went_unread_is_retur
         assert [o.cards for o in obs] == [["KH"]]
 
 
+def test_a_card_carried_in_where_a_forgotten_card_of_its_code_lay_is_returned() -> None:
+    # KH counted, then covered longer than forget_time (forgotten), then a KH carried in from
+    # away onto its spot (Boodle 1538: an A♣ read as the A♠ covered in that pile since):
+    # returned for the table to judge, as for a card still tracked. Read again where it lay,
+    # with nothing carried in, it is a card like any other.
+    x, y = seat_center(0)
+    flight = [[("KH", x, y + d, 0.9)] for d in (24.0, 14.0, 6.0)]
+    gone = [[] for _ in range(int(3.0 * FPS))]
+    tr = Tracker(ZONES)
+    obs = run(tr, still("KH", 0, 10) + gone + flight + still("KH", 0, 10, dx=1.0))
+    assert [(o.cards, o.returned) for o in obs] == [(["KH"], [False]), (["KH"], [True])]
+    tr = Tracker(ZONES)
+    obs = run(tr, still("KH", 0, 10) + gone + still("KH", 0, 10, dx=1.0))
+    assert [(o.cards, o.returned) for o in obs] == [(["KH"], [False]), (["KH"], [False])]
+
+
 def test_a_stray_reading_of_a_hidden_cards_code_elsewhere_leaves_it_that_card() -> None:
     tr = Tracker(ZONES)
     x, y = seat_center(0)

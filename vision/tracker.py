@@ -207,6 +207,11 @@ class Tracker:
         self.config = config or TrackerConfig()
         self._polys = [np.asarray(z.polygon, np.float64) for z in self.zones]
         self._tracks: dict[str, list[_Track]] = {}
+        #: Counted cards forgotten (unread longer than ``forget_time``: covered by later
+        #: cards, gathered), the last ``copies`` of each code: a reading of that code carried
+        #: in from away onto the spot of one is a card carried in (`_comes_back`) as it would
+        #: be for a card still tracked.
+        self._forgotten: dict[str, list[_Track]] = {}
         self._spots: list[_Spot] = []
         self._frames: deque[float] = deque()
         self.t = float("-inf")
@@ -284,6 +289,9 @@ class Tracker:
             rank = (0 if tr.counted and not tr.alias and d <= cfg.still_tol else 1, d)
             if rank <= best_rank:
                 best, best_rank = tr, rank
+        if best is None and back_from is None:
+            back_from = next((tr for tr in self._forgotten.get(code, [])
+                              if not tr.buried and self._comes_back(tr, x, y, t)), None)
         if best is None and back_from is not None:
             # The counted card went unread a while and a reading of its code now comes in
             # from away: a card carried in. It reads on as a card of its own; the counted one
@@ -455,6 +463,12 @@ class Tracker:
                 limit = cfg.forget_time if tr.counted else cfg.lost_time
                 if t - tr.last_seen <= limit:
                     kept.append(tr)
+                elif tr.counted and not tr.alias:
+                    # (Boodle 1538: Ann's A♠ covered by her next plays and forgotten; her A♣,
+                    # read as A♠ as it came in onto that pile, was taken for the A♠ peeking
+                    # out and her last card was never logged.)
+                    gone = self._forgotten.setdefault(code, [])
+                    gone[:] = [*gone, tr][-cfg.copies:]
                 elif tr.back_of is not None and not tr.counted:
                     tr.back_of.buried = False  # a stray reading, not a card carried in
             if kept:
@@ -734,6 +748,7 @@ class Tracker:
     def reset(self) -> None:
         """Forget every card (a new table)."""
         self._tracks.clear()
+        self._forgotten.clear()
         self._spots.clear()
         self._frames.clear()
 

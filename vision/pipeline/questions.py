@@ -470,8 +470,9 @@ class Questions(TableLog):
                 # them "played already"): both corrected together.
                 first = self._line_of.get(was)
                 if first is None or first[0] >= _line or first[1].get("player") != who \
-                        or "card" not in old:
-                    continue
+                        or "card" not in old or any(first[0] < line < _line for line, _ev
+                                                    in self._line_of.values()):
+                    continue  # (the two cards logged one after the other)
                 for under in confusable(was):
                     if under == logged or self._round_cards.get(under, 0):
                         continue

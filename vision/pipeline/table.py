@@ -453,8 +453,10 @@ class TablePipeline(Questions):
                 c = (elsewhere or twice)[0]
                 who = self._player_of(c)
                 where = " in a trick taken since" if c in gone else " already"
+                # Put as the move the game waits for (a hand shown once the round is over).
+                offer = self._interpret(obs)[2]
                 self._hold(obs, f"{Card.parse(c).pretty()} was played by {who}{where}",
-                           None, result)
+                           offer, result)
                 return
             # The card under a new one peeking out (or the same card read again): not a play.
             # A card played in another pile cannot lie in this one: a card misread, kept for
