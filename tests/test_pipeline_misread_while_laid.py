@@ -455,3 +455,32 @@ def test_a_card_read_as_one_forgotten_under_its_pile_is_asked_not_ignored(
     hands = {e["player"]: e["cards"] for e in _resolved(tmp_path / "g.jsonl")
              if e["event"] == "reveal"}
     assert hands.get("Ann") == ["AC"]
+
+
+def test_a_card_read_as_a_lookalike_of_one_misread_before_is_offered_as_that_card(
+        tmp_path: Path) -> None:
+    # Michigan seed 1550: Ann's 5♥ read as 6♥ and logged so, then Bob's 6♥ read as 9♥: no
+    # answer had both misread (Ann's 6♥ as 5♥ logged Bob's 9♥ as read), the answer was
+    # typed, and the round went on wrong in silence.
+    video, source = _round("michigan-rummy", 1550)
+    t5, t6 = _laid_at(video, card="5H"), _laid_at(video, card="6H")
+    reader = ReadAsWhile(source, "5H", "6H", t5 - 0.2, t5 + 2.8)
+    reader.truth = ReadAsWhile(source, "6H", "9H", t6 - 0.2, t6 + 2.5)  # type: ignore
+    both = "Ann's 6♥ was 5♥, this one 6♥"
+    pipe = TablePipeline(video.profile(), reader, None, tmp_path / "g.jsonl",
+                         script=video.truth.script)
+    asked: list[str] = []
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+        for pid, held in list(pipe.pending.items()):
+            if frame.t >= held.asked + 3.0:  # answered as a person would, seconds later
+                asked.append(held.describe())
+                chosen = [o for o in held.options if o.label == both] or held.options[:1]
+                pipe.answer(pid, list(chosen[0].events))
+    pipe.flush()
+    pipe.finish()
+    assert any(both in q for q in asked)
+    plays = _plays(tmp_path)
+    i = plays.index(("Ann", "5H"))
+    assert plays[i:i + 3] == [("Ann", "5H"), ("Bob", "6H"), ("Dee", "7H")]
+    assert ("Ann", "6H") not in plays

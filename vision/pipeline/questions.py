@@ -445,17 +445,18 @@ class Questions(TableLog):
             recent.append((twice, first))
         answers: list[tuple[bool, bool, Answer]] = []
 
-        def offer(corrs: list[dict[str, Any]], label: str, chained: bool) -> None:
+        def offer(corrs: list[dict[str, Any]], label: str, chained: bool,
+                  play: dict[str, Any] = event) -> None:
             fixed = replay([*events, *(Event(c, n + 1 + i) for i, c in enumerate(corrs))])
             after = replay([*events, *(Event(c, n + 1 + i) for i, c in enumerate(corrs)),
-                            Event(event, n + 1 + len(corrs))])
+                            Event(play, n + 1 + len(corrs))])
             if after.errors or after.referee is None or fixed.referee is None or \
                     len(after.referee.violations) > len(fixed.referee.violations):
                 return
             next_card = getattr(fixed.referee, "next_card", None)
-            follows = callable(next_card) and next_card() == event.get("card")
+            follows = callable(next_card) and next_card() == play.get("card")
             if not following or follows:
-                answers.append((chained, not follows, Answer(label, (*corrs, event))))
+                answers.append((chained, not follows, Answer(label, (*corrs, play))))
 
         for logged, (_line, old) in recent:
             who = old.get("player")
@@ -464,6 +465,14 @@ class Questions(TableLog):
                 if corr is not None:
                     offer([corr], f"{who}'s {Card.parse(logged).pretty()} was "
                                   f"{Card.parse(was).pretty()}", False)
+                    read = str(event.get("card"))
+                    if "card" in event and read not in (logged, was) and alike(read, logged):
+                        # Or this reading is that very card, misread as well (Michigan 1550:
+                        # Ann's 5♥ read as 6♥, then Bob's 6♥ as 9♥).
+                        offer([corr], f"{who}'s {Card.parse(logged).pretty()} was "
+                                      f"{Card.parse(was).pretty()}, this one "
+                                      f"{Card.parse(logged).pretty()}", True,
+                              {**event, "card": logged})
                     continue
                 # Or two plays of one player in a row each misread as the next card up
                 # (Great Lakes 1411: Bob's J♥ read as Q♥, his Q♥ then as K♥; Dee's K♥ after
@@ -482,9 +491,9 @@ class Questions(TableLog):
                           f"{who}'s {Card.parse(was).pretty()} and "
                           f"{Card.parse(logged).pretty()} were {Card.parse(under).pretty()}"
                           f" and {Card.parse(was).pretty()}", True)
-        # Single misreads first; those after which the reading is the very card the sequence
-        # expects before the others.
-        return [answer for *_, answer in sorted(answers, key=lambda a: a[:2])][:3]
+        # Those after which the card logged is the very card the sequence expects first;
+        # single misreads before two.
+        return [answer for *_, answer in sorted(answers, key=lambda a: (a[1], a[0]))][:3]
 
     def _came_before(self, event: dict[str, Any], obs: Observation) -> list[Answer]:
         """The answer where ``event`` 's card was played just before the last card logged,
