@@ -484,3 +484,16 @@ def test_a_card_read_as_a_lookalike_of_one_misread_before_is_offered_as_that_car
     i = plays.index(("Ann", "5H"))
     assert plays[i:i + 3] == [("Ann", "5H"), ("Bob", "6H"), ("Dee", "7H")]
     assert ("Ann", "6H") not in plays
+
+
+def test_a_card_shown_that_was_logged_as_played_offers_that_play_misread(
+        tmp_path: Path) -> None:
+    # Boodle seed 1638: Cy's J♦ read as Q♦ and logged so; Ann's last card, the Q♦, shown at
+    # the end: "Ann shows Q♦? (Q♦ was played by Cy already)" offered only Q♦'s lookalikes
+    # for Ann's card, and the round ended with Cy's J♦ logged as Q♦.
+    _pipe, asked = _run(tmp_path, "boodle", 1638, "JD", "QD", 3.0, "Cy's Q♦ was J♦", card="JD")
+    assert _offered(asked, "Ann shows Q♦? (Q♦ was played by Cy already)", "Cy's Q♦ was J♦")
+    assert ("Cy", "JD") in _plays(tmp_path)
+    hands = {e["player"]: e["cards"] for e in _resolved(tmp_path / "g.jsonl")
+             if e["event"] == "reveal"}
+    assert hands.get("Ann") == ["QD"]

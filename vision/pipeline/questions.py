@@ -393,6 +393,10 @@ class Questions(TableLog):
             earlier = self._misread_before(ev(read))
             options[:0] = [*earlier, *(self._came_before(ev(read), obs)
                                        if read in unplayed else [])]
+        elif kind == "reveal" and read not in unplayed:
+            # A card shown that was logged as played: that play misread (Boodle 1638: Cy's
+            # J♦ read as Q♦, then Ann's last card, the Q♦, shown).
+            options[:0] = self._misread_before(ev(read))
         elif kind == "play" and read in unplayed:
             # A play the table accepts but doubts (a lead out of colour): a card logged just
             # before, misread as its lookalike, after which this one is the very card the
@@ -431,14 +435,14 @@ class Questions(TableLog):
         """Answers where one of the last ``plays`` cards logged this round was misread: read
         as a card it is easily taken for (or for which it is), the log then accepts ``event``
         as read, breaking no rule (6♦ played twice: the first was 5♦; 9♦ then 7♦: the 9♦ was
-        6♦), and the play of ``event`` 's card when it was logged this round, however long
-        ago. Each answer corrects that card and logs ``event``. With ``following``, only
-        the answers after whose correction ``event`` 's card is the one the sequence
-        expects."""
+        6♦), and the play of ``event`` 's card (or of the one card of a hand shown) when it
+        was logged this round, however long ago. Each answer corrects that card and logs
+        ``event``. With ``following``, only the answers after whose correction ``event`` 's
+        card is the one the sequence expects."""
         events = read_log(self.log.path).events
         n = self.log.lines
         recent = sorted(self._line_of.items(), key=lambda item: -item[1][0])[:plays]
-        twice = str(event.get("card"))
+        twice = str(event.get("card") or (event.get("cards") or [None])[0])
         first = self._logged(twice)  # (a single play, or a card of a move of several cards)
         if first is not None and first[1].get("event") == "play" \
                 and all(logged != twice for logged, _ in recent):
