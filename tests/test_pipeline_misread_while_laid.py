@@ -497,3 +497,36 @@ def test_a_card_shown_that_was_logged_as_played_offers_that_play_misread(
     hands = {e["player"]: e["cards"] for e in _resolved(tmp_path / "g.jsonl")
              if e["event"] == "reveal"}
     assert hands.get("Ann") == ["QD"]
+
+
+class ReadTwoWays(ReadAsWhile):
+    """Reads every card, and ``card`` also as ``as_`` a little below it (another corner of it
+    named apart) from ``t0`` to ``t1``: one card read as two, as on an unfamiliar deck."""
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        dets = self.truth.detect(frame)
+        now = self.source.last.t if self.source.last is not None else 0.0
+        names = [name for name, _b, _s in dets]
+        if not (self.t0 <= now <= self.t1 and self.card in names):
+            return dets
+        i = names.index(self.card)
+        box = dets.xyxy[i] + np.array([0.0, 0.15, 0.0, 0.15]) * (dets.xyxy[i][3] - dets.xyxy[i][1])
+        return Detections(np.vstack([dets.xyxy, box]), np.append(dets.confidence, 0.9),
+                          np.append(dets.class_id, CARD_CODES.index(self.as_)), dets.names)
+
+
+def test_one_card_read_as_two_on_its_place_is_asked_not_logged_as_two_plays(
+        tmp_path: Path) -> None:
+    # Pressman seed 302, read by the shipped models on a deck they never saw: Cy's 3♣ read
+    # as 3♣ and as 2♣ a few units apart, logged as Cy playing 2♣ then 3♣ in silence (Bob's
+    # 2♣, in his hand shown, was then "played by Cy already").
+    video, source = _round("pressman", 302)
+    t0 = _laid_at(video, card="3C")
+    asked = _answered_at_once(tmp_path, video, source,
+                              ReadTwoWays(source, "3C", "2C", t0 - 0.2, t0 + 3.0), choose="3♣")
+    assert _offered(asked, "Cy played 2♣ or 3♣? (read as two cards on one card's place)", "3♣")
+    plays = _plays(tmp_path)
+    assert ("Cy", "3C") in plays and ("Cy", "2C") not in plays
+    hands = {e["player"]: e["cards"] for e in _resolved(tmp_path / "g.jsonl")
+             if e["event"] == "reveal"}
+    assert "2C" in hands["Bob"]

@@ -1165,6 +1165,11 @@ class Questions(TableLog):
             read = obs.cards[0]
             self._spot_of[read if read in logged or not logged else logged[-1]] = \
                 obs.positions[0]
+        elif len(obs.positions) == len(obs.cards):
+            # (one card of several read at once: it lies where it was read)
+            for ev in events:
+                if ev.get("event") == "play" and ev.get("card") in obs.cards:
+                    self._spot_of[str(ev["card"])] = obs.positions[obs.cards.index(ev["card"])]
         for ev in events:
             self._append(dict(ev), out)
             if ev.get("event") in ("play", "reveal", "trump"):

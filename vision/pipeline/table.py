@@ -12,6 +12,7 @@ person), `vision.pipeline.results` (the plain values it gives back).
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -22,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from calibration.layout import CARD_W
 from calibration.profile import TableProfile
 from companion.cards import Card
 from companion.events import EventLog, read_log
@@ -546,7 +548,31 @@ class TablePipeline(Questions):
         if doubt:
             self._hold(obs, doubt, event, result)
             return
+        one_place = self._one_place(obs, event)
+        if one_place is not None:
+            self._hold(obs, "read as two cards on one card's place", event, result, one_place)
+            return
         self._log_visual(event, obs, result)
+
+    def _one_place(self, obs: Observation, event: Mapping[str, Any]
+                   ) -> tuple[str, list[Answer]] | None:
+        """A play of two cards in a game whose moves are one card, the two come to rest
+        together closer than half a card's width: one card read two ways (its two corners,
+        or its box and a corner, named apart: an unfamiliar deck) as much as two cards laid
+        in one blink. The question, each card alone or both; None otherwise (Pressman 302
+        with a deck the models never saw: Cy's 3♣ logged as 2♣ then 3♣ in silence)."""
+        cards = list(event.get("cards") or [])
+        if self.game in MOVES_OF_SEVERAL or event.get("event") != "play" or len(cards) != 2 \
+                or len(obs.positions) != len(obs.cards) or len(obs.cards) != 2 \
+                or math.dist(*obs.positions) > CARD_W / 2:
+            return None
+        who = str(event.get("player"))
+        one = {k: v for k, v in event.items() if k != "cards"}
+        answers = [Answer(Card.parse(c).pretty(), ({**one, "card": c},), c)
+                   for c in obs.cards if self._accepts_all([{**one, "card": c}])]
+        a, b = (Card.parse(c).pretty() for c in cards)
+        answers.append(Answer(f"both, {a} then {b}", (dict(event),)))
+        return f"{who} played {a} or {b}?", answers
 
     def _misread_in_dump(self, obs: Observation, under: Sequence[str]
                          ) -> tuple[str, list[Answer]] | None:
