@@ -462,7 +462,7 @@ class Questions(TableLog):
             if not following or follows:
                 answers.append((chained, not follows, Answer(label, (*corrs, play))))
 
-        for logged, (_line, old) in recent:
+        for logged, (at_line, old) in recent:
             who = old.get("player")
             for was in confusable(logged):
                 corr = self._correction(logged, was)
@@ -482,8 +482,8 @@ class Questions(TableLog):
                 # (Great Lakes 1411: Bob's J♥ read as Q♥, his Q♥ then as K♥; Dee's K♥ after
                 # them "played already"): both corrected together.
                 first = self._line_of.get(was)
-                if first is None or first[0] >= _line or first[1].get("player") != who \
-                        or "card" not in old or any(first[0] < line < _line for line, _ev
+                if first is None or first[0] >= at_line or first[1].get("player") != who \
+                        or "card" not in old or any(first[0] < line < at_line for line, _ev
                                                     in self._line_of.values()):
                     continue  # (the two cards logged one after the other)
                 for under in confusable(was):
@@ -491,7 +491,7 @@ class Questions(TableLog):
                         continue
                     offer([{"event": "correct", "line": first[0],
                             "with": {**first[1], "card": under}},
-                           {"event": "correct", "line": _line, "with": {**old, "card": was}}],
+                           {"event": "correct", "line": at_line, "with": {**old, "card": was}}],
                           f"{who}'s {Card.parse(was).pretty()} and "
                           f"{Card.parse(logged).pretty()} were {Card.parse(under).pretty()}"
                           f" and {Card.parse(was).pretty()}", True)
