@@ -116,6 +116,20 @@ def _plays(tmp_path: Path) -> list[tuple[str, str | None]]:
             if e["event"] == "play"]
 
 
+def _hands(tmp_path: Path) -> dict[str, list[str]]:
+    """Each player's hand shown, as logged (corrections applied), its cards sorted."""
+    return {e["player"]: sorted(e["cards"]) for e in _resolved(tmp_path / "g.jsonl")
+            if e["event"] == "reveal"}
+
+
+def _misread_both(source: RenderedSource, first: tuple[str, str, float, float],
+                  then: tuple[str, str, float, float]) -> ReadAsWhile:
+    """A reader misreading two cards, each as `ReadAsWhile` does: (card, as, t0, t1)."""
+    reader = ReadAsWhile(source, *first)
+    reader.truth = ReadAsWhile(source, *then)  # type: ignore[assignment]
+    return reader
+
+
 def _offered(asked: list[str], question: str, answer: str) -> bool:
     """Was a question put that starts with ``question`` and offers ``answer``?"""
     return any(q.startswith(question) and answer in q for q in asked)
@@ -209,8 +223,7 @@ def test_a_one_card_hand_short_of_a_card_shown_by_another_offers_that_card_misre
                        "Ann's Q♠ was K♠; Q♠ in Dee's hand", event="reveal", player="Ann")
     assert any(q.startswith("Confirm Dee's hand: 7♠?")
                and "Ann's Q♠ was K♠; Q♠ in Dee's hand" in q for q in asked)
-    hands = {e["player"]: sorted(e["cards"]) for e in _resolved(tmp_path / "g.jsonl")
-             if e["event"] == "reveal"}
+    hands = _hands(tmp_path)
     assert "KS" in hands["Ann"] and "QS" not in hands["Ann"]
     assert hands["Dee"] == ["7S", "QS"]
 
@@ -403,15 +416,14 @@ def test_a_card_of_a_hand_shown_misread_a_moment_is_not_its_missing_card(
     # silence.
     video, source = _round("boodle", 1208)
     shown = _laid_at(video, event="reveal", player="Bob")
-    reader = ReadAsWhile(source, "4H", "AH", shown + 0.9, shown + 3.6)
-    reader.truth = ReadAsWhile(source, "TS", "JS", shown - 0.15, shown + 3.6)  # type: ignore
+    reader = _misread_both(source, ("4H", "AH", shown + 0.9, shown + 3.6),
+                           ("TS", "JS", shown - 0.15, shown + 3.6))
     hand = ["3C", "4H", "5S", "8H", "AS", "JS", "TS"]
     asked = _answered_at_once(tmp_path, video, source, reader, choose="one J♠ was 10♠")
     # One code read on two spots of one deck's hand: one of them is a lookalike, offered
     # one click each.
     assert _offered(asked, "Confirm Bob's hand", "one J♠ was 10♠")
-    hands = {e["player"]: sorted(e["cards"]) for e in _resolved(tmp_path / "g.jsonl")
-             if e["event"] == "reveal"}
+    hands = _hands(tmp_path)
     assert hands["Bob"] == sorted(hand) and "AH" in hands["Cy"]
 
 
@@ -422,8 +434,8 @@ def test_two_plays_in_a_row_each_misread_as_the_next_are_offered_corrected_toget
     # misread (his K♥ as Q♥ alone leaves Q♥ played twice). The log ended wrong in silence.
     video, source = _round("great-lakes", 1411)
     t_j, t_q = _laid_at(video, card="JH"), _laid_at(video, card="QH")
-    reader = ReadAsWhile(source, "JH", "QH", t_j - 0.2, t_j + 2.8)
-    reader.truth = ReadAsWhile(source, "QH", "KH", t_q - 0.2, t_q + 4.2)  # type: ignore
+    reader = _misread_both(source, ("JH", "QH", t_j - 0.2, t_j + 2.8),
+                           ("QH", "KH", t_q - 0.2, t_q + 4.2))
     chain = "Bob's Q♥ and K♥ were J♥ and Q♥"
     asked = _answered_at_once(tmp_path, video, source, reader, choose=chain)
     assert _offered(asked, "Dee played K♥? (K♥ was played by Bob already)", chain)
@@ -452,8 +464,7 @@ def test_a_card_read_as_one_forgotten_under_its_pile_is_asked_not_ignored(
     asked = _answered_at_once(tmp_path, video, source,
                               ReadAsWhile(source, "AC", "AS", t0 - 0.2, t0 + 4.0), choose="A♣")
     assert _offered(asked, "Ann shows A♠? (A♠ was played by Ann already)", "A♣")
-    hands = {e["player"]: e["cards"] for e in _resolved(tmp_path / "g.jsonl")
-             if e["event"] == "reveal"}
+    hands = _hands(tmp_path)
     assert hands.get("Ann") == ["AC"]
 
 
@@ -464,8 +475,8 @@ def test_a_card_read_as_a_lookalike_of_one_misread_before_is_offered_as_that_car
     # typed, and the round went on wrong in silence.
     video, source = _round("michigan-rummy", 1550)
     t5, t6 = _laid_at(video, card="5H"), _laid_at(video, card="6H")
-    reader = ReadAsWhile(source, "5H", "6H", t5 - 0.2, t5 + 2.8)
-    reader.truth = ReadAsWhile(source, "6H", "9H", t6 - 0.2, t6 + 2.5)  # type: ignore
+    reader = _misread_both(source, ("5H", "6H", t5 - 0.2, t5 + 2.8),
+                           ("6H", "9H", t6 - 0.2, t6 + 2.5))
     both = "Ann's 6♥ was 5♥, this one 6♥"
     pipe = TablePipeline(video.profile(), reader, None, tmp_path / "g.jsonl",
                          script=video.truth.script)
@@ -494,8 +505,7 @@ def test_a_card_shown_that_was_logged_as_played_offers_that_play_misread(
     _pipe, asked = _run(tmp_path, "boodle", 1638, "JD", "QD", 3.0, "Cy's Q♦ was J♦", card="JD")
     assert _offered(asked, "Ann shows Q♦? (Q♦ was played by Cy already)", "Cy's Q♦ was J♦")
     assert ("Cy", "JD") in _plays(tmp_path)
-    hands = {e["player"]: e["cards"] for e in _resolved(tmp_path / "g.jsonl")
-             if e["event"] == "reveal"}
+    hands = _hands(tmp_path)
     assert hands.get("Ann") == ["QD"]
 
 
@@ -527,6 +537,5 @@ def test_one_card_read_as_two_on_its_place_is_asked_not_logged_as_two_plays(
     assert _offered(asked, "Cy played 2♣ or 3♣? (read as two cards on one card's place)", "3♣")
     plays = _plays(tmp_path)
     assert ("Cy", "3C") in plays and ("Cy", "2C") not in plays
-    hands = {e["player"]: e["cards"] for e in _resolved(tmp_path / "g.jsonl")
-             if e["event"] == "reveal"}
+    hands = _hands(tmp_path)
     assert "2C" in hands["Bob"]
