@@ -573,10 +573,10 @@ class Questions(TableLog):
         for card, n in Counter(obs.cards).items():
             if n <= copies or card not in cards:
                 continue
+            i = cards.index(card)
             for was in confusable(card):
                 if was in cards or self._round_cards.get(was, 0):
                     continue
-                i = cards.index(card)
                 move = {**event, "cards": [*cards[:i + 1], was, *cards[i + 1:]]}
                 if self._accepts_all([move]):
                     answers.append(Answer(f"one {Card.parse(card).pretty()} was "
