@@ -531,3 +531,14 @@ def test_one_card_read_as_two_on_its_place_is_asked_not_logged_as_two_plays(
     assert ("Cy", "3C") in plays and ("Cy", "2C") not in plays
     hands = _hands(tmp_path)
     assert "2C" in hands["Bob"]
+
+
+def test_a_revoke_proven_later_offers_the_lead_of_its_trick_misread(tmp_path: Path) -> None:
+    # Oh Claire! seed 1954: Cy's A♦ lead read as A♥ while it lay; Dee's 4♦ on it was proven
+    # a revoke only by her 3♥ five plays later, and the answers offered only the last four
+    # cards logged misread (Dee's 4♦ as 4♥): the round ended with Cy's A♥ in silence.
+    _pipe, asked = _run(tmp_path, "oh-claire", 1954, "AD", "AH", 30.0, "Cy's A♥ was A♦",
+                        card="AD")
+    assert _offered(asked, "Dee played 3♥? (it would break a rule)", "Cy's A♥ was A♦")
+    plays = _plays(tmp_path)
+    assert ("Cy", "AD") in plays and ("Cy", "AH") not in plays

@@ -447,6 +447,16 @@ class Questions(TableLog):
         if first is not None and first[1].get("event") == "play" \
                 and all(logged != twice for logged, _ in recent):
             recent.append((twice, first))
+        # And the cards logged up to the play that ``event`` proves broke a rule, however long
+        # ago (Oh Claire! 1954: Cy's A♦ lead read as A♥; Dee's 4♦ on it was proven a revoke
+        # only by her 3♥ five plays later).
+        now = replay([*events, Event(event, n + 1)])
+        broken = {v.line for v in (now.referee.violations if now.referee else [])
+                  if v.proof_line == n + 1 and v.line <= n}
+        recent += [(code, at) for code, at in sorted(self._line_of.items(),
+                                                     key=lambda item: -item[1][0])
+                   if any(line - plays < at[0] <= line for line in broken)
+                   and all(code != logged for logged, _ in recent)]
         answers: list[tuple[bool, bool, Answer]] = []
 
         def offer(corrs: list[dict[str, Any]], label: str, chained: bool,
