@@ -542,3 +542,17 @@ def test_a_revoke_proven_later_offers_the_lead_of_its_trick_misread(tmp_path: Pa
     assert _offered(asked, "Dee played 3♥? (it would break a rule)", "Cy's A♥ was A♦")
     plays = _plays(tmp_path)
     assert ("Cy", "AD") in plays and ("Cy", "AH") not in plays
+
+
+def test_a_card_read_as_the_one_it_landed_on_until_plays_later_is_offered_before_them(
+        tmp_path: Path) -> None:
+    # Boodle seed 1938: Ann's 8♠ laid on her 3♠ and read as 3♠ until four plays had been
+    # logged after it; read right at last, "Ann played 8♠?" offered only the 8♠ logged after
+    # those plays (out of its place) or the 3♠ misread, and the round ended wrong.
+    answer = "8♠, before Ann's 5♦"
+    _pipe, asked = _run(tmp_path, "boodle", 1938, "8S", "3S", 4.5, answer, card="8S")
+    assert _offered(asked, "Ann played 8♠? (it lies where 3♠ lay)", answer)
+    plays = _plays(tmp_path)
+    i = plays.index(("Ann", "8S"))
+    assert plays[i - 1:i + 3] == [("Ann", "8D"), ("Ann", "8S"), ("Ann", "5D"), ("Ann", "6D")]
+    assert plays.count(("Ann", "8S")) == 1

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from calibration.layout import Zone
+from calibration.layout import CARD_W, Zone
 from calibration.profile import apply_homography, points_in_polygon
 from vision.detections import Detections
 
@@ -158,6 +158,10 @@ class _Track:
     #: Read, as it arrived, in a frame where a counted card of its code was read apart
     #: (`Observation.twin`).
     twin: bool = False
+    #: When a twin of its code, seen coming towards it, was last read just before this card
+    #: alone was read again on its spot (`Tracker.covered_at`): another card may lie on it
+    #: since, read as its code.
+    covered: float | None = None
 
     @property
     def position(self) -> tuple[float, float]:
@@ -471,10 +475,38 @@ class Tracker:
                     gone[:] = [*gone, tr][-cfg.copies:]
                 elif tr.back_of is not None and not tr.counted:
                     tr.back_of.buried = False  # a stray reading, not a card carried in
+                elif tr.twin and not tr.counted:
+                    self._twin_landed(tr)
             if kept:
                 self._tracks[code] = kept
             else:
                 del self._tracks[code]
+
+    def _twin_landed(self, tw: _Track) -> None:
+        """A twin never counted is let go: when it came in from away (first read farther than
+        twice ``still_tol`` from a counted card of its code), was read last within a card's
+        width of it, and that card was read on its spot in the frames right after, it may
+        have come to rest on it, read as its code since (Boodle 1938: Ann's 8♠ laid on her
+        3♠ and read as 3♠ for seconds): that card remembers when."""
+        cfg = self.config
+        first, last = tw.samples[0], tw.samples[-1]
+        for tr in self._tracks.get(tw.code, []):
+            if not tr.counted or tr.alias or tr.buried or tr.last_seen <= tw.last_seen:
+                continue
+            x, y = tr.position
+            if float(np.hypot(first[1] - x, first[2] - y)) > 2 * cfg.still_tol \
+                    and float(np.hypot(last[1] - x, last[2] - y)) <= CARD_W \
+                    and any(tw.last_seen < s[0] <= tw.last_seen + cfg.lost_time
+                            for s in tr.samples):
+                tr.covered = tw.last_seen
+
+    def covered_at(self, code: str, x: float, y: float) -> float | None:
+        """When a card read as ``code``, seen coming in, last came to rest on the counted card
+        of ``code`` at board point (x, y) (`_twin_landed`), that card tracked or forgotten
+        since; None: never seen."""
+        tr, d = _nearest([tr for tr in [*self._tracks.get(code, []),
+                                        *self._forgotten.get(code, [])] if tr.counted], x, y)
+        return tr.covered if tr is not None and d <= 2 * self.config.still_tol else None
 
     def _span(self) -> float:
         """The still window: ``still_time``, stretched at low frame rates so that it can hold

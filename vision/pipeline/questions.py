@@ -541,6 +541,41 @@ class Questions(TableLog):
         return [Answer(f"{Card.parse(event['card']).pretty()}, then "
                        f"{Card.parse(last_card).pretty()}", (corr, again))]
 
+    def _laid_on_before(self, event: dict[str, Any], under: str, obs: Observation
+                        ) -> list[Answer]:
+        """The answer where ``event`` 's card, read now where ``under`` lies, is the card
+        the camera saw come to rest on ``under`` (`Tracker.covered_at`) and read as it until
+        now, played before the plays logged since it landed: the first of those lines
+        becomes this card, each of the others the play before it, and the last play is
+        logged again after them ("8♠, before Ann's 5♦"; Boodle 1938: Ann's 8♠ laid on her
+        3♠, read as 3♠ until four plays later). Only where every line since is a play of one
+        card and the log then accepts them all, breaking no rule."""
+        if event.get("event") != "play" or "card" not in event or not obs.positions:
+            return []
+        landed = self.tracker.covered_at(under, *obs.positions[0])
+        if landed is None:
+            return []
+        since = sorted(((line, ev) for line, ev in self._line_of.values()
+                        if float(ev.get("t", -1.0)) > landed), key=lambda item: item[0])
+        n = self.log.lines
+        if not since or [line for line, _ in since] != list(range(n - len(since) + 1, n + 1)) \
+                or any(ev.get("event") != "play" for _, ev in since):
+            return []
+        shifted = [dict(event), *(dict(ev) for _, ev in since)]
+        corrs = [{"event": "correct", "line": line, "with": ev}
+                 for (line, _), ev in zip(since, shifted, strict=False)]
+        again = shifted[-1]
+        events = read_log(self.log.path).events
+        base = replay(events)
+        after = replay([*events, *(Event(c, n + 1 + i) for i, c in enumerate(corrs)),
+                        Event(again, n + 1 + len(corrs))])
+        if base.referee is None or after.referee is None or len(after.errors) > len(base.errors) \
+                or len(after.referee.violations) > len(base.referee.violations):
+            return []
+        first = since[0][1]
+        return [Answer(f"{Card.parse(event['card']).pretty()}, before {first.get('player')}'s "
+                       f"{Card.parse(str(first['card'])).pretty()}", (*corrs, again))]
+
     def _logged_twice(self, card: str, under: str) -> tuple[str, list[Answer]] | None:
         """The question where ``card``, read where ``under`` lies, is a play a person entered
         by hand (no spot of its own) of the same player, logged before ``under`` although the

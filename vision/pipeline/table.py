@@ -702,6 +702,9 @@ class TablePipeline(Questions):
                 # after it).
                 answers.insert(1, Answer(f"{Card.parse(card).pretty()}, not "
                                          f"{Card.parse(under).pretty()} before", (flip,)))
+            # Or a card seen coming to rest on the one under, read as it until now, played
+            # before the plays logged since (Boodle 1938).
+            answers[1:1] = self._laid_on_before(event, under, obs)
             self._hold(obs, f"it lies where {Card.parse(under).pretty()} lay", event,
                        result, (f"{who} played {Card.parse(card).pretty()}?", answers))
             return
