@@ -556,3 +556,25 @@ def test_a_card_read_as_the_one_it_landed_on_until_plays_later_is_offered_before
     i = plays.index(("Ann", "8S"))
     assert plays[i - 1:i + 3] == [("Ann", "8D"), ("Ann", "8S"), ("Ann", "5D"), ("Ann", "6D")]
     assert plays.count(("Ann", "8S")) == 1
+
+
+def test_a_card_entered_by_hand_after_its_misreading_was_logged_is_one_card(
+        tmp_path: Path) -> None:
+    # Michigan seed 1995: Bob's 4♠ read as A♠ and logged so; asked about his 2♦ beneath
+    # (read as 2♥ a while), the person entered his 4♠ by hand. Read right at last where the
+    # A♠ lies, the 4♠ was taken for the A♠ misread, and both stayed logged in silence.
+    video, source = _round("michigan-rummy", 1995)
+    t4 = _laid_at(video, card="4S")
+    reader = _misread_both(source, ("4S", "AS", t4 - 0.2, t4 + 4.7),
+                           ("2D", "2H", t4 + 0.3, t4 + 5.0))
+    one = "one card: 4♠ (A♠ misread)"
+
+    def typed(question: str) -> list[dict[str, Any]]:
+        return [{"event": "play", "player": "Bob", "card": "4S"}] \
+            if question.startswith("Bob played 2♥?") else []
+
+    asked = _answered_at_once(tmp_path, video, source, reader, typed, choose=one, wait=3.0)
+    assert _offered(asked, "Bob played A♠ and 4♠?", one)
+    plays = _plays(tmp_path)
+    assert plays[:4] == [("Bob", "3C"), ("Bob", "2D"), ("Bob", "4S"), ("Dee", "5S")]
+    assert ("Bob", "AS") not in plays

@@ -584,25 +584,32 @@ class Questions(TableLog):
         (Boodle 623: Ann's 10♥ read as 10♦ while the table asked about Dee's pile; Ann's 10♥
         entered by hand, then her 10♦ logged once the question closed, then the 10♥ read
         where the 10♦ lies). Its answers: the later line withdrawn, or this reading misread.
-        None where the log would not take the later line withdrawn."""
+        Or entered after ``under`` was logged (Michigan 1995: Bob's 4♠ read as A♠ and logged
+        so, then entered by hand as the answer to another question, then read where the A♠
+        lies): the camera's line becomes ``card`` and the line entered is withdrawn. None
+        where the log would not take that."""
         mine, theirs = self._line_of.get(card), self._line_of.get(under)
         entered = self._entered_at.get(card)
-        if mine is None or theirs is None or entered is None or mine[0] >= theirs[0] \
+        if mine is None or theirs is None or entered is None \
                 or float(theirs[1].get("t", entered + 1.0)) > entered \
                 or mine[1].get("player") != theirs[1].get("player") \
                 or not alike(card, under):
             return None
         events = read_log(self.log.path).events
         n = self.log.lines
-        withdraw = {"event": "correct", "line": theirs[0], "with": None}
+        if mine[0] < theirs[0]:
+            fix = [{"event": "correct", "line": theirs[0], "with": None}]
+        else:
+            fix = [{"event": "correct", "line": theirs[0], "with": {**theirs[1], "card": card}},
+                   {"event": "correct", "line": mine[0], "with": None}]
         base = replay(events)
-        after = replay([*events, Event(withdraw, n + 1)])
+        after = replay([*events, *(Event(f, n + 1 + i) for i, f in enumerate(fix))])
         if base.referee is None or after.referee is None or len(after.errors) > len(base.errors) \
                 or len(after.referee.violations) > len(base.referee.violations):
             return None
         who, c, u = mine[1].get("player"), Card.parse(card).pretty(), Card.parse(under).pretty()
         return (f"{who} played {u} and {c}?",
-                [Answer(f"one card: {c} ({u} misread)", (withdraw,)),
+                [Answer(f"one card: {c} ({u} misread)", tuple(fix)),
                  Answer(f"no, {u} misread as {c}", (), under)])
 
     def _read_twice(self, event: dict[str, Any], obs: Observation) -> list[Answer]:
