@@ -578,3 +578,20 @@ def test_a_card_entered_by_hand_after_its_misreading_was_logged_is_one_card(
     plays = _plays(tmp_path)
     assert plays[:4] == [("Bob", "3C"), ("Bob", "2D"), ("Bob", "4S"), ("Dee", "5S")]
     assert ("Bob", "AS") not in plays
+
+
+def test_a_hand_a_card_short_offers_a_play_misread_as_the_card_laid_on_it(
+        tmp_path: Path) -> None:
+    # Pressman seed 1812: Cy's 5♥ read as 6♥ until his 6♥ covered it, the two logged as one
+    # 6♥; his hand shown was then a card short of what the log said he held, and the only
+    # way out was typing the hand.
+    video, source = _round("pressman", 1812)
+    t5, t6 = _laid_at(video, card="5H"), _laid_at(video, card="6H")
+    under = "Cy's 5♥ under the 6♥"
+    asked = _answered_at_once(tmp_path, video, source,
+                              ReadAsWhile(source, "5H", "6H", t5 - 0.2, t6 + 1.0), choose=under)
+    assert _offered(asked, "Confirm Cy's hand: Q♦ 3♣? (Cy holds 3 cards", under)
+    plays = _plays(tmp_path)
+    i = plays.index(("Cy", "5H"))
+    assert plays[i:i + 3] == [("Cy", "5H"), ("Cy", "6H"), ("Cy", "7H")]
+    assert _hands(tmp_path).get("Cy") == ["3C", "QD"]

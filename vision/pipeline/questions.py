@@ -343,6 +343,8 @@ class Questions(TableLog):
             if len(obs.cards) != 1 and event.get("cards"):
                 fixes = [*fixes, *self._read_twice(dict(event), obs),
                          *self._earlier_misread(dict(event))][:3]
+                if not fixes and event.get("event") == "reveal":
+                    fixes = self._covered_misread(dict(event))
             if not fixes:
                 return "", []
             verb = "hand" if event.get("event") == "reveal" else "play"
@@ -555,26 +557,71 @@ class Questions(TableLog):
         landed = self.tracker.covered_at(under, *obs.positions[0])
         if landed is None:
             return []
-        since = sorted(((line, ev) for line, ev in self._line_of.values()
-                        if float(ev.get("t", -1.0)) > landed), key=lambda item: item[0])
-        n = self.log.lines
-        if not since or [line for line, _ in since] != list(range(n - len(since) + 1, n + 1)) \
-                or any(ev.get("event") != "play" for _, ev in since):
+        since = sorted(line for line, ev in self._line_of.values()
+                       if float(ev.get("t", -1.0)) > landed)
+        events = self._played_before(event, since[0]) if since else None
+        if events is None or not self._accepts_after(events):
             return []
-        shifted = [dict(event), *(dict(ev) for _, ev in since)]
-        corrs = [{"event": "correct", "line": line, "with": ev}
-                 for (line, _), ev in zip(since, shifted, strict=False)]
-        again = shifted[-1]
-        events = read_log(self.log.path).events
-        base = replay(events)
-        after = replay([*events, *(Event(c, n + 1 + i) for i, c in enumerate(corrs)),
-                        Event(again, n + 1 + len(corrs))])
-        if base.referee is None or after.referee is None or len(after.errors) > len(base.errors) \
-                or len(after.referee.violations) > len(base.referee.violations):
-            return []
-        first = since[0][1]
+        first = self._line_of_at(since[0])
         return [Answer(f"{Card.parse(event['card']).pretty()}, before {first.get('player')}'s "
-                       f"{Card.parse(str(first['card'])).pretty()}", (*corrs, again))]
+                       f"{Card.parse(str(first['card'])).pretty()}", events)]
+
+    def _line_of_at(self, line: int) -> dict[str, Any]:
+        """The play of one card logged at ``line`` this round ({} where none)."""
+        return next((ev for ln, ev in self._line_of.values() if ln == line), {})
+
+    def _played_before(self, play: dict[str, Any], line: int
+                       ) -> tuple[dict[str, Any], ...] | None:
+        """The events that log ``play`` before the play at ``line``: that line becomes
+        ``play``, each later line of the log as corrected the one before it, and the last is
+        logged again. None where ``line`` is not a play of this round."""
+        from companion.events import apply_corrections
+
+        if self._line_of_at(line).get("event") != "play":
+            return None
+        resolved, _ = apply_corrections(read_log(self.log.path).events)
+        later = [ev for ev in resolved if ev.line >= line]
+        shifted = [dict(play), *(dict(ev.data) for ev in later)]
+        corrs = [{"event": "correct", "line": ev.line, "with": data}
+                 for ev, data in zip(later, shifted, strict=False)]
+        return (*corrs, shifted[-1])
+
+    def _accepts_after(self, events: Sequence[Mapping[str, Any]]) -> bool:
+        """Does the log take ``events`` with no more errors and no more rules broken?"""
+        logged = read_log(self.log.path).events
+        n = self.log.lines
+        base = replay(logged)
+        after = replay([*logged, *(Event(dict(e), n + 1 + i) for i, e in enumerate(events))])
+        return base.referee is not None and after.referee is not None \
+            and len(after.errors) <= len(base.errors) \
+            and len(after.referee.violations) <= len(base.referee.violations)
+
+    def _covered_misread(self, reveal: dict[str, Any]) -> list[Answer]:
+        """Answers for a hand shown a card short of what the player holds: one of their plays
+        this round was two cards, the first misread as the lookalike that was then laid on it
+        and logged once (Pressman 1812: Cy's 5♥ read as 6♥ until his 6♥ covered it, logged
+        as one 6♥; his hand shown then held a card fewer than the log said). Each such play,
+        latest first, and each card easily taken for it that nobody played or shows: that
+        card played just before it, where the log then takes the hand ("Cy's 5♥ under the
+        6♥")."""
+        who = reveal.get("player")
+        shown = {str(c) for c in reveal.get("cards") or []}
+        answers: list[Answer] = []
+        for line, ev in sorted(self._line_of.values(), key=lambda item: -item[0]):
+            if ev.get("event") != "play" or ev.get("player") != who:
+                continue
+            card = str(ev["card"])
+            for under in confusable(card):
+                if under in shown or self._round_cards.get(under, 0):
+                    continue
+                events = self._played_before({**ev, "card": under}, line)
+                if events is not None and self._accepts_after([*events, reveal]):
+                    answers.append(Answer(f"{who}'s {Card.parse(under).pretty()} under "
+                                          f"the {Card.parse(card).pretty()}",
+                                          (*events, reveal)))
+            if len(answers) >= 3:
+                break
+        return answers[:3]
 
     def _logged_twice(self, card: str, under: str) -> tuple[str, list[Answer]] | None:
         """The question where ``card``, read where ``under`` lies, is a play a person entered
