@@ -595,3 +595,15 @@ def test_a_hand_a_card_short_offers_a_play_misread_as_the_card_laid_on_it(
     i = plays.index(("Cy", "5H"))
     assert plays[i:i + 3] == [("Cy", "5H"), ("Cy", "6H"), ("Cy", "7H")]
     assert _hands(tmp_path).get("Cy") == ["3C", "QD"]
+
+
+def test_a_court_card_read_as_another_court_is_offered_back(tmp_path: Path) -> None:
+    # Boodle seed 303 on the held-out tigullio deck, read by the shipped models: Dee's J♣
+    # read as K♣ and logged so; her A♣ next "would break a rule", and the answers offered
+    # only Q♣ for the K♣ (J and K were not taken for one another), so the round went on wrong
+    # in silence. On a deck the models never saw, court indices are read as any other court.
+    answer = "Dee's K♣ was J♣"
+    _pipe, asked = _run(tmp_path, "boodle", 303, "JC", "KC", 60.0, answer, card="JC")
+    assert _offered(asked, "Dee played A♣? (it would break a rule)", answer)
+    plays = _plays(tmp_path)
+    assert ("Dee", "JC") in plays and ("Dee", "KC") not in plays

@@ -9,6 +9,9 @@ from __future__ import annotations
 #: Ranks a reader takes for one another (a small index seen at an angle).
 RANK_LOOKALIKE = {"6": "9", "9": "6", "J": "Q", "Q": "K", "K": "Q", "8": "3", "3": "8",
                   "T": "J", "A": "4", "4": "A", "5": "6", "7": "T", "2": "7"}
+#: Court ranks a reader takes for one another on a deck it does not know (its J, Q and K
+#: indices alike in a figure's frame: a J♣ read as K♣, a Q♣ as J♣).
+COURTS = "JQK"
 #: Suits a reader takes for one another (the same colour, a small pip).
 SUIT_LOOKALIKE = {"C": "S", "S": "C", "D": "H", "H": "D"}
 
@@ -26,10 +29,13 @@ def lookalikes(code: str) -> list[str]:
 def confusable(code: str) -> list[str]:
     """Cards a reader takes ``code`` for or takes for ``code``, one change before two: the
     other suit of its colour, a rank that looks alike either way (a 10 is read as a J, a 7
-    as a 10), then both changed. A reading of 10♥ may be a 7♥ as much as a J♥."""
+    as a 10; a court card as any other court card), then both changed. A reading of 10♥ may
+    be a 7♥ as much as a J♥."""
     rank, suit = code[0], code[1]
     ranks = [RANK_LOOKALIKE[rank], *(r for r, seen_as in RANK_LOOKALIKE.items()
                                      if seen_as == rank and r != RANK_LOOKALIKE[rank])]
+    if rank in COURTS:
+        ranks += [r for r in COURTS if r != rank and r not in ranks]
     other = SUIT_LOOKALIKE[suit]
     return [rank + other, *(r + suit for r in ranks), *(r + other for r in ranks)]
 
