@@ -607,3 +607,16 @@ def test_a_court_card_read_as_another_court_is_offered_back(tmp_path: Path) -> N
     assert _offered(asked, "Dee played A♣? (it would break a rule)", answer)
     plays = _plays(tmp_path)
     assert ("Dee", "JC") in plays and ("Dee", "KC") not in plays
+
+
+def test_a_card_read_as_the_trump_card_offers_the_trump_card_misread(tmp_path: Path) -> None:
+    # Oh Claire! seed 2069: the 4♦ turned up read as A♦ and logged so; Cy's A♦ later was
+    # "the turned-up trump card" (and "not a reveal", in a game with no hands shown), no
+    # answer had the trump card misread, and the hand went on with twenty questions.
+    answer = "the trump card A♦ was 4♦"
+    _pipe, asked = _run(tmp_path, "oh-claire", 2069, "4D", "AD", 60.0, answer, event="trump")
+    assert _offered(asked, "Cy played A♦? (A♦ is the turned-up trump card, not in anyone's "
+                    "hand)", answer)
+    assert [e["card"] for e in _resolved(tmp_path / "g.jsonl") if e["event"] == "trump"] \
+        == ["4D"]
+    assert ("Cy", "AD") in _plays(tmp_path) and len(asked) == 1

@@ -474,6 +474,15 @@ class Questions(TableLog):
             if not following or follows:
                 answers.append((chained, not follows, Answer(label, (*corrs, play))))
 
+        if first is not None and first[1].get("event") == "trump":
+            # Or the turned-up trump card was this card's lookalike, misread as it turned
+            # (Oh Claire! 2069: the 4♦ turned up read as A♦; Cy's A♦ then "the turned-up
+            # trump card", and the hand went on with twenty questions).
+            for was in confusable(twice):
+                corr = self._correction(twice, was)
+                if corr is not None:
+                    offer([corr], f"the trump card {Card.parse(twice).pretty()} was "
+                                  f"{Card.parse(was).pretty()}", False)
         for logged, (at_line, old) in recent:
             who = old.get("player")
             for was in confusable(logged):

@@ -147,6 +147,10 @@ class OhClaireReferee(Referee):
         else:
             raise EventError(f"{kind!r} is not an Oh Claire! event; ignored")
 
+    def expects(self) -> frozenset[str] | None:
+        """Plays: no hand is ever shown in Oh Claire!, so a card laid by a seat is a play."""
+        return frozenset({"play"})
+
     def turn(self) -> str | None:
         st = self.state
         if st.phase == "bid":
