@@ -11,7 +11,6 @@ import pytest
 from test_pipeline import SCRIPT, SETUP, ScriptedDetector, identity_profile
 from test_pipeline_questions import at, join, plays
 
-from companion.events import read_log
 from vision.detections import Detections
 from vision.pipeline.table import OUTAGE_GAP, TablePipeline
 from vision.sources.frames import Frame, FrameSource
@@ -69,7 +68,8 @@ def test_a_jump_across_the_gap_is_not_taken_as_a_missed_card(tmp_path: Path) -> 
 def test_cards_gone_while_the_camera_was_away_are_asked(tmp_path: Path) -> None:
     """Bob's 2♣ is gone after the outage and Cy's pile shows 3♣ and 4♣ (offset in her
     pile): one question each, in seat order; answering Bob's 'as read' logs nothing, Cy's
-    logs her cards as the one move the table reads them as."""
+    logs her cards in the order the table reads them, one play each (a move is one card in
+    Michigan: a play of several cards is a Great Lakes dump)."""
     pipe, det = bob_leads(tmp_path)
     feed(pipe, det, [join(at(2, "3C"), at(2, "4C", 4.5, 3.0))] * 15, 3.8, gap=2.0)
     bob, cy = pipe.pending.values()
@@ -79,8 +79,7 @@ def test_cards_gone_while_the_camera_was_away_are_asked(tmp_path: Path) -> None:
     pipe.answer(bob.id, [])
     assert plays(tmp_path / "g.jsonl") == [("Bob", "2C")]
     pipe.answer(cy.id, list(cy.options[0].events))
-    last = read_log(tmp_path / "g.jsonl").events[-1].data
-    assert (last["event"], last["player"], last["cards"]) == ("play", "Cy", ["3C", "4C"])
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "2C"), ("Cy", "3C"), ("Cy", "4C")]
     assert not pipe.pending and not pipe.errors
 
 
@@ -137,3 +136,15 @@ def test_run_hands_the_sources_gap_to_the_pipeline(tmp_path: Path) -> None:
     assert plays(tmp_path / "g.jsonl") == [("Bob", "2C")]
     [held] = pipe.pending.values()
     assert held.question == "While the camera was away, Cy: 3♣ laid?"
+
+
+def test_two_cards_coming_to_rest_at_once_in_a_game_of_one_card_moves_are_two_plays(
+        tmp_path: Path) -> None:
+    """Cy lays 3♣ and 4♣ on her pile a moment apart (offset in it) and the camera sees them
+    come to rest in the same frames, apart: in Michigan a move is one card, so the log holds two
+    plays in sequence order, not one line of two cards (a Great Lakes dump's form)."""
+    pipe, det = bob_leads(tmp_path)
+    feed(pipe, det, [join(at(1, "2C"), at(2, "3C"), at(2, "4C", 14.0, 3.0))] * 10, 0.8)
+    assert not pipe.pending and not pipe.errors
+    # (single-card plays only: a line of two cards would leave Cy's out)
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "2C"), ("Cy", "3C"), ("Cy", "4C")]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from calibration.profile import TableProfile
@@ -40,6 +41,11 @@ def stamp(obs: Observation) -> dict[str, Any]:
 def pretty_cards(codes: Sequence[str]) -> list[str]:
     """Card codes as people read them (``["10♣", "Q♥"]``)."""
     return [Card.parse(c).pretty() for c in codes]
+
+
+#: Games where one move may lay several cards in a pile (a Great Lakes dump, GL-3 and GL-4;
+#: every Wanagan lay is a hand shown). Elsewhere a move is one card.
+MOVES_OF_SEVERAL = frozenset({"great-lakes", "wanagan"})
 
 
 class TableLog:
@@ -371,7 +377,28 @@ class TableLog:
             return ""
         return str(doubtful(str(event.get("player")), card) or "")
 
+    def _as_moves(self, event: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """``event`` as the log holds it: where a move is one card, a play of several cards
+        (two cards read coming to rest at once, or answered "both") is that many plays, one
+        after the other in its order (Boodle 308: Bob's Q♣ and K♣ laid a moment apart were
+        one line with two cards, and every event entered by people after it was counted a
+        visual event early)."""
+        data = dict(event)
+        if data.get("event") != "play" or "cards" not in data or self.game in MOVES_OF_SEVERAL:
+            return [data]
+        rest = {k: v for k, v in data.items() if k != "cards"}
+        return [{**rest, "card": str(c)} for c in data["cards"]]
+
     def _log_visual(self, event: dict[str, Any], obs: Observation, result: FrameResult) -> None:
+        moves = self._as_moves(event)
+        if len(moves) > 1:
+            for move in moves:
+                at = obs.cards.index(move["card"]) if move["card"] in obs.cards else None
+                self._log_visual(move, replace(
+                    obs, cards=[move["card"]],
+                    positions=[obs.positions[at]] if at is not None and at < len(obs.positions)
+                    else []), result)
+            return
         self._append(event, result.announcements, result)
         self.visual_count += 1
         result.latency.append(max(0.0, result.t - obs.t_still))

@@ -1278,8 +1278,8 @@ class Questions(TableLog):
             for ev in events:
                 if ev.get("event") == "play" and ev.get("card") in obs.cards:
                     self._spot_of[str(ev["card"])] = obs.positions[obs.cards.index(ev["card"])]
-        for ev in events:
-            self._append(dict(ev), out)
+        for ev in (move for answered in events for move in self._as_moves(answered)):
+            self._append(ev, out)
             if ev.get("event") in ("play", "reveal", "trump"):
                 self.visual_count += 1
         return out

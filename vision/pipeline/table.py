@@ -29,7 +29,7 @@ from companion.cards import Card
 from companion.events import EventLog, read_log
 from companion.referee import EventError, Referee
 from vision.lookalikes import alike, confusable
-from vision.pipeline.log import comes_next, pretty_cards, stamp
+from vision.pipeline.log import MOVES_OF_SEVERAL, comes_next, pretty_cards, stamp
 from vision.pipeline.questions import Questions
 from vision.pipeline.results import (
     Answer,
@@ -42,10 +42,6 @@ from vision.pipeline.results import (
 )
 from vision.sources.frames import FrameSource, LatestFrame
 from vision.tracker import Observation, Tracker, TrackerConfig
-
-#: Games where one move may lay several cards in a pile (a Great Lakes dump, GL-3 and GL-4;
-#: every Wanagan lay is a hand shown). Elsewhere a move is one card.
-MOVES_OF_SEVERAL = frozenset({"great-lakes", "wanagan"})
 
 #: A frame that comes more than this many seconds after the one before it (`Frame.gap`)
 #: follows an outage: what changed on the table meanwhile was not seen, so it is put to people.
