@@ -15,7 +15,7 @@ from calibration.layout import CARD_W
 from calibration.profile import apply_homography
 from companion.cards import CARD_CODES, RANKS, Card
 from companion.events import Event, read_log
-from companion.referee import replay
+from companion.referee import Replay, replay
 from vision.detections import Detections
 from vision.lookalikes import alike, confusable, lookalikes
 from vision.pipeline.changes import ZoneChanges
@@ -455,9 +455,9 @@ class Questions(TableLog):
         now = replay([*events, Event(event, n + 1)])
         broken = {v.line for v in (now.referee.violations if now.referee else [])
                   if v.proof_line == n + 1 and v.line <= n}
-        recent += [(code, at) for code, at in sorted(self._line_of.items(),
-                                                     key=lambda item: -item[1][0])
-                   if any(line - plays < at[0] <= line for line in broken)
+        recent += [(code, logged_at) for code, logged_at in sorted(self._line_of.items(),
+                                                                   key=lambda item: -item[1][0])
+                   if any(line - plays < logged_at[0] <= line for line in broken)
                    and all(code != logged for logged, _ in recent)]
         answers: list[tuple[bool, bool, Answer]] = []
 
@@ -557,10 +557,10 @@ class Questions(TableLog):
         """The answer where ``event`` 's card, read now where ``under`` lies, is the card
         the camera saw come to rest on ``under`` (`Tracker.covered_at`) and read as it until
         now, played before the plays logged since it landed: the first of those lines
-        becomes this card, each of the others the play before it, and the last play is
-        logged again after them ("8♠, before Ann's 5♦"; Boodle 1938: Ann's 8♠ laid on her
-        3♠, read as 3♠ until four plays later). Only where every line since is a play of one
-        card and the log then accepts them all, breaking no rule."""
+        becomes this card, each later line the one before it, and the last line is logged
+        again after them ("8♠, before Ann's 5♦"; Boodle 1938: Ann's 8♠ laid on her
+        3♠, read as 3♠ until four plays later). Only where the first line since is a play of
+        one card and the log then accepts them all, breaking no rule."""
         if event.get("event") != "play" or "card" not in event or not obs.positions:
             return []
         landed = self.tracker.covered_at(under, *obs.positions[0])
@@ -595,11 +595,13 @@ class Questions(TableLog):
                  for ev, data in zip(later, shifted, strict=False)]
         return (*corrs, shifted[-1])
 
-    def _accepts_after(self, events: Sequence[Mapping[str, Any]]) -> bool:
-        """Does the log take ``events`` with no more errors and no more rules broken?"""
+    def _accepts_after(self, events: Sequence[Mapping[str, Any]],
+                       base: Replay | None = None) -> bool:
+        """Does the log take ``events`` with no more errors and no more rules broken?
+        ``base``: the log replayed as it is, where the caller has it."""
         logged = read_log(self.log.path).events
         n = self.log.lines
-        base = replay(logged)
+        base = base or replay(logged)
         after = replay([*logged, *(Event(dict(e), n + 1 + i) for i, e in enumerate(events))])
         return base.referee is not None and after.referee is not None \
             and len(after.errors) <= len(base.errors) \
@@ -615,6 +617,7 @@ class Questions(TableLog):
         6♥")."""
         who = reveal.get("player")
         shown = {str(c) for c in reveal.get("cards") or []}
+        base = replay(read_log(self.log.path).events)
         answers: list[Answer] = []
         for line, ev in sorted(self._line_of.values(), key=lambda item: -item[0]):
             if ev.get("event") != "play" or ev.get("player") != who:
@@ -624,7 +627,7 @@ class Questions(TableLog):
                 if under in shown or self._round_cards.get(under, 0):
                     continue
                 events = self._played_before({**ev, "card": under}, line)
-                if events is not None and self._accepts_after([*events, reveal]):
+                if events is not None and self._accepts_after([*events, reveal], base):
                     answers.append(Answer(f"{who}'s {Card.parse(under).pretty()} under "
                                           f"the {Card.parse(card).pretty()}",
                                           (*events, reveal)))
