@@ -216,3 +216,25 @@ def test_the_question_sits_above_its_one_click_answers_and_beside_yes_fix_no(
     bar._show_answers([])  # Yes / Fix… / No: the question beside them again
     assert not bar.question_above and bar.button_row.indexOf(bar.confirm_label) == 0
     assert bar.button_row.count() == parts and bar.rows.indexOf(bar.confirm_label) == -1
+
+
+def test_many_one_click_answers_wrap_into_rows_that_fit_a_small_screen(qtbot: QtBot) -> None:
+    # A missed card's question offers the players and the misreads that explain it: eleven
+    # answers in one row made the bar 2,100 px wide (wider than a 1366 x 768 screen, and
+    # wider than 1920 x 1080), and the tenth and eleventh were not shown at all.
+    from ui.panels import QuestionBar
+
+    bar = QuestionBar()
+    qtbot.addWidget(bar)
+    labels = ["Ann", "Bob", "Cy", "Dee", "Ann's 4♣ was A♣", "Dee's 2♠ was 2♣",
+              "Dee's 2♠ was 7♣", "nobody (6♣ as read)", "it was 9♣", "it was 5♣", "it was 9♠"]
+    bar.show_pending([(1, "5♣ was not seen: who played it? (5♣ comes next)", {},
+                       [(label, []) for label in labels])])
+    assert [b.text() for b in bar.answer_buttons] == [
+        *(f"{label}  [{i + 1}]" for i, label in enumerate(labels[:9])), *labels[9:]]
+    assert bar.minimumSizeHint().width() <= 1366 - 40
+    assert bar.rows.indexOf(bar.answer_box) >= 0  # rows of their own, under the question
+    bar.show_pending([(2, "Ann played 6♥? (it would break a rule)", {},
+                       [("6♥, not 9♥ before", []), ("6♥", [])])])
+    assert bar.button_row.indexOf(bar.answer_box) >= 0  # few: beside Something else… / No
+    assert [b.text() for b in bar.answer_buttons] == ["6♥, not 9♥ before  [1]", "6♥  [2]"]

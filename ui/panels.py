@@ -20,6 +20,7 @@ from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -58,6 +59,12 @@ def game_over_text(report: dict[str, Any]) -> str:
     return f"Game over — {', '.join(best[:-1])} and {best[-1]} tie with {top} {unit}"
 
 
+#: One-click answers on a row of the question bar (as many go beside Something else… and
+#: No), and how many it shows.
+ANSWERS_PER_ROW = 3
+MAX_ANSWERS = 12
+
+
 class QuestionBar(QWidget):
     """The yellow bar: the first reading the pipeline holds for a person (``show_pending``),
     answered with Yes / Fix… / No beside the question or, where the question has them,
@@ -88,9 +95,11 @@ class QuestionBar(QWidget):
         self.confirm_yes.clicked.connect(lambda: self.answered.emit(True))
         self.confirm_no.clicked.connect(lambda: self.answered.emit(False))
         self.confirm_fix.clicked.connect(lambda: self.fixRequested.emit())
-        # One-click answers (the likeliest cards, who played a missed card), keys 1-9.
+        # One-click answers (the likeliest cards, who played a missed card), keys 1-9; many
+        # of them in rows of ANSWERS_PER_ROW (nine in one row made the window 2,560 px wide,
+        # far wider than a 1366 x 768 or a 1920 x 1080 screen).
         self.answer_box = QWidget()
-        self.answer_row = QHBoxLayout(self.answer_box)
+        self.answer_row = QGridLayout(self.answer_box)
         self.answer_row.setContentsMargins(0, 0, 0, 0)
         self.answer_buttons: list[QPushButton] = []
         self._answers_for: Any = None
@@ -130,22 +139,37 @@ class QuestionBar(QWidget):
         self.setVisible(bool(pending))
 
     def _show_answers(self, answers: list[tuple[str, list[dict[str, Any]]]]) -> None:
-        """The question's one-click answers as buttons, numbered for keys 1-9. With them, the
-        answer 'as read' is one of the buttons, and Fix… is 'something else'."""
+        """The question's one-click answers as buttons, the first nine numbered for keys 1-9:
+        beside Something else… / No where they are few, else in rows of `ANSWERS_PER_ROW`
+        under the question (up to `MAX_ANSWERS`: a missed card's question offers the players
+        and the misreads that explain it, a dozen at most). With them, the answer 'as read'
+        is one of the buttons, and Fix… is 'something else'."""
         for b in self.answer_buttons:
             self.answer_row.removeWidget(b)
             b.deleteLater()
         self.answer_buttons.clear()  # the same list: the window names it too
-        for i, (label, _events) in enumerate(answers[:9]):
-            b = QPushButton(f"{label}  [{i + 1}]")
+        shown = answers[:MAX_ANSWERS]
+        wide = len(shown) > ANSWERS_PER_ROW
+        for i, (label, _events) in enumerate(shown):
+            b = QPushButton(f"{label}  [{i + 1}]" if i < 9 else label)
             b.setFont(font(14, True))
             b.clicked.connect(lambda _c=False, k=i: self.optionChosen.emit(k))
-            self.answer_row.addWidget(b)
+            self.answer_row.addWidget(b, *divmod(i, ANSWERS_PER_ROW) if wide else (0, i))
             self.answer_buttons.append(b)
         self.answer_box.setVisible(bool(answers))
         self.confirm_yes.setVisible(not answers)
         self.confirm_fix.setText("Something else…" if answers else "Fix…")
         self._place_question(above=bool(answers))
+        # More answers than fit beside Something else… / No: rows of their own, the whole
+        # bar wide, between the question and those two.
+        beside = self.button_row.indexOf(self.answer_box) >= 0
+        if wide and beside:
+            self.button_row.removeWidget(self.answer_box)
+            self.rows.insertWidget(self.rows.indexOf(self.confirm_label) + 1, self.answer_box)
+        elif not wide and not beside:
+            self.rows.removeWidget(self.answer_box)
+            self.button_row.insertWidget(self.button_row.indexOf(self.confirm_yes),
+                                         self.answer_box)
 
     def _place_question(self, above: bool) -> None:
         """The question on a line of its own above the one-click answers (the buttons then
