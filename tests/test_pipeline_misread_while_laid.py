@@ -620,3 +620,16 @@ def test_a_card_read_as_the_trump_card_offers_the_trump_card_misread(tmp_path: P
     assert [e["card"] for e in _resolved(tmp_path / "g.jsonl") if e["event"] == "trump"] \
         == ["4D"]
     assert ("Cy", "AD") in _plays(tmp_path) and len(asked) == 1
+
+
+def test_a_card_read_as_a_lookalike_until_plays_later_is_offered_before_them(
+        tmp_path: Path) -> None:
+    # Great Lakes seed 2261: Bob's 3♥ read as 8♥ (never logged) for three seconds while his
+    # 10♣ and 3♦ were logged; read right at last, "Bob played 3♥? (it would break a rule)"
+    # offered it only after them, and the round ended wrong.
+    answer = "3♥, before Bob's 10♣"
+    _pipe, asked = _run(tmp_path, "great-lakes", 2261, "3H", "8H", 3.4, answer, card="3H")
+    assert _offered(asked, "Bob played 3♥? (it would break a rule)", answer)
+    plays = _plays(tmp_path)
+    i = plays.index(("Bob", "3H"))
+    assert plays[i:i + 3] == [("Bob", "3H"), ("Bob", "TC"), ("Bob", "3D")]

@@ -442,6 +442,21 @@ class Tracker:
             return None
         return next((c for ft, c in reversed(spot.reads) if ft < first and c != code), None)
 
+    def run_before(self, code: str, x: float, y: float) -> tuple[str, float] | None:
+        """The code the spot at board point (x, y) was read as, over and over, just before
+        ``code`` was first read there, and since when (the card misread until now, or the
+        card it was laid on); None where nothing else was read there first."""
+        spot = self._spot_near(x, y)
+        reads = [] if spot is None else list(spot.reads)
+        first = next((i for i, (_ft, c) in enumerate(reads) if c == code), None)
+        if not first:
+            return None
+        other = reads[first - 1][1]
+        start = first - 1
+        while start > 0 and reads[start - 1][1] in (other, code):
+            start -= 1
+        return other, reads[start][0]
+
     def laid_reads_of(self, code: str, since: float) -> int:
         """As `reads_of`, counting only spots where ``code`` was read as a card laid there
         would be: no other card read on that spot both before its first reading and after its

@@ -4,6 +4,7 @@ read two ways, a card the camera missed; and the answers that settle them.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
@@ -394,7 +395,8 @@ class Questions(TableLog):
                                    and self._skipped(ev(read)) is None):
             earlier = self._misread_before(ev(read))
             options[:0] = [*earlier, *(self._came_before(ev(read), obs)
-                                       if read in unplayed else [])]
+                                       if read in unplayed else []),
+                           *(self._read_late(ev(read), obs) if read in unplayed else [])]
         elif kind == "reveal" and read not in unplayed:
             # A card shown that was logged as played: that play misread (Boodle 1638: Cy's
             # J♦ read as Q♦, then Ann's last card, the Q♦, shown).
@@ -573,6 +575,32 @@ class Questions(TableLog):
             return []
         first = self._line_of_at(since[0])
         return [Answer(f"{Card.parse(event['card']).pretty()}, before {first.get('player')}'s "
+                       f"{Card.parse(str(first['card'])).pretty()}", events)]
+
+    def _read_late(self, event: dict[str, Any], obs: Observation) -> list[Answer]:
+        """The answer where ``event`` 's card lay on its spot, read as a lookalike that was
+        never logged there, since before plays that were logged meanwhile, and is read right
+        only now: played before them, every later line moved one down ("3♥, before Bob's
+        10♣"; Great Lakes 2261: Bob's 3♥ read as 8♥ for three seconds while his 10♣ and 3♦
+        were logged, then "it would break a rule"). Only where the log then accepts them
+        all, breaking no rule."""
+        if event.get("event") != "play" or "card" not in event or not obs.positions:
+            return []
+        card = str(event["card"])
+        x, y = obs.positions[0]
+        before = self.tracker.run_before(card, x, y)
+        if before is None or not alike(card, before[0]):
+            return []
+        spot = self._spot_of.get(before[0])
+        if spot is not None and math.dist(spot, (x, y)) <= CARD_W / 2:
+            return []  # a card logged there: the card under it, or this one misread
+        since = sorted(line for line, ev in self._line_of.values()
+                       if float(ev.get("t", -1.0)) > before[1])
+        events = self._played_before(event, since[0]) if since else None
+        if events is None or not self._accepts_after(events):
+            return []
+        first = self._line_of_at(since[0])
+        return [Answer(f"{Card.parse(card).pretty()}, before {first.get('player')}'s "
                        f"{Card.parse(str(first['card'])).pretty()}", events)]
 
     def _line_of_at(self, line: int) -> dict[str, Any]:
