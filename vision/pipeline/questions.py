@@ -568,14 +568,7 @@ class Questions(TableLog):
         landed = self.tracker.covered_at(under, *obs.positions[0])
         if landed is None:
             return []
-        since = sorted(line for line, ev in self._line_of.values()
-                       if float(ev.get("t", -1.0)) > landed)
-        events = self._played_before(event, since[0]) if since else None
-        if events is None or not self._accepts_after(events):
-            return []
-        first = self._line_of_at(since[0])
-        return [Answer(f"{Card.parse(event['card']).pretty()}, before {first.get('player')}'s "
-                       f"{Card.parse(str(first['card'])).pretty()}", events)]
+        return self._before_plays_since(event, landed)
 
     def _read_late(self, event: dict[str, Any], obs: Observation) -> list[Answer]:
         """The answer where ``event`` 's card lay on its spot, read as a lookalike that was
@@ -594,14 +587,20 @@ class Questions(TableLog):
         spot = self._spot_of.get(before[0])
         if spot is not None and math.dist(spot, (x, y)) <= CARD_W / 2:
             return []  # a card logged there: the card under it, or this one misread
+        return self._before_plays_since(event, before[1])
+
+    def _before_plays_since(self, event: dict[str, Any], t: float) -> list[Answer]:
+        """The answer that logs the play ``event`` before the plays logged since table time
+        ``t`` ("3♥, before Bob's 10♣"), where the log then accepts them all; [] otherwise."""
         since = sorted(line for line, ev in self._line_of.values()
-                       if float(ev.get("t", -1.0)) > before[1])
+                       if float(ev.get("t", -1.0)) > t)
         events = self._played_before(event, since[0]) if since else None
         if events is None or not self._accepts_after(events):
             return []
         first = self._line_of_at(since[0])
-        return [Answer(f"{Card.parse(card).pretty()}, before {first.get('player')}'s "
-                       f"{Card.parse(str(first['card'])).pretty()}", events)]
+        return [Answer(f"{Card.parse(str(event['card'])).pretty()}, before "
+                       f"{first.get('player')}'s {Card.parse(str(first['card'])).pretty()}",
+                       events)]
 
     def _line_of_at(self, line: int) -> dict[str, Any]:
         """The play of one card logged at ``line`` this round ({} where none)."""
