@@ -542,14 +542,9 @@ class Questions(TableLog):
                 or np.hypot(spot[0] - x, spot[1] - y) > CARD_W / 2 \
                 or self.tracker.read_before(str(event["card"]), x, y) == last_card:
             return []
-        events = read_log(self.log.path).events
-        n = self.log.lines
         corr = {"event": "correct", "line": line, "with": dict(event)}
         again = dict(last)
-        base = replay(events)
-        after = replay([*events, Event(corr, n + 1), Event(again, n + 2)])
-        if base.referee is None or after.referee is None or len(after.errors) > len(base.errors) \
-                or len(after.referee.violations) > len(base.referee.violations):
+        if not self._accepts_after([corr, again]):
             return []
         return [Answer(f"{Card.parse(event['card']).pretty()}, then "
                        f"{Card.parse(last_card).pretty()}", (corr, again))]
@@ -606,16 +601,18 @@ class Questions(TableLog):
         """The play of one card logged at ``line`` this round ({} where none)."""
         return next((ev for ln, ev in self._line_of.values() if ln == line), {})
 
-    def _played_before(self, play: dict[str, Any], line: int
+    def _played_before(self, play: dict[str, Any], line: int,
+                       logged: Sequence[Event] | None = None
                        ) -> tuple[dict[str, Any], ...] | None:
         """The events that log ``play`` before the play at ``line``: that line becomes
         ``play``, each later line of the log as corrected the one before it, and the last is
-        logged again. None where ``line`` is not a play of this round."""
+        logged again. None where ``line`` is not a play of this round. ``logged``: the log's
+        events, where the caller has read them."""
         from companion.events import apply_corrections
 
         if self._line_of_at(line).get("event") != "play":
             return None
-        resolved, _ = apply_corrections(read_log(self.log.path).events)
+        resolved, _ = apply_corrections(logged or read_log(self.log.path).events)
         later = [ev for ev in resolved if ev.line >= line]
         shifted = [dict(play), *(dict(ev.data) for ev in later)]
         corrs = [{"event": "correct", "line": ev.line, "with": data}
@@ -623,12 +620,14 @@ class Questions(TableLog):
         return (*corrs, shifted[-1])
 
     def _accepts_after(self, events: Sequence[Mapping[str, Any]],
-                       base: Replay | None = None) -> bool:
+                       read: tuple[Sequence[Event], Replay] | None = None) -> bool:
         """Does the log take ``events`` with no more errors and no more rules broken?
-        ``base``: the log replayed as it is, where the caller has it."""
-        logged = read_log(self.log.path).events
+        ``read``: the log's events and their replay, where the caller has them."""
+        if read is None:
+            events_now = read_log(self.log.path).events
+            read = (events_now, replay(events_now))
+        logged, base = read
         n = self.log.lines
-        base = base or replay(logged)
         after = replay([*logged, *(Event(dict(e), n + 1 + i) for i, e in enumerate(events))])
         return base.referee is not None and after.referee is not None \
             and len(after.errors) <= len(base.errors) \
@@ -644,7 +643,8 @@ class Questions(TableLog):
         6♥")."""
         who = reveal.get("player")
         shown = {str(c) for c in reveal.get("cards") or []}
-        base = replay(read_log(self.log.path).events)
+        logged = read_log(self.log.path).events
+        read = (logged, replay(logged))
         answers: list[Answer] = []
         for line, ev in sorted(self._line_of.values(), key=lambda item: -item[0]):
             if ev.get("event") != "play" or ev.get("player") != who:
@@ -653,8 +653,8 @@ class Questions(TableLog):
             for under in confusable(card):
                 if under in shown or self._round_cards.get(under, 0):
                     continue
-                events = self._played_before({**ev, "card": under}, line)
-                if events is not None and self._accepts_after([*events, reveal], base):
+                events = self._played_before({**ev, "card": under}, line, logged)
+                if events is not None and self._accepts_after([*events, reveal], read):
                     answers.append(Answer(f"{who}'s {Card.parse(under).pretty()} under "
                                           f"the {Card.parse(card).pretty()}",
                                           (*events, reveal)))
@@ -681,17 +681,12 @@ class Questions(TableLog):
                 or mine[1].get("player") != theirs[1].get("player") \
                 or not alike(card, under):
             return None
-        events = read_log(self.log.path).events
-        n = self.log.lines
         if mine[0] < theirs[0]:
             fix = [{"event": "correct", "line": theirs[0], "with": None}]
         else:
             fix = [{"event": "correct", "line": theirs[0], "with": {**theirs[1], "card": card}},
                    {"event": "correct", "line": mine[0], "with": None}]
-        base = replay(events)
-        after = replay([*events, *(Event(f, n + 1 + i) for i, f in enumerate(fix))])
-        if base.referee is None or after.referee is None or len(after.errors) > len(base.errors) \
-                or len(after.referee.violations) > len(base.referee.violations):
+        if not self._accepts_after(fix):
             return None
         who, c, u = mine[1].get("player"), Card.parse(card).pretty(), Card.parse(under).pretty()
         return (f"{who} played {u} and {c}?",
