@@ -633,3 +633,18 @@ def test_a_card_read_as_a_lookalike_until_plays_later_is_offered_before_them(
     plays = _plays(tmp_path)
     i = plays.index(("Bob", "3H"))
     assert plays[i:i + 3] == [("Bob", "3H"), ("Bob", "TC"), ("Bob", "3D")]
+
+
+def test_a_hand_shown_with_a_card_played_offers_it_misread_and_that_play_too(
+        tmp_path: Path) -> None:
+    # Michigan seed 2330: Cy's last card 10♦ read as J♦ and logged so; Bob's J♦ then shown
+    # read as J♥, a card Cy played. "Confirm Bob's hand" offered nothing; the hand typed in
+    # (with the J♦) was refused and the round ended with Cy's J♦ wrong in silence.
+    video, source = _round("michigan-rummy", 2330)
+    t10 = _laid_at(video, card="TD")
+    answer = "the J♥ shown is J♦; Cy's J♦ was 10♦"
+    reader = _misread_both(source, ("TD", "JD", t10 - 0.2, 1e9), ("JD", "JH", 0.0, 1e9))
+    asked = _answered_at_once(tmp_path, video, source, reader, choose=answer)
+    assert _offered(asked, "Confirm Bob's hand: 4♠ J♥ 5♦ 3♣ 2♣? (J♥ was played by Cy", answer)
+    assert _plays(tmp_path)[-1] == ("Cy", "TD")
+    assert _hands(tmp_path).get("Bob") == ["2C", "3C", "4S", "5D", "JD"]

@@ -343,7 +343,8 @@ class Questions(TableLog):
         if len(obs.cards) != 1 or fixes:
             if len(obs.cards) != 1 and event.get("cards"):
                 fixes = [*fixes, *self._read_twice(dict(event), obs),
-                         *self._earlier_misread(dict(event))][:3]
+                         *self._earlier_misread(dict(event)),
+                         *self._shown_misread(dict(event))][:3]
                 if not fixes and event.get("event") == "reveal":
                     fixes = self._covered_misread(dict(event))
             if not fixes:
@@ -751,6 +752,43 @@ class Questions(TableLog):
                     answers.append(Answer(f"{ev.data.get('player')}'s "
                                           f"{Card.parse(card).pretty()} was "
                                           f"{Card.parse(was).pretty()}", (corr, event)))
+        return answers[:3]
+
+    def _shown_misread(self, event: dict[str, Any]) -> list[Answer]:
+        """Answers for a held hand shown with a card that a play logged this round: that
+        card of the hand misread, a card it is easily taken for (or one taken for it) in its
+        place; where another player's play logged that card too, with that play misread as
+        well, a card easily taken for it that nobody played or shows (Michigan 2330: Cy's
+        last card 10♦ read as J♦ and logged so; Bob's J♦ then shown read as J♥, a card Cy
+        played: "the J♥ shown is J♦; Cy's J♦ was 10♦"). Only those the log then takes."""
+        if event.get("event") != "reveal":
+            return []
+        cards = [str(c) for c in event.get("cards") or []]
+        logged = read_log(self.log.path).events
+        read = (logged, replay(logged))
+        answers: list[Answer] = []
+        for card in [c for c in cards if self._round_cards.get(c, 0)]:
+            for was in confusable(card):
+                if was in cards:
+                    continue
+                hand = {**event, "cards": [was if c == card else c for c in cards]}
+                label = f"the {Card.parse(card).pretty()} shown is {Card.parse(was).pretty()}"
+                if not self._round_cards.get(was, 0):
+                    if self._accepts_after([hand], read):
+                        answers.append(Answer(label, (hand,)))
+                    continue
+                play = self._line_of.get(was)
+                if play is None or play[1].get("player") == event.get("player"):
+                    continue
+                for other in confusable(was):
+                    if other in cards or other == card or self._round_cards.get(other, 0):
+                        continue
+                    corr = {"event": "correct", "line": play[0],
+                            "with": {**play[1], "card": other}}
+                    if self._accepts_after([corr, hand], read):
+                        answers.append(Answer(
+                            f"{label}; {play[1].get('player')}'s {Card.parse(was).pretty()} "
+                            f"was {Card.parse(other).pretty()}", (corr, hand)))
         return answers[:3]
 
     def _ran_out(self, obs: Observation) -> tuple[str, list[Answer]] | None:
