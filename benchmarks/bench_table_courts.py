@@ -1,14 +1,22 @@
-"""Benchmark: how often the table's card reader and the index reader name still cards right
-in the zone views of rendered rounds, court cards (J, Q, K) apart from the others, for a deck
-design (default the demo's; a held-out design such as ``dondorf`` shows how a deck the card
-reader never saw reads).
+"""Benchmark: how often the table's readers name still cards right in the zone views of
+rendered rounds, court cards (J, Q, K) apart from the others, for a deck design (default the
+demo's; a held-out design such as ``dondorf`` shows how a deck the card reader never saw
+reads).
 
 One frame every two seconds of a Michigan, a Great Lakes and a Pressman round (seeds 100-102)
 is cut into the table's zone views (320 px, margin 35, as `vision.zones.ZoneReader` cuts
-them) and read by both readers. A reading (confidence 0.5 or more) counts as right when its
-code is one of the visible cards whose frame box holds the reading's centre, as wrong when
-it is none of them; a reading on no visible card is not counted. This is the measurement a
-deck check at the table would rest on: which reader to trust for a deck.
+them) and read by both readers, and by the hybrid (the card boxes named by the crop
+classifier and the indices together), which reads the table while the deck is not judged and
+throughout on a deck the card reader does not know (`vision.readers.deck_check`). A reading
+(confidence 0.5 or more) counts as right when its code is one of the visible cards whose
+frame box holds the reading's centre, as wrong when it is none of them; a reading on no
+visible card is not counted. This is the measurement a deck check at the table would rest
+on: which reader to trust for a deck.
+
+It also prints how surely the crop classifier calls each of the hybrid's card boxes that lies
+over one card a court card (its probabilities' share on the 12 courts): the least share of a
+court card, the largest of any other, and how many boxes the hybrid's `COURT_SURE` and
+`PIPS_SURE` judge, and wrongly (`vision.readers.index_reader.other_kind`).
 
     python benchmarks/bench_table_courts.py [--deck dondorf]
 """
@@ -20,6 +28,7 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -28,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.cards import CARD_CODES  # noqa: E402
 from vision.readers.detector import CardDetector  # noqa: E402
+from vision.readers.index_reader import COURT_CODES, COURT_SURE, PIPS_SURE  # noqa: E402
 from vision.readers.load import load_reader  # noqa: E402
 from vision.render.demo import simulated_round  # noqa: E402
 from vision.render.plan import RenderConfig  # noqa: E402
@@ -42,9 +52,12 @@ def main() -> int:
     ap.add_argument("--deck", default=None, help="the deck design on the table")
     ap.add_argument("--every", type=int, default=4, help="read one frame in this many (2 fps)")
     args = ap.parse_args()
-    readers = {"card reader": CardDetector(), "index reader": load_reader("index", table=True)}
+    readers = {"card reader": CardDetector(), "index reader": load_reader("index", table=True),
+               "hybrid": load_reader("hybrid", table=True)}
     # Per reader and kind of card: [right, wrong].
     tally = {name: {"courts": [0, 0], "others": [0, 0]} for name in readers}
+    # The crop classifier's court share on each hybrid card box over one card, by its kind.
+    shares: dict[bool, list[float]] = {True: [], False: []}
     t0 = time.time()
     for game, seed in ROUNDS:
         cfg = RenderConfig(fps=2, seed=seed)
@@ -56,16 +69,19 @@ def main() -> int:
                 continue
             visible = [(code, box) for code, box, seen in shown.cards if seen]
             images = [rectify(shown.image, v) for v in views]
+            for view, image in zip(views, images, strict=True):
+                boxes, _cardness, probs = readers["hybrid"].named_card_boxes(image)
+                for box, p in zip(boxes, probs, strict=True):
+                    under = cards_under(box, view.to_image, visible)
+                    if len(under) == 1 and p.sum() > 0:
+                        shares[under[0][0] in "JQK"].append(float(p[COURT_CODES].sum() / p.sum()))
             for name, reader in readers.items():
                 for view, dets in zip(views, reader.detect_many(images), strict=True):
                     for box, cid, score in zip(dets.xyxy, dets.class_id, dets.confidence,
                                                strict=True):
                         if score < 0.5:
                             continue
-                        centre = np.array([[[(box[0] + box[2]) / 2, (box[1] + box[3]) / 2]]],
-                                          np.float32)
-                        x, y = cv2.perspectiveTransform(centre, view.to_image)[0, 0]
-                        under = [c for c, b in visible if b[0] <= x <= b[2] and b[1] <= y <= b[3]]
+                        under = cards_under(box, view.to_image, visible)
                         if not under:
                             continue
                         code = CARD_CODES[int(cid)]
@@ -77,8 +93,24 @@ def main() -> int:
         print(f"  {name:<13} " + "; ".join(
             f"{kind} {right} right, {wrong} wrong ({wrong / max(right + wrong, 1):.2f})"
             for kind, (right, wrong) in kinds.items()))
+    court, other = np.array(shares[True]), np.array(shares[False])
+    judged = int((court >= COURT_SURE).sum() + (court <= PIPS_SURE).sum()
+                 + (other >= COURT_SURE).sum() + (other <= PIPS_SURE).sum())
+    wrongly = int((court <= PIPS_SURE).sum() + (other >= COURT_SURE).sum())
+    print(f"  crop classifier's court share, hybrid boxes over one card: courts "
+          f"{court.min(initial=1.0):.2f} at least ({len(court)} boxes), other cards "
+          f"{other.max(initial=0.0):.2f} at most ({len(other)}); judged at {COURT_SURE} / "
+          f"{PIPS_SURE}: {judged}, wrongly {wrongly}")
     print(f"  {time.time() - t0:.0f} s in all")
     return 0
+
+
+def cards_under(box: np.ndarray, to_image: np.ndarray, visible: list[tuple[str, Any]]
+                ) -> list[str]:
+    """The visible cards whose frame box holds the centre of a zone view's ``box``."""
+    centre = np.array([[[(box[0] + box[2]) / 2, (box[1] + box[3]) / 2]]], np.float32)
+    x, y = cv2.perspectiveTransform(centre, to_image)[0, 0]
+    return [c for c, b in visible if b[0] <= x <= b[2] and b[1] <= y <= b[3]]
 
 
 if __name__ == "__main__":

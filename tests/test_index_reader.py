@@ -689,6 +689,31 @@ def test_one_cards_two_corners_read_two_ways_stay_one_card() -> None:
     assert sorted(r.code for group in others for r in group) == ["2D", "3D"]
 
 
+def test_an_index_of_the_kind_the_classifier_rules_out_is_another_cards() -> None:
+    from vision.readers.index_reader import COURT_SURE, PIPS_SURE, other_kind
+
+    # Oh Claire! 309 on the held-out tigullio deck: a far Q♦ whose small corners the heads
+    # read as 10♦ and 8♦; the crop classifier, unsure which court, surely saw a court.
+    corners = [reading("TD", (5, 5, 15, 25)), reading("8D", (85, 115, 95, 135), orient=2),
+               reading("QD", (5, 5, 15, 25), p=0.5)]
+    court = np.zeros(52)
+    for code, p in (("QD", 0.4), ("JD", 0.2), ("KD", 0.2), ("8D", 0.1), ("TD", 0.1)):
+        court[CARD_CODES.index(code)] = p
+    assert court[[CARD_CODES.index(c) for c in ("QD", "JD", "KD")]].sum() >= COURT_SURE
+    own, strays = other_kind(corners, court)
+    assert [r.code for r in own] == ["QD"] and [r.code for r in strays] == ["TD", "8D"]
+    # A box surely not a court: a court's index in it is another card's.
+    pips = np.zeros(52)
+    pips[CARD_CODES.index("TD")] = 1.0 - PIPS_SURE / 2
+    pips[CARD_CODES.index("QD")] = PIPS_SURE / 2
+    own, strays = other_kind(corners, pips)
+    assert [r.code for r in own] == ["TD", "8D"] and [r.code for r in strays] == ["QD"]
+    # Unsure of the kind: every index stays.
+    even = np.zeros(52)
+    even[CARD_CODES.index("TD")] = even[CARD_CODES.index("QD")] = 0.5
+    assert other_kind(corners, even) == (corners, [])
+
+
 def test_a_free_shape_localiser_input_is_padded_only_to_its_stride() -> None:
     from vision.readers.detector import letterbox
 
