@@ -18,7 +18,10 @@ over one card a court card (its probabilities' share on the 12 courts): the leas
 court card, the largest of any other, and how many boxes the hybrid's `COURT_SURE` and
 `PIPS_SURE` judge, and wrongly (`vision.readers.index_reader.other_kind`).
 
-    python benchmarks/bench_table_courts.py [--deck dondorf]
+With ``--profile`` the index reader and the hybrid read with a deck profile from
+``companion teach-deck``, as the table reads a taught deck (`vision.readers.load.table_reader`).
+
+    python benchmarks/bench_table_courts.py [--deck dondorf] [--profile deck.json]
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from companion.cards import CARD_CODES  # noqa: E402
 from vision.readers.detector import CardDetector  # noqa: E402
 from vision.readers.index_reader import COURT_CODES, COURT_SURE, PIPS_SURE  # noqa: E402
-from vision.readers.load import load_reader  # noqa: E402
+from vision.readers.load import load_reader, read_deck_profile  # noqa: E402
 from vision.render.demo import simulated_round  # noqa: E402
 from vision.render.plan import RenderConfig  # noqa: E402
 from vision.render.table import TableVideo  # noqa: E402
@@ -51,9 +54,18 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deck", default=None, help="the deck design on the table")
     ap.add_argument("--every", type=int, default=4, help="read one frame in this many (2 fps)")
+    ap.add_argument("--profile", default=None,
+                    help="a deck profile from companion teach-deck: the index reader and the "
+                         "hybrid read with it, as the table does with a taught deck")
+    ap.add_argument("--courts-by-index", action="store_true",
+                    help="the hybrid takes which court a card is from its indices alone, as "
+                         "the table reads a deck whose courts the card reader names wrongly")
     args = ap.parse_args()
-    readers = {"card reader": CardDetector(), "index reader": load_reader("index", table=True),
-               "hybrid": load_reader("hybrid", table=True)}
+    taught = {} if args.profile is None else {"deck": read_deck_profile(args.profile)}
+    readers = {"card reader": CardDetector(),
+               "index reader": load_reader("index", table=True, **taught),
+               "hybrid": load_reader("hybrid", table=True, courts_by_index=args.courts_by_index,
+                                     **taught)}
     # Per reader and kind of card: [right, wrong].
     tally = {name: {"courts": [0, 0], "others": [0, 0]} for name in readers}
     # The crop classifier's court share on each hybrid card box over one card, by its kind.
@@ -87,7 +99,8 @@ def main() -> int:
                         code = CARD_CODES[int(cid)]
                         kind = "courts" if code[0] in "JQK" else "others"
                         tally[name][kind][0 if code in under else 1] += 1
-    print(f"deck: {args.deck or 'the demo deck'}; "
+    print(f"deck: {args.deck or 'the demo deck'}"
+          f"{f', read with the profile {args.profile}' if args.profile else ''}; "
           f"{', '.join(f'{g} seed {s}' for g, s in ROUNDS)}")
     for name, kinds in tally.items():
         print(f"  {name:<13} " + "; ".join(

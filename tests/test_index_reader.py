@@ -714,6 +714,31 @@ def test_an_index_of_the_kind_the_classifier_rules_out_is_another_cards() -> Non
     assert other_kind(corners, even) == (corners, [])
 
 
+def test_on_a_deck_the_classifier_does_not_know_the_indices_say_which_court() -> None:
+    from vision.readers.index_reader import courts_pooled, named_by_an_index
+
+    # Great Lakes 101 on the held-out tigullio deck: the crop classifier calls a J♦ a K♦.
+    probs = np.zeros(52)
+    for code, p in (("KD", 0.6), ("JD", 0.2), ("QH", 0.1), ("9D", 0.1)):
+        probs[CARD_CODES.index(code)] = p
+    pooled = courts_pooled(probs)
+    at = {c: pooled[CARD_CODES.index(c)] for c in ("JD", "QD", "KD", "QH", "JH", "9D")}
+    # Which court is left open; court or not, and the suit, stay as the classifier says.
+    assert np.allclose([at["JD"], at["QD"], at["KD"]], 0.8 / 3)
+    assert np.allclose([at["QH"], at["JH"]], 0.1 / 3) and at["9D"] == 0.1
+    assert np.isclose(pooled.sum(), probs.sum())
+    # The index in the box decides the court ...
+    voted = pooled * np.outer(reading("JD", (5, 5, 15, 25)).suit,
+                              reading("JD", (5, 5, 15, 25)).rank).reshape(-1)
+    assert CARD_CODES[int(voted.argmax())] == "JD"
+    # ... and a court card no index names is not read; a pip card needs none.
+    jd, kd, nine = (CARD_CODES.index(c) for c in ("JD", "KD", "9D"))
+    assert named_by_an_index(jd, [reading("JD", (5, 5, 15, 25), p=0.4)])
+    assert not named_by_an_index(kd, [reading("JD", (5, 5, 15, 25))])
+    assert not named_by_an_index(kd, [])
+    assert named_by_an_index(nine, [])
+
+
 def test_a_free_shape_localiser_input_is_padded_only_to_its_stride() -> None:
     from vision.readers.detector import letterbox
 
@@ -922,6 +947,20 @@ def test_photos_are_read_with_the_photo_models_and_a_taught_deck_with_its_own() 
     # heads the profile was refitted on.
     photo.use_deck(profile)
     assert photo.heads.path == index_heads.heads_path() and photo.heads.layers is not None
+
+
+def test_the_table_reads_an_unjudged_deck_with_courts_taken_from_the_indices() -> None:
+    from vision.readers import index_reader, load
+    from vision.readers.deck_check import DeckCheck
+
+    pytest.importorskip("onnxruntime")
+    if not index_reader.available():
+        pytest.skip("the index models are not installed")
+    table = load.checked_table_reader()
+    assert isinstance(table, DeckCheck) and table.choice is None
+    assert table.active.courts_by_index and table.active.card_detector.classifier is not None
+    # Photos, where no deck is judged, keep the crop classifier's word on the courts.
+    assert not load.load_reader("hybrid", threads=1, ocr=False).courts_by_index
 
 
 def test_resolve_reader_names_what_auto_loads() -> None:

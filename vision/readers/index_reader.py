@@ -234,11 +234,18 @@ class IndexReader:
       its foot, where a box cut short leaves the suit (`regrown`).
     - ``gaps``: indices of a spread that the localiser missed are read where the spacing of
       the indices it found says they lie (`spread_gaps`).
+    - ``courts_by_index`` (with ``whole_cards``): the crop classifier says whether a card box
+      is a court card and of which suit, not which court (`courts_pooled`); a box named a
+      court card is read only when an index inside it reads that rank. The table's hybrid
+      reads so (`vision.readers.load.checked_table_reader`) while the deck is not judged and
+      on a deck the card reader does not know: the classifier tells a court's picture from
+      pips on every deck, but a king from a queen only on the decks it learnt.
     """
 
     names = CARD_CODES
     regrow = gaps = True
     magnify, magnified_sure = 1.0, 0.85
+    courts_by_index = False
 
     def __init__(self, localiser: str | Path | None = None, heads: str | Path | None = None,
                  conf: float = 0.5, index_conf: float = 0.25, threads: int = 2,
@@ -251,8 +258,8 @@ class IndexReader:
                  negative: bool = False, faceless: float = FACELESS_PX,
                  faint_below: float = 0.0, faint_index: float = 0.9, alike: bool = True,
                  coarse: bool = False, eighths: bool = False, regrow: bool = True,
-                 gaps: bool = True, magnify: float = 1.0, magnified_sure: float = 0.85
-                 ) -> None:
+                 gaps: bool = True, magnify: float = 1.0, magnified_sure: float = 0.85,
+                 courts_by_index: bool = False) -> None:
         self.localiser_path = Path(localiser) if localiser else localiser_path()
         if not self.localiser_path.exists():
             raise FileNotFoundError(f"index localiser not found: {self.localiser_path}")
@@ -287,6 +294,7 @@ class IndexReader:
         self.alike = bool(alike)
         self.faint_below, self.faint_index = float(faint_below), float(faint_index)
         self.regrow, self.gaps = bool(regrow), bool(gaps)
+        self.courts_by_index = bool(courts_by_index)
         self.decks = int(decks)
         self.card_detector = None
         if card_boxes:
@@ -683,7 +691,7 @@ class IndexReader:
         names, scores, dists = [], [], []
         blank: list[int] = []  # unsure boxes with no index anywhere: mostly card backs
         for i in range(len(boxes)):
-            p = probs[i]
+            p = courts_pooled(probs[i]) if self.courts_by_index else probs[i]
             for r in inside.get(i, []):  # each corner votes
                 p = p * vote(r) ** (self.index_weight * r.is_index)
             if i not in inside and p.max() < self.corner_gate * p.sum():
@@ -698,6 +706,8 @@ class IndexReader:
                     blank.append(i)
             p = p / max(float(p.sum()), 1e-12)
             c = int(p.argmax())
+            if self.courts_by_index and not named_by_an_index(c, inside.get(i, [])):
+                blank.append(i)  # a court card no index inside names: which one is unknown
             names.append(c)
             scores.append(float(np.sqrt(cardness[i] * p[c])))
             dists.append(p)
@@ -1083,6 +1093,25 @@ def other_kind(readings: list[IndexReading], probs: np.ndarray
         return readings, []
     own = [r for r in readings if bool(COURT_RANKS[int(r.rank.argmax())]) == (court >= COURT_SURE)]
     return own, [r for r in readings if not any(r is o for o in own)]
+
+
+def courts_pooled(probs: np.ndarray) -> np.ndarray:
+    """The crop classifier's 52 probabilities with those of each suit's three court cards
+    made equal (their mean): the box's kind and suit as the classifier reads them, with no
+    word on which court it is."""
+    out = np.array(probs, np.float64, copy=True)
+    for suit in range(4):
+        at = suit * 13 + np.flatnonzero(COURT_RANKS)
+        out[at] = out[at].mean()
+    return out
+
+
+def named_by_an_index(code: int, readings: Sequence[IndexReading]) -> bool:
+    """Whether the card ``code`` (an index of `CARD_CODES`) needs no index to name it (it is
+    not a court card), or one of ``readings`` reads its rank (`IndexReader`
+    ``courts_by_index``)."""
+    rank = code % 13
+    return not COURT_RANKS[rank] or any(int(r.rank.argmax()) == rank for r in readings)
 
 
 def vote(r: IndexReading) -> np.ndarray:
