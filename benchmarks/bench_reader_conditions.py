@@ -13,7 +13,7 @@ With ``--errors`` every wrong reading is listed with the card it lies on, and th
 readings are counted by kind (`error_kind`).
 
     python benchmarks/bench_reader_conditions.py [--scenes 30] [--reader index|card] [--size 1600]
-        [--magnify 2] [--errors]
+        [--magnify 2] [--errors] [--courts-by-index]
 """
 
 from __future__ import annotations
@@ -151,6 +151,9 @@ def main() -> int:
                          "magnify; default: the reader's own)")
     ap.add_argument("--errors", action="store_true",
                     help="list every wrong reading and count them by kind")
+    ap.add_argument("--courts-by-index", action="store_true",
+                    help="hybrid: which court a card is, its indices say where one reads a "
+                         "court rank (IndexReader courts_by_index, as the table reads)")
     args = ap.parse_args()
     names = design_names(args.designs)
     if not names:
@@ -161,6 +164,8 @@ def main() -> int:
         kw["tile"] = False
     if args.magnify is not None:
         kw["magnify"] = args.magnify
+    if args.courts_by_index:
+        kw["courts_by_index"] = True
     reader = load_reader(args.reader, conf=args.conf, **kw)
     print(f"reader: {type(reader).__name__}; {args.designs} designs: {', '.join(names)}; "
           f"{args.scenes} scenes per condition, {args.size} px")

@@ -25,6 +25,7 @@ The dev photos are for measuring, not for choosing: ``--without-dev`` leaves the
 spoilt copies out, for a choice between training runs that keeps the dev set a measurement.
 
     python benchmarks/bench_real_pooled.py [--reader hybrid|index|card] [--without-dev] [--json]
+        [--courts-by-index]
 """
 
 from __future__ import annotations
@@ -120,8 +121,12 @@ def main() -> int:
     ap.add_argument("--without-dev", action="store_true",
                     help="leave out the dev photos and their spoilt copies")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--courts-by-index", action="store_true",
+                    help="hybrid: which court a card is, its indices say where one reads a "
+                         "court rank (IndexReader courts_by_index, as the table reads)")
     args = ap.parse_args()
-    reader = load_reader(args.reader)
+    kw = {"courts_by_index": True} if args.courts_by_index else {}
+    reader = load_reader(args.reader, **kw)
     t0 = time.time()
     sets = pooled(reader, None if args.without_dev else args.dev, args.src)
     if len(sets) == 1:
