@@ -236,11 +236,12 @@ class IndexReader:
       the indices it found says they lie (`spread_gaps`).
     - ``courts_by_index`` (with ``whole_cards``): the crop classifier says whether a card box
       is a court card and of which suit, not which court (`courts_pooled`), in a box where
-      an index inside reads a court rank (`reads_a_court`); elsewhere it names the card.
-      The table's hybrid reads so (`vision.readers.load.checked_table_reader`) while the
-      deck is not judged and on a deck the card reader does not know: the classifier tells
-      a court's picture from pips on every deck, but a king from a queen only on the decks
-      it learnt.
+      an index inside reads a court rank (`reads_a_court`), or where indices inside read as
+      pips in a box it surely calls a court still lean to one court (`court_hint`);
+      elsewhere it names the card. The table's hybrid reads so
+      (`vision.readers.load.checked_table_reader`) while the deck is not judged and on a
+      deck the card reader does not know: the classifier tells a court's picture from pips
+      on every deck, but a king from a queen only on the decks it learnt.
     """
 
     names = CARD_CODES

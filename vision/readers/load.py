@@ -187,15 +187,14 @@ def checked_table_reader() -> Any:
     from vision.readers.deck_check import DeckCheck
 
     # Until the deck is judged, and for good on a deck the card reader does not know, the
-    # hybrid takes which court a card is from its indices where one reads a court rank: the
-    # crop classifier tells a court's picture from pips on any deck, but names the courts of
-    # a deck it never saw wrongly half the time (`IndexReader` ``courts_by_index``). Court
-    # readings, right / wrong, in zone views of three rounds (`bench_table_courts.py
-    # [--courts-by-index]`): the held-out tigullio deck 39 / 13 -> 43 / 11; dondorf and the
-    # demo's deck unchanged. Not reading a court box that no index names was tried: 34 / 1,
-    # but 7 of 10 tigullio rounds wrong in silence instead of 3, the unread courts taken for
-    # other cards. Rarely do enough court cards show in one round to judge a deck (tigullio,
-    # Great Lakes 301: 2 of 6), so it is the hybrid that reads it.
+    # hybrid takes which court a card is from its indices (`IndexReader` ``courts_by_index``):
+    # the crop classifier tells a court's picture from pips on any deck, but names the courts
+    # of a deck it never saw wrongly half the time. Court readings, right / wrong, in zone
+    # views of three rounds (`bench_table_courts.py [--courts-by-index]`): the held-out
+    # tigullio deck 39 / 13 -> 55 / 2; dondorf and the demo's deck unchanged. Rarely do
+    # enough court cards show in one round to judge a deck (tigullio, Great Lakes 301: 2 of
+    # 6), so it is the hybrid that reads it (models/INDEX.md, "Fortieth and forty-first
+    # sessions").
     return DeckCheck(CardDetector(), load_reader("index", table=True),
                      lambda: load_reader("hybrid", table=True, courts_by_index=True))
 
