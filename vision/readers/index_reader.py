@@ -676,8 +676,8 @@ class IndexReader:
             # pips even on decks whose courts it names wrongly (`other_kind`).
             inside[i], strays = other_kind(inside[i], probs[i])
             loose.extend(strays)
-            if strays and self.courts_by_index:
-                hinted[i] = strays
+            if strays and self.courts_by_index and not reads_a_court(strays):
+                hinted[i] = strays  # read as pips in a box surely a court card
             # A box around an overlapped pile or spread holds the indices of several cards:
             # the box is named for one of them, every other card shown there is a card too.
             inside[i], others = split_box(inside[i], probs[i])
