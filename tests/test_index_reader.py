@@ -715,7 +715,7 @@ def test_an_index_of_the_kind_the_classifier_rules_out_is_another_cards() -> Non
 
 
 def test_on_a_deck_the_classifier_does_not_know_the_indices_say_which_court() -> None:
-    from vision.readers.index_reader import courts_pooled, reads_a_court
+    from vision.readers.index_reader import courts_pooled, reads_a_court, reads_another_court
 
     # Great Lakes 101 on the held-out tigullio deck: the crop classifier calls a J♦ a K♦.
     probs = np.zeros(52)
@@ -735,6 +735,11 @@ def test_on_a_deck_the_classifier_does_not_know_the_indices_say_which_court() ->
     assert reads_a_court([reading("9D", (5, 5, 15, 25)), reading("JD", (5, 5, 15, 25), p=0.4)])
     assert not reads_a_court([reading("9D", (5, 5, 15, 25))])
     assert not reads_a_court([])
+    # Pooled only where an index reads another court than the classifier's: an index that
+    # reads its K in another suit leaves the classifier's suit as sure as it was.
+    assert reads_another_court([reading("JD", (5, 5, 15, 25))], probs)
+    assert not reads_another_court([reading("KC", (5, 5, 15, 25))], probs)
+    assert not reads_another_court([reading("9D", (5, 5, 15, 25))], probs)
 
 
 def test_a_court_index_misread_as_pips_still_says_which_court(monkeypatch) -> None:  # noqa: ANN001

@@ -236,12 +236,13 @@ class IndexReader:
       the indices it found says they lie (`spread_gaps`).
     - ``courts_by_index`` (with ``whole_cards``): the crop classifier says whether a card box
       is a court card and of which suit, not which court (`courts_pooled`), in a box where
-      an index inside reads a court rank (`reads_a_court`), or where indices inside read as
-      pips in a box it surely calls a court still lean to one court (`court_hint`);
-      elsewhere it names the card. The table's hybrid reads so
-      (`vision.readers.load.checked_table_reader`) while the deck is not judged and on a
-      deck the card reader does not know: the classifier tells a court's picture from pips
-      on every deck, but a king from a queen only on the decks it learnt.
+      an index inside reads another court rank than the classifier's favourite court
+      (`reads_another_court`), or where indices inside read as pips in a box it surely
+      calls a court still lean to one court (`court_hint`); elsewhere it names the card.
+      The table's hybrid reads so (`vision.readers.load.checked_table_reader`) while the
+      deck is not judged and on a deck the card reader does not know: the classifier tells
+      a court's picture from pips on every deck, but a king from a queen only on the decks
+      it learnt.
     """
 
     names = CARD_CODES
@@ -697,7 +698,7 @@ class IndexReader:
         blank: list[int] = []  # unsure boxes with no index anywhere: mostly card backs
         for i in range(len(boxes)):
             p = probs[i]
-            if self.courts_by_index and reads_a_court(inside.get(i, [])):
+            if self.courts_by_index and reads_another_court(inside.get(i, []), p):
                 p = courts_pooled(p)  # which court it is, the indices say
             elif self.courts_by_index and (hint := court_hint(hinted.get(i, []))) is not None:
                 p = courts_pooled(p) * hint  # a court index misread as pips says which court
@@ -1138,10 +1139,18 @@ def court_hint(readings: Sequence[IndexReading]) -> np.ndarray | None:
 
 
 def reads_a_court(readings: Sequence[IndexReading]) -> bool:
-    """Whether one of ``readings`` reads a court rank (J, Q or K, its rank's argmax): then
-    the indices, not the crop classifier, say which court a box is (`IndexReader`
-    ``courts_by_index``)."""
+    """Whether one of ``readings`` reads a court rank (J, Q or K, its rank's argmax)."""
     return any(bool(COURT_RANKS[int(r.rank.argmax())]) for r in readings)
+
+
+def reads_another_court(readings: Sequence[IndexReading], probs: np.ndarray) -> bool:
+    """Whether one of ``readings`` reads a court rank other than that of the court card the
+    crop classifier's ``probs`` (52) favour: then the indices, not the classifier, say which
+    court a box is (`IndexReader` ``courts_by_index``). Where they read the classifier's
+    rank, its probabilities stand as they are, the suit's with them."""
+    rank = int(np.flatnonzero(COURT_CODES)[int(np.argmax(probs[COURT_CODES]))]) % 13
+    return any(bool(COURT_RANKS[a]) and a != rank
+               for a in (int(r.rank.argmax()) for r in readings))
 
 
 def vote(r: IndexReading) -> np.ndarray:
