@@ -152,8 +152,8 @@ def main() -> int:
     ap.add_argument("--errors", action="store_true",
                     help="list every wrong reading and count them by kind")
     ap.add_argument("--courts-by-index", action="store_true",
-                    help="hybrid: which court a card is, its indices say where one reads a "
-                         "court rank (IndexReader courts_by_index, as the table reads)")
+                    help="hybrid: which court a card is (J, Q, K), its indices say "
+                         "(IndexReader courts_by_index, as the table reads an unjudged deck)")
     args = ap.parse_args()
     names = design_names(args.designs)
     if not names:

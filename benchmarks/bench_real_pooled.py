@@ -122,8 +122,8 @@ def main() -> int:
                     help="leave out the dev photos and their spoilt copies")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--courts-by-index", action="store_true",
-                    help="hybrid: which court a card is, its indices say where one reads a "
-                         "court rank (IndexReader courts_by_index, as the table reads)")
+                    help="hybrid: which court a card is (J, Q, K), its indices say "
+                         "(IndexReader courts_by_index, as the table reads an unjudged deck)")
     args = ap.parse_args()
     kw = {"courts_by_index": True} if args.courts_by_index else {}
     reader = load_reader(args.reader, **kw)

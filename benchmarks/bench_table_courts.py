@@ -58,9 +58,9 @@ def main() -> int:
                     help="a deck profile from companion teach-deck: the index reader and the "
                          "hybrid read with it, as the table does with a taught deck")
     ap.add_argument("--courts-by-index", action="store_true",
-                    help="where an index in a card box reads a court rank, the hybrid takes "
-                         "which court the card is from the indices, as the table reads a deck "
-                         "not yet judged")
+                    help="the hybrid takes which court a card is (J, Q, K) from its indices "
+                         "(IndexReader courts_by_index), as the table reads a deck not yet "
+                         "judged")
     args = ap.parse_args()
     taught = {} if args.profile is None else {"deck": read_deck_profile(args.profile)}
     readers = {"card reader": CardDetector(),

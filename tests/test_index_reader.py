@@ -715,7 +715,12 @@ def test_an_index_of_the_kind_the_classifier_rules_out_is_another_cards() -> Non
 
 
 def test_on_a_deck_the_classifier_does_not_know_the_indices_say_which_court() -> None:
-    from vision.readers.index_reader import courts_pooled, reads_a_court, reads_another_court
+    from vision.readers.index_reader import (
+        courts_pooled,
+        reads_a_court,
+        reads_another_court,
+        vote,
+    )
 
     # Great Lakes 101 on the held-out tigullio deck: the crop classifier calls a J♦ a K♦.
     probs = np.zeros(52)
@@ -728,8 +733,7 @@ def test_on_a_deck_the_classifier_does_not_know_the_indices_say_which_court() ->
     assert np.allclose([at["QH"], at["JH"]], 0.1 / 3) and at["9D"] == 0.1
     assert np.isclose(pooled.sum(), probs.sum())
     # The index in the box decides the court ...
-    voted = pooled * np.outer(reading("JD", (5, 5, 15, 25)).suit,
-                              reading("JD", (5, 5, 15, 25)).rank).reshape(-1)
+    voted = pooled * vote(reading("JD", (5, 5, 15, 25)))
     assert CARD_CODES[int(voted.argmax())] == "JD"
     # ... where one reads a court rank; where none does, the classifier names the card.
     assert reads_a_court([reading("9D", (5, 5, 15, 25)), reading("JD", (5, 5, 15, 25), p=0.4)])

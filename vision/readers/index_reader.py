@@ -1107,11 +1107,9 @@ def courts_pooled(probs: np.ndarray) -> np.ndarray:
     """The crop classifier's 52 probabilities with those of each suit's three court cards
     made equal (their mean): the box's kind and suit as the classifier reads them, with no
     word on which court it is."""
-    out = np.array(probs, np.float64, copy=True)
-    for suit in range(4):
-        at = suit * 13 + np.flatnonzero(COURT_RANKS)
-        out[at] = out[at].mean()
-    return out
+    out = np.array(probs, np.float64, copy=True).reshape(4, 13)  # suit-major, as `vote`
+    out[:, COURT_RANKS] = out[:, COURT_RANKS].mean(axis=1, keepdims=True)
+    return out.reshape(-1)
 
 
 #: The least summed court share of the ranks of the indices read as pips in a box the crop
@@ -1132,10 +1130,9 @@ def court_hint(readings: Sequence[IndexReading]) -> np.ndarray | None:
         part += np.asarray(r.rank, np.float64)[COURT_RANKS]
     if part.sum() < COURT_HINT_MIN:
         return None
-    out = np.ones(52)
-    for suit in range(4):
-        out[suit * 13 + np.flatnonzero(COURT_RANKS)] = 3.0 * part / part.sum()
-    return out
+    out = np.ones((4, 13))
+    out[:, COURT_RANKS] = 3.0 * part / part.sum()
+    return out.reshape(-1)
 
 
 def reads_a_court(readings: Sequence[IndexReading]) -> bool:
