@@ -5,6 +5,7 @@ come one at a time, in table order; a held card read again settles its own quest
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -599,6 +600,93 @@ def test_a_hand_shown_while_the_log_says_the_round_goes_on_asks_who_ran_out(
     assert [(e["event"], e["player"]) for e in logged[-2:]] == [("play", "Bob"), ("reveal", "Ann")]
     assert logged[-2]["card"] == "QC" and sorted(logged[-1]["cards"]) == \
         sorted(visual[last + 1]["cards"])
+
+
+def _blind_round(game: str, seed: int, unread: set[str], tmp_path: Path) -> tuple[Any, ...]:
+    """A rendered round read by a reader that never reads the ``unread`` cards, run until the
+    first question: (pipeline, its frame source, the round's visual truth, the log's path)."""
+    from vision.render.demo import RenderedSource, simulated_round
+    from vision.render.plan import RenderConfig
+    from vision.render.table import TableVideo
+    from vision.render.truth import TruthDetector
+
+    video = TableVideo(simulated_round(game, seed=seed),
+                       RenderConfig(width=160, height=120, seed=seed, noise=0.0))
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+
+    class Blind:
+        def detect(self, frame: np.ndarray) -> Detections:
+            dets = truth.detect(frame)
+            keep = np.array([name not in unread for name, _b, _s in dets], bool)
+            return Detections(dets.xyxy[keep], dets.confidence[keep], dets.class_id[keep],
+                              dets.names)
+
+    path = tmp_path / "g.jsonl"
+    pipe = TablePipeline(video.profile(), Blind(), None, path, script=video.truth.script)
+    while not pipe.pending and (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    return pipe, source, video.truth.visual, path
+
+
+def _moves(events: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
+    return [(e["event"], e["player"], e.get("card"), sorted(e.get("cards") or []))
+            for e in events if e["event"] in ("play", "reveal")]
+
+
+def test_a_hand_shown_while_the_log_says_the_round_goes_on_offers_a_play_missed_earlier(
+        tmp_path: Path) -> None:
+    """A rendered Pressman round whose 10♥, played by Cy before his 10♣ many plays before he
+    goes out, the camera never reads (a card that starts a sequence: nothing asks about it
+    then). When the hands are shown the log still gives Cy a card; besides the card that
+    would end the round now, each place earlier in the round where a card nobody played
+    makes the whole log fit is offered, and one click puts it there."""
+    from companion.events import apply_corrections
+    from companion.referee import replay
+
+    pipe, source, visual, path = _blind_round("pressman", 22, {"TH"}, tmp_path)
+    at = next(i for i, e in enumerate(visual) if e.get("card") == "TH")
+    assert visual[at]["player"] == visual[at + 1]["player"] == "Cy"
+    assert visual[at + 1]["card"] == "TC"
+    [held] = pipe.pending.values()
+    labels = [a.label for a in held.options]
+    assert labels[0] == "Cy" and "Cy played 10♥ before Cy's 10♣" in labels
+    assert len(labels) <= 1 + pipe.MISSED_MOST
+    [fix] = [a for a in held.options if a.label == "Cy played 10♥ before Cy's 10♣"]
+    pipe.answer(held.id, list(fix.events))
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    assert not pipe.flush().pending
+    events, _ = apply_corrections(read_log(path).events)
+    assert _moves([e.data for e in events]) == _moves(visual)
+    assert not replay(read_log(path)).errors
+
+
+def test_a_hand_shown_in_part_once_a_missed_play_ends_the_round_is_held_as_a_hand(
+        tmp_path: Path) -> None:
+    """A rendered Pressman round: Ann's K♣ before her A♣ is never read, nor the 3♥ of Bob's
+    hand, the first shown. Bob's six cards read do not make a play; the places where a card
+    of Ann's makes the log end the round are offered (his hand a card short of what he
+    holds then: those answers place it again). One click puts the K♣ in, and Bob's hand is
+    then asked about as a hand a card short."""
+    from companion.events import apply_corrections
+    from companion.referee import replay
+
+    pipe, source, visual, path = _blind_round("pressman", 36, {"KC", "3H"}, tmp_path)
+    [held] = pipe.pending.values()
+    assert held.question.startswith("Bob shows ") and "not seen?" in held.question
+    [fix] = [a for a in held.options if a.label == "Ann played K♣ before Ann's A♣"]
+    assert fix.again and all(e["event"] != "reveal" for e in fix.events)
+    assert len([a for a in held.options if a.again]) <= pipe.MISSED_MOST
+    pipe.answer(held.id, list(fix.events))
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    [hand] = pipe.flush().pending
+    assert hand.reason == "Bob holds 7 cards, the reveal shows 6"
+    events, _ = apply_corrections(read_log(path).events)
+    plays = [e for e in visual if e["event"] == "play"]
+    assert _moves([e.data for e in events]) == _moves(plays)
+    assert not replay(read_log(path)).errors
 
 
 def test_a_hand_clashing_with_an_earlier_hand_offers_that_card_misread(

@@ -321,13 +321,33 @@ class Questions(TableLog):
                   ) -> tuple[str, list[Answer]]:
         """The question for a held reading and its one-click answers, the likeliest first:
         the cards the camera also read on that spot, then the cards it is easily taken for;
-        only answers the table accepts (no card played twice, no rule broken)."""
+        only answers the table accepts (no card played twice, no rule broken). A hand shown
+        that the log takes only once a play it lacks is put in (`_missed_earlier`) is offered
+        so first."""
         if (obs.kind != "pile" or obs.seat is None or obs.seat >= len(self.players)
                 or self.game == "wanagan"):
             return "", []
         ran_out = self._ran_out(obs)
+        missed = self._missed_earlier(obs)
         if ran_out is not None:
-            return ran_out
+            # Its answers stay named by player (the second look hunts the piles for the card,
+            # `_unseen_card`); a place earlier in the round is one more answer.
+            return ran_out[0], [*ran_out[1], *missed]
+        question, options = self._question_read(obs, event)
+        if not missed:
+            return question, options
+        if len(obs.cards) == 1:
+            # One card may be a play as read: the question stays; the places follow.
+            return question, [*options, *missed]
+        shown = " ".join(pretty_cards(list(obs.cards)))
+        return (f"{self.players[obs.seat]} shows {shown}: was a card played and not seen?",
+                [*missed, *options])
+
+    def _question_read(self, obs: Observation, event: Mapping[str, Any]
+                       ) -> tuple[str, list[Answer]]:
+        """`_question` for the reading as it is (no play missed long ago)."""
+        if obs.seat is None:
+            return "", []
         # A hand shown short of a card read in it that another player's move logged: that
         # move misread, the card this player's (Ann's K♠ read as K♣, Bob's K♣ then left out
         # of his hand; so too where that leaves one card shown, Great Lakes 536).
@@ -812,6 +832,105 @@ class Questions(TableLog):
         if not answers:
             return None
         return f"{Card.parse(missing).pretty()} was not seen: who played it?", answers
+
+    #: `_missed_earlier`: at most this many answers; more fit and none is offered (a person
+    #: who sees that many would rather say which card it was).
+    MISSED_MOST = 6
+
+    def _missed_earlier(self, obs: Observation) -> list[Answer]:
+        """Answers for cards laid as a hand is shown while the log says the round goes on,
+        where one player holds one card by the log: that player's last card was played and
+        not seen, earlier than the end (Pressman, tigullio deck, seed 307: Bob's 2♠ after his
+        K♦, under Cy's 3♠ before it was read; Bob went out, and Ann then showed her 5♥). Each
+        answer puts one card nobody played or shows in one place of this round's plays,
+        where the log then takes every later line as it is, ends the round with it, and takes
+        the hand shown (or, where two cards or more are shown, holds them as part of the hand:
+        that answer places them again, `Answer.again`), breaking no more rules; a place at the
+        end is `_ran_out`'s. None where more than `MISSED_MOST` fit."""
+        from companion.events import apply_corrections
+        from vision.pipeline.log import REFUSED
+
+        ref = self.referee
+        if ref is None or obs.seat is None or ref.expects() != frozenset({"play"}):
+            return []
+        counts = getattr(getattr(ref, "state", None), "counts", None)
+        who = self.players[obs.seat]
+        if not isinstance(counts, dict):
+            return []
+        out = [p for p in self.players if p != who and counts.get(p) == 1]
+        if not out:
+            return []
+        shown = {"event": "reveal", "player": who, "cards": list(obs.cards), **stamp(obs)}
+        logged = read_log(self.log.path).events
+        resolved, _ = apply_corrections(logged)
+        start = max((k for k, ev in enumerate(resolved) if ev.kind == "round"), default=None)
+        plays = [k for k, ev in enumerate(resolved)
+                 if start is not None and k > start and ev.kind == "play"]
+        if not plays:
+            return []
+        base = replay(resolved[:plays[0]])
+        if base.errors or base.referee is None:
+            return []
+        at = base.referee
+        rules_broken = len(ref.violations)
+        unseen = [c for c in CARD_CODES if not self._round_cards.get(c, 0)
+                  and c not in obs.cards and not any(c in (h.observation.cards or [])
+                                                     for h in self.pending.values())]
+        found: list[tuple[int, dict[str, Any], bool]] = []
+        for k in range(plays[0], len(resolved)):
+            if resolved[k].kind == "play" and len(found) <= self.MISSED_MOST:
+                for p in out:
+                    for card in unseen:
+                        play = {"event": "play", "player": p, "card": card}
+                        mark = at.checkpoint()
+                        try:
+                            n = len(at.violations)
+                            at.apply(Event(play, resolved[k].line))
+                            fits = len(at.violations) == n
+                            if fits:
+                                for ev in resolved[k:]:
+                                    at.apply(ev)
+                                fits = at.expects() == frozenset({"reveal"})
+                            whole = False
+                            if fits:
+                                # The hand as shown, or a part of it of two cards or more
+                                # (a spread whose other cards are not read yet: the table then
+                                # holds it as a hand; one card alone may be a play).
+                                state = getattr(at, "state", None)
+                                held_cards = getattr(state, "counts", {}).get(who, 0)
+                                part = 1 < len(obs.cards) < held_cards and not any(
+                                    Card.parse(c) in getattr(state, "played", {})
+                                    for c in obs.cards)
+                                try:
+                                    at.apply(Event(shown, len(logged) + 1))
+                                    whole = True
+                                except REFUSED:
+                                    if not part:
+                                        raise
+                                fits = len(at.violations) <= rules_broken
+                        except REFUSED:
+                            fits = False
+                        finally:
+                            at.rollback(mark)
+                        if fits:
+                            found.append((resolved[k].line, play, whole))
+            try:
+                at.apply(resolved[k])
+            except REFUSED:
+                return []  # a line the log refuses: no place is sure
+        if not found or len(found) > self.MISSED_MOST:
+            return []
+        answers: list[Answer] = []
+        for line, play, whole in found:
+            events = self._played_before(play, line, logged)
+            before = self._line_of_at(line)
+            if events is None or not before:
+                continue
+            label = (f"{play['player']} played {Card.parse(play['card']).pretty()} before "
+                     f"{before.get('player')}'s {Card.parse(str(before['card'])).pretty()}")
+            answers.append(Answer(label, (*events, shown)) if whole
+                           else Answer(label, events, again=True))
+        return answers
 
     def _reread(self, t: float, result: FrameResult) -> None:
         """A held card the camera now reads, again and again, as one of the question's
@@ -1322,7 +1441,9 @@ class Questions(TableLog):
         held = self.pending.pop(pending_id)
         out: list[str] = []
         self._flush_script(self.visual_count, out, None)
-        self._disown(held, events)
+        again = any(a.again and list(a.events) == list(events) for a in held.options)
+        if not again:
+            self._disown(held, events)
         obs = held.observation
         if len(obs.cards) == 1 and obs.positions:
             # The card read lies where the reading was, if the answer logs it; else the card
@@ -1345,6 +1466,8 @@ class Questions(TableLog):
             self._append(ev, out)
             if ev.get("event") in ("play", "reveal", "trump"):
                 self.visual_count += 1
+        if again:
+            self._waiting.insert(0, obs)  # placed anew now that the log fits it
         return out
 
     def _disown(self, held: Pending, events: Sequence[Mapping[str, Any]]) -> None:

@@ -48,6 +48,10 @@ class Answer:
     #: The card this answer says the held reading is, when it says one: the camera reading
     #: that card on the spot again and again settles the question with this answer.
     card: str | None = None
+    #: The held reading is placed again once the answer's events are logged (the table
+    #: then takes it as it now fits: a hand shown short of cards, once a missed play ended
+    #: the round, is held as a hand; `Questions._missed_earlier`).
+    again: bool = False
 
 
 @dataclass
