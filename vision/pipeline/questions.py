@@ -879,41 +879,40 @@ class Questions(TableLog):
         found: list[tuple[int, dict[str, Any], bool]] = []
         for k in range(plays[0], len(resolved)):
             if resolved[k].kind == "play" and len(found) <= self.MISSED_MOST:
-                for p in out:
-                    for card in unseen:
-                        play = {"event": "play", "player": p, "card": card}
-                        mark = at.checkpoint()
-                        try:
-                            n = len(at.violations)
-                            at.apply(Event(play, resolved[k].line))
-                            fits = len(at.violations) == n
-                            if fits:
-                                for ev in resolved[k:]:
-                                    at.apply(ev)
-                                fits = at.expects() == frozenset({"reveal"})
-                            whole = False
-                            if fits:
-                                # The hand as shown, or a part of it of two cards or more
-                                # (a spread whose other cards are not read yet: the table then
-                                # holds it as a hand; one card alone may be a play).
-                                state = getattr(at, "state", None)
-                                held_cards = getattr(state, "counts", {}).get(who, 0)
-                                part = 1 < len(obs.cards) < held_cards and not any(
-                                    Card.parse(c) in getattr(state, "played", {})
-                                    for c in obs.cards)
-                                try:
-                                    at.apply(Event(shown, len(logged) + 1))
-                                    whole = True
-                                except REFUSED:
-                                    if not part:
-                                        raise
-                                fits = len(at.violations) <= rules_broken
-                        except REFUSED:
-                            fits = False
-                        finally:
-                            at.rollback(mark)
+                for p, card in self._could_play(at, out, unseen):
+                    play = {"event": "play", "player": p, "card": card}
+                    mark = at.checkpoint()
+                    try:
+                        n = len(at.violations)
+                        at.apply(Event(play, resolved[k].line))
+                        fits = len(at.violations) == n
                         if fits:
-                            found.append((resolved[k].line, play, whole))
+                            for ev in resolved[k:]:
+                                at.apply(ev)
+                            fits = at.expects() == frozenset({"reveal"})
+                        whole = False
+                        if fits:
+                            # The hand as shown, or a part of it of two cards or more
+                            # (a spread whose other cards are not read yet: the table then
+                            # holds it as a hand; one card alone may be a play).
+                            state = getattr(at, "state", None)
+                            held_cards = getattr(state, "counts", {}).get(who, 0)
+                            part = 1 < len(obs.cards) < held_cards and not any(
+                                Card.parse(c) in getattr(state, "played", {})
+                                for c in obs.cards)
+                            try:
+                                at.apply(Event(shown, len(logged) + 1))
+                                whole = True
+                            except REFUSED:
+                                if not part:
+                                    raise
+                            fits = len(at.violations) <= rules_broken
+                    except REFUSED:
+                        fits = False
+                    finally:
+                        at.rollback(mark)
+                    if fits:
+                        found.append((resolved[k].line, play, whole))
             try:
                 at.apply(resolved[k])
             except REFUSED:
@@ -931,6 +930,27 @@ class Questions(TableLog):
             answers.append(Answer(label, (*events, shown)) if whole
                            else Answer(label, events, again=True))
         return answers
+
+    @staticmethod
+    def _could_play(ref: Any, players: Sequence[str], cards: Sequence[str]
+                    ) -> list[tuple[str, str]]:
+        """The (player, card) plays worth trying on ``ref`` as it stands (`_missed_earlier`):
+        where the rules name whose lead it is, that player's with any card; where they name
+        the card that continues the sequence, that card's by anyone, and any card of the
+        player who leads if the sequence stops there (its card may lie in the dead hand:
+        MR-6); else every one. Any other play is a rule broken, tried for nothing."""
+        def asked(name: str) -> Any:
+            method = getattr(ref, name, None)
+            return method() if callable(method) else None
+
+        lead, nxt = asked("turn"), asked("next_card")
+        if isinstance(lead, str):
+            return [(lead, c) for c in cards] if lead in players else []
+        if isinstance(nxt, str):
+            stop = asked("stop_leader")
+            return [*((p, nxt) for p in players if nxt in cards),
+                    *((stop, c) for c in cards if stop in players and c != nxt)]
+        return [(p, c) for p in players for c in cards]
 
     def _reread(self, t: float, result: FrameResult) -> None:
         """A held card the camera now reads, again and again, as one of the question's
