@@ -321,9 +321,11 @@ class Questions(TableLog):
                   ) -> tuple[str, list[Answer]]:
         """The question for a held reading and its one-click answers, the likeliest first:
         the cards the camera also read on that spot, then the cards it is easily taken for;
-        only answers the table accepts (no card played twice, no rule broken). A hand shown
-        that the log takes only once a play it lacks is put in (`_missed_earlier`) is offered
-        so first."""
+        only answers the table accepts (no card played twice, no rule broken). Where a hand
+        shown fits the log once a play it lacks is put in earlier (`_missed_earlier`), those
+        places are offered too: after the answers that name who played the card that would
+        end the round now (`_ran_out`) or after a single card's own answers (it may be a play
+        as read); first for a hand of several cards."""
         if (obs.kind != "pile" or obs.seat is None or obs.seat >= len(self.players)
                 or self.game == "wanagan"):
             return "", []
