@@ -234,6 +234,12 @@ def test_many_one_click_answers_wrap_into_rows_that_fit_a_small_screen(qtbot: Qt
         *(f"{label}  [{i + 1}]" for i, label in enumerate(labels[:9])), *labels[9:]]
     assert bar.minimumSizeHint().width() <= 1366 - 40
     assert bar.rows.indexOf(bar.answer_box) >= 0  # rows of their own, under the question
+    # The places where a missed card would make a hand shown fit are the longest labels.
+    places = [f"Bob played {c} before Dee's 10♠" for c in ("10♦", "10♣", "10♥", "A♦", "2♠")]
+    bar.show_pending([(3, "Bob shows Q♠ J♠ 10♠ 8♠ 6♠ 2♠: was a card played and not seen? "
+                          "(it breaks a rule as a play)", {},
+                       [(label, []) for label in ["Bob", *places, "nobody (6♣ as read)"]])])
+    assert bar.minimumSizeHint().width() <= 1366 - 40
     bar.show_pending([(2, "Ann played 6♥? (it would break a rule)", {},
                        [("6♥, not 9♥ before", []), ("6♥", [])])])
     assert bar.button_row.indexOf(bar.answer_box) >= 0  # few: beside Something else… / No
