@@ -20,7 +20,7 @@ from companion.referee import Replay, replay
 from vision.detections import Detections
 from vision.lookalikes import alike, confusable, lookalikes
 from vision.pipeline.changes import ZoneChanges
-from vision.pipeline.log import NEW_DEAL, TableLog, comes_next, pretty_cards, stamp
+from vision.pipeline.log import NEW_DEAL, REFUSED, TableLog, comes_next, pretty_cards, stamp
 from vision.pipeline.results import Answer, FrameResult, Pending, ZoneLook
 from vision.tracker import Observation
 
@@ -850,25 +850,20 @@ class Questions(TableLog):
         that answer places them again, `Answer.again`), breaking no more rules; a place at the
         end is `_ran_out`'s. None where more than `MISSED_MOST` fit."""
         from companion.events import apply_corrections
-        from vision.pipeline.log import REFUSED
 
         ref = self.referee
         if ref is None or obs.seat is None or ref.expects() != frozenset({"play"}):
             return []
-        counts = getattr(getattr(ref, "state", None), "counts", None)
         who = self.players[obs.seat]
-        if not isinstance(counts, dict):
-            return []
-        out = [p for p in self.players if p != who and counts.get(p) == 1]
+        out = [p for p in self.players if p != who and _holds(ref, p) == 1]
         if not out:
             return []
         shown = {"event": "reveal", "player": who, "cards": list(obs.cards), **stamp(obs)}
         logged = read_log(self.log.path).events
         resolved, _ = apply_corrections(logged)
-        start = max((k for k, ev in enumerate(resolved) if ev.kind == "round"), default=None)
-        plays = [k for k, ev in enumerate(resolved)
-                 if start is not None and k > start and ev.kind == "play"]
-        if not plays:
+        start = max((k for k, ev in enumerate(resolved) if ev.kind == "round"), default=-1)
+        plays = [k for k, ev in enumerate(resolved) if k > start and ev.kind == "play"]
+        if start < 0 or not plays:
             return []
         base = replay(resolved[:plays[0]])
         if base.errors or base.referee is None:
@@ -883,37 +878,9 @@ class Questions(TableLog):
             if resolved[k].kind == "play" and len(found) <= self.MISSED_MOST:
                 for p, card in self._could_play(at, out, unseen):
                     play = {"event": "play", "player": p, "card": card}
-                    mark = at.checkpoint()
-                    try:
-                        n = len(at.violations)
-                        at.apply(Event(play, resolved[k].line))
-                        fits = len(at.violations) == n
-                        if fits:
-                            for ev in resolved[k:]:
-                                at.apply(ev)
-                            fits = at.expects() == frozenset({"reveal"})
-                        whole = False
-                        if fits:
-                            # The hand as shown, or a part of it of two cards or more
-                            # (a spread whose other cards are not read yet: the table then
-                            # holds it as a hand; one card alone may be a play).
-                            state = getattr(at, "state", None)
-                            held_cards = getattr(state, "counts", {}).get(who, 0)
-                            part = 1 < len(obs.cards) < held_cards and not any(
-                                Card.parse(c) in getattr(state, "played", {})
-                                for c in obs.cards)
-                            try:
-                                at.apply(Event(shown, len(logged) + 1))
-                                whole = True
-                            except REFUSED:
-                                if not part:
-                                    raise
-                            fits = len(at.violations) <= rules_broken
-                    except REFUSED:
-                        fits = False
-                    finally:
-                        at.rollback(mark)
-                    if fits:
+                    whole = _ends_with_hand(at, Event(play, resolved[k].line), resolved[k:],
+                                            Event(shown, len(logged) + 1), rules_broken)
+                    if whole is not None:
                         found.append((resolved[k].line, play, whole))
             try:
                 at.apply(resolved[k])
@@ -1512,6 +1479,49 @@ class Questions(TableLog):
         held = self.pending.pop(pending_id, None)
         if held is not None:
             self._disown(held, ())
+
+
+def _holds(ref: Any, player: str) -> int | None:
+    """How many cards ``player`` holds by the referee ``ref`` (None where its game does not
+    count them)."""
+    counts = getattr(getattr(ref, "state", None), "counts", None)
+    return counts.get(player) if isinstance(counts, dict) else None
+
+
+def _ends_with_hand(ref: Any, play: Event, rest: Sequence[Event], shown: Event,
+                    rules_broken: int) -> bool | None:
+    """Does the referee ``ref``, given ``play`` now and then the log's ``rest``, end the round
+    and take the hand ``shown`` (True), or hold it as part of the hand, two cards or more of
+    fewer than the player then holds, none played (False), with no rule broken by ``play``
+    and no more than ``rules_broken`` in all? None where not. ``ref`` is left as it was
+    (`Questions._missed_earlier`)."""
+    mark = ref.checkpoint()
+    try:
+        n = len(ref.violations)
+        ref.apply(play)
+        if len(ref.violations) != n:
+            return None
+        for ev in rest:
+            ref.apply(ev)
+        if ref.expects() != frozenset({"reveal"}):
+            return None
+        cards = [str(c) for c in shown.get("cards") or []]
+        # A part of the hand (a spread whose other cards are not read yet: the table then
+        # holds it as a hand); one card alone may be a play.
+        part = 1 < len(cards) < (_holds(ref, str(shown.get("player"))) or 0) and not any(
+            Card.parse(c) in getattr(ref.state, "played", {}) for c in cards)
+        try:
+            ref.apply(shown)
+            whole = True
+        except REFUSED:
+            if not part:
+                return None
+            whole = False
+        return whole if len(ref.violations) <= rules_broken else None
+    except REFUSED:
+        return None
+    finally:
+        ref.rollback(mark)
 
 
 def hand_label(hand: Mapping[str, Any]) -> str:

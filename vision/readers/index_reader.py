@@ -1131,7 +1131,7 @@ def court_hint(readings: Sequence[IndexReading]) -> np.ndarray | None:
     if part.sum() < COURT_HINT_MIN:
         return None
     out = np.ones((4, 13))
-    out[:, COURT_RANKS] = 3.0 * part / part.sum()
+    out[:, COURT_RANKS] = part.size * part / part.sum()
     return out.reshape(-1)
 
 
