@@ -602,9 +602,11 @@ def test_a_hand_shown_while_the_log_says_the_round_goes_on_asks_who_ran_out(
         sorted(visual[last + 1]["cards"])
 
 
-def _blind_round(game: str, seed: int, unread: set[str], tmp_path: Path) -> tuple[Any, ...]:
+def _blind_round(game: str, seed: int, unread: set[str], tmp_path: Path,
+                 until_asked: bool = True) -> tuple[Any, ...]:
     """A rendered round read by a reader that never reads the ``unread`` cards, run until the
-    first question: (pipeline, its frame source, the round's visual truth, the log's path)."""
+    first question (``until_asked``; else not run): (pipeline, its frame source, the round's
+    visual truth, the log's path)."""
     from vision.render.demo import RenderedSource, simulated_round
     from vision.render.plan import RenderConfig
     from vision.render.table import TableVideo
@@ -624,6 +626,8 @@ def _blind_round(game: str, seed: int, unread: set[str], tmp_path: Path) -> tupl
 
     path = tmp_path / "g.jsonl"
     pipe = TablePipeline(video.profile(), Blind(), None, path, script=video.truth.script)
+    if not until_asked:
+        return pipe, source, video.truth.visual, path
     while not pipe.pending and (frame := source.read()) is not None:
         pipe.process(frame.image, frame.t, frame.index)
     return pipe, source, video.truth.visual, path
@@ -776,3 +780,92 @@ def test_the_fallible_reader_misreads_a_stuck_card_the_same_way_for_seconds() ->
                 right += 1
     assert wrong and right
     assert all(2.0 <= p[2] - p[1] <= 5.0 for p in reader.plan.values() if p)
+
+
+def test_a_hand_shown_a_card_short_once_the_round_is_over_offers_a_play_missed(
+        tmp_path: Path) -> None:
+    """A rendered Michigan round whose 5♥, played by Ann before her 2♠, the camera never
+    reads (a lead after a stop: nothing asks about it then). Her hand, shown once Bob went
+    out, is a card short of what the log says she holds; the places where a card of hers
+    nobody played or shows makes the log take it are offered, and one click logs the round
+    exactly."""
+    from companion.events import apply_corrections
+    from companion.referee import replay
+
+    pipe, source, visual, path = _blind_round("michigan-rummy", 25, {"5H"}, tmp_path)
+    [held] = pipe.pending.values()
+    assert held.reason == "Ann holds 4 cards, the reveal shows 3"
+    labels = [a.label for a in held.options]
+    assert "Ann played 5♥ before Ann's 2♠" in labels and len(labels) <= 1 + pipe.MISSED_MOST
+    [fix] = [a for a in held.options if a.label == "Ann played 5♥ before Ann's 2♠"]
+    pipe.answer(held.id, list(fix.events))
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    assert not pipe.flush().pending
+    events, _ = apply_corrections(read_log(path).events)
+    assert _moves([e.data for e in events]) == _moves(visual)
+    assert not replay(read_log(path)).errors
+
+
+def _played_out(pipe: TablePipeline, source: Any) -> Any:
+    frame = None
+    while (nxt := source.read()) is not None:
+        frame = nxt
+        pipe.process(frame.image, frame.t, frame.index)
+    return frame
+
+
+def test_a_player_who_never_shows_the_card_the_log_gives_them_is_asked_about(
+        tmp_path: Path) -> None:
+    """A rendered Boodle round whose 9♥, Ann's before her Q♠, the camera never reads: Ann's
+    A♠ was her last card, but the log gives her one more, so Bob's one-card hand shown next
+    is logged as his last play. Every other hand is shown and Ann shows none: once the table
+    stays still, the table asks where a card of Ann's was missed (Bob's 7♠ then his hand),
+    and one click logs the round exactly. Asked once: "she still holds a card" logs nothing
+    and is not asked again."""
+    from companion.events import apply_corrections
+    from companion.referee import replay
+
+    pipe, source, visual, path = _blind_round("boodle", 20, {"9H"}, tmp_path, False)
+    last = _played_out(pipe, source)
+    assert not pipe.pending  # too soon after the last hand shown
+    t = last.t
+    while not pipe.pending and t < last.t + 2 * pipe.REVEAL_QUIET:
+        t += 0.25
+        pipe.process(last.image, t, last.index + 1)
+    [held] = pipe.pending.values()
+    assert held.reason == "Ann holds 1 card by the log and shows none"
+    assert held.question.startswith("Ann shows no hand") and "Bob's 7♠" in held.question
+    labels = [a.label for a in held.options]
+    assert labels[-1] == "No: Ann still holds a card"
+    assert "Ann played 9♥ before Ann's Q♠" in labels and len(labels) <= 1 + pipe.MISSED_MOST
+    [fix] = [a for a in held.options if a.label == "Ann played 9♥ before Ann's Q♠"]
+    pipe.answer(held.id, list(fix.events))
+    assert not pipe.flush().pending
+    events, _ = apply_corrections(read_log(path).events)
+    assert _moves([e.data for e in events]) == _moves(visual)
+    assert not replay(read_log(path)).errors
+
+
+def test_the_never_shown_question_is_asked_once_and_goes_when_the_player_lays_cards(
+        tmp_path: Path) -> None:
+    """The same round, the video ending as the last hand is shown: the question comes when
+    no frame will follow. Answered "she still holds a card", nothing is logged and it is not
+    asked again; put again and cards then settle in Ann's pile, it goes."""
+    from dataclasses import replace
+
+    pipe, source, _visual, _path = _blind_round("boodle", 20, {"9H"}, tmp_path, False)
+    _played_out(pipe, source)
+    [held] = pipe.flush().pending
+    lines = pipe.log.lines
+    [no] = [a for a in held.options if a.label == "No: Ann still holds a card"]
+    pipe.answer(held.id, list(no.events))
+    assert pipe.log.lines == lines and not pipe.flush().pending
+    pipe._never_asked = -1
+    [held] = pipe.flush().pending
+    ann = replace(held.observation, seat=0, cards=["9H"])
+    from vision.pipeline.results import FrameResult
+
+    result = FrameResult(0.0, 0)
+    pipe._withdraw_never_shown([ann], result)
+    assert not pipe.pending and result.notes == ["Ann shows a hand: the question goes"]

@@ -61,6 +61,10 @@ class Questions(TableLog):
     #: (the second look read no new card there, or the table reader read one only after the
     #: second look had begun: a later card laid on it).
     _unread: dict[int, float]
+    #: `_ask_never_shown`: the log's length when it last asked (asked once for a log), and
+    #: the id of the question it holds.
+    _never_asked: int
+    _never_pid: int
     #: How long a changed pile is left to the table reader before the second look reads it.
     CHANGE_WAIT = 0.3
     #: A contested card unread this long (s) is decided on the readings it had (`_recount`).
@@ -336,6 +340,16 @@ class Questions(TableLog):
             # `_unseen_card`); a place earlier in the round is one more answer.
             return ran_out[0], [*ran_out[1], *missed]
         question, options = self._question_read(obs, event)
+        if not missed and event.get("event") == "reveal":
+            # A hand a card short once the round is over: one of that player's plays missed.
+            known = [a.events for a in options]
+            short = [a for a in self._missed_by(dict(event)) if a.events not in known]
+            if short and not question:
+                who = event.get("player")
+                question = (f"{who}'s hand "
+                            f"{' '.join(pretty_cards(list(event.get('cards') or [])))} is a "
+                            f"card short: was a card of {who}'s played and not seen?")
+            return question, [*options, *short]
         if not missed:
             return question, options
         if len(obs.cards) == 1:
@@ -625,19 +639,21 @@ class Questions(TableLog):
         return next((ev for ln, ev in self._line_of.values() if ln == line), {})
 
     def _played_before(self, play: dict[str, Any], line: int,
-                       logged: Sequence[Event] | None = None
+                       logged: Sequence[Event] | None = None,
+                       instead: Mapping[int, dict[str, Any]] | None = None
                        ) -> tuple[dict[str, Any], ...] | None:
         """The events that log ``play`` before the play at ``line``: that line becomes
         ``play``, each later line of the log as corrected the one before it, and the last is
         logged again. None where ``line`` is not a play of this round. ``logged``: the log's
-        events, where the caller has read them."""
+        events, where the caller has read them; ``instead``: a line's event to move as
+        another (a play that was a hand shown)."""
         from companion.events import apply_corrections
 
         if self._line_of_at(line).get("event") != "play":
             return None
         resolved, _ = apply_corrections(logged or read_log(self.log.path).events)
         later = [ev for ev in resolved if ev.line >= line]
-        shifted = [dict(play), *(dict(ev.data) for ev in later)]
+        shifted = [dict(play), *(dict((instead or {}).get(ev.line, ev.data)) for ev in later)]
         corrs = [{"event": "correct", "line": ev.line, "with": data}
                  for ev, data in zip(later, shifted, strict=False)]
         return (*corrs, shifted[-1])
@@ -849,7 +865,6 @@ class Questions(TableLog):
         the hand shown (or, where two cards or more are shown, holds them as part of the hand:
         that answer places them again, `Answer.again`), breaking no more rules; a place at the
         end is `_ran_out`'s. None where more than `MISSED_MOST` fit."""
-        from companion.events import apply_corrections
 
         ref = self.referee
         if ref is None or obs.seat is None or ref.expects() != frozenset({"play"}):
@@ -860,26 +875,46 @@ class Questions(TableLog):
             return []
         shown = {"event": "reveal", "player": who, "cards": list(obs.cards), **stamp(obs)}
         logged = read_log(self.log.path).events
+        return self._missed_places(logged, out, shown, list(obs.cards))
+
+    def _missed_places(self, logged: Sequence[Event], out: Sequence[str],
+                       shown: dict[str, Any], showing: Sequence[str] = (),
+                       last: Event | None = None) -> list[Answer]:
+        """`_missed_earlier` and `_never_shown`: the answers that each put one card of a
+        player of ``out`` (one nobody played, shows or is asked about) in one place of this
+        round's plays, where the log then takes every later line as it is, ends the round with
+        it and takes the hand ``shown``, breaking no more rules. ``last``: the round's last
+        play, which is then ``shown`` instead (and the log's lines after it, after it)."""
+        from companion.events import apply_corrections
+
+        ref = self.referee
         resolved, _ = apply_corrections(logged)
         start = max((k for k, ev in enumerate(resolved) if ev.kind == "round"), default=-1)
         plays = [k for k, ev in enumerate(resolved) if k > start and ev.kind == "play"]
-        if start < 0 or not plays:
+        if ref is None or start < 0 or not plays:
             return []
+        end, after = len(resolved), []
+        if last is not None:
+            end = next((k for k in plays if resolved[k].line == last.line), -1)
+            if end < 0:
+                return []
+            after = resolved[end + 1:]
         base = replay(resolved[:plays[0]])
         if base.errors or base.referee is None:
             return []
         at = base.referee
         rules_broken = len(ref.violations)
         unseen = [c for c in CARD_CODES if not self._round_cards.get(c, 0)
-                  and c not in obs.cards and not any(c in (h.observation.cards or [])
-                                                     for h in self.pending.values())]
+                  and c not in showing and not any(c in (h.observation.cards or [])
+                                                   for h in self.pending.values())]
         found: list[tuple[int, dict[str, Any], bool]] = []
-        for k in range(plays[0], len(resolved)):
+        hand = Event(shown, len(logged) + 1)
+        for k in range(plays[0], end):
             if resolved[k].kind == "play" and len(found) <= self.MISSED_MOST:
                 for p, card in self._could_play(at, out, unseen):
                     play = {"event": "play", "player": p, "card": card}
-                    whole = _ends_with_hand(at, Event(play, resolved[k].line), resolved[k:],
-                                            Event(shown, len(logged) + 1), rules_broken)
+                    whole = _ends_with_hand(at, Event(play, resolved[k].line),
+                                            resolved[k:end], hand, rules_broken, after)
                     if whole is not None:
                         found.append((resolved[k].line, play, whole))
             try:
@@ -890,15 +925,120 @@ class Questions(TableLog):
             return []
         answers: list[Answer] = []
         for line, play, whole in found:
-            events = self._played_before(play, line, logged)
+            events = self._played_before(play, line, logged,
+                                         {} if last is None else {last.line: shown})
             before = self._line_of_at(line)
             if events is None or not before:
                 continue
             label = (f"{play['player']} played {Card.parse(play['card']).pretty()} before "
                      f"{before.get('player')}'s {Card.parse(str(before['card'])).pretty()}")
-            answers.append(Answer(label, (*events, shown)) if whole
-                           else Answer(label, events, again=True))
+            if last is not None:
+                answers.append(Answer(label, events))
+            else:
+                answers.append(Answer(label, (*events, shown)) if whole
+                               else Answer(label, events, again=True))
         return answers
+
+    def _missed_by(self, reveal: dict[str, Any]) -> list[Answer]:
+        """Answers for a hand shown one card short of what its player holds by the log, once
+        the round is over: a play of theirs this round the camera never saw (Michigan 25:
+        Ann's 5♥ before her 2♠, never read; her hand of 3 shown where the log said 4). The
+        places `_missed_places` finds where the log then takes the hand whole."""
+        ref = self.referee
+        who = str(reveal.get("player"))
+        cards = [str(c) for c in reveal.get("cards") or []]
+        if ref is None or ref.expects() != frozenset({"reveal"}) \
+                or _holds(ref, who) != len(cards) + 1:
+            return []
+        logged = read_log(self.log.path).events
+        return [a for a in self._missed_places(logged, [who], reveal, cards) if not a.again]
+
+    def _never_shown(self) -> tuple[Observation, str, str, list[Answer]] | None:
+        """Every hand is shown but one, whose player holds one card by the log: that card may
+        have been played and not seen, the player going out with their last play, and the
+        round's last play (one card, by a player who went out with it by the log) then that
+        player's hand shown, laid as the one card it was (Boodle 20: Ann's 9♥ never read,
+        her A♠ her last card; Bob's 7♠ shown after it was logged as his last play). Asked
+        where `_missed_places` finds places for that card, with "still holds a card" as its
+        last answer: (observation, reason, question, answers), held on that play's card."""
+        from companion.events import apply_corrections
+
+        ref = self.referee
+        if ref is None or self.pending or self._waiting or self._partial \
+                or ref.expects() != frozenset({"reveal"}):
+            return None
+        revealed = getattr(ref.state, "revealed", {})
+        waiting = [p for p in self.players if _holds(ref, p) and p not in revealed]
+        if len(waiting) != 1 or _holds(ref, waiting[0]) != 1:
+            return None
+        who = waiting[0]
+        logged = read_log(self.log.path).events
+        resolved, _ = apply_corrections(logged)
+        last = next((ev for ev in reversed(resolved) if ev.kind in ("play", *NEW_DEAL)), None)
+        card = last.get("card") if last is not None and last.kind == "play" else None
+        player = last.get("player") if last is not None else None
+        if not isinstance(card, str) or player not in self.players or player == who \
+                or _holds(ref, str(player)) != 0 or last is None:
+            return None
+        shown = {"event": "reveal", "player": player, "cards": [card],
+                 **{k: last.data[k] for k in ("t", "confidence") if k in last.data}}
+        answers = self._missed_places(logged, [who], shown, (), last)
+        if not answers:
+            return None
+        seat = self.players.index(str(player))
+        zone = next((k for k, z in enumerate(self.profile.zones)
+                     if z.kind == "pile" and z.seat == seat), -1)
+        t = float(last.data.get("t", self.tracker.t))
+        obs = Observation(zone=zone, zone_name=self.profile.zones[zone].name if zone >= 0
+                          else "", kind="pile", seat=seat, cards=[card],
+                          confidence=float(last.data.get("confidence", 1.0)), t=self.tracker.t,
+                          t_still=t)
+        pretty = Card.parse(card).pretty()
+        answers.append(Answer(f"No: {who} still holds a card"))
+        return (obs, f"{who} holds 1 card by the log and shows none",
+                f"{who} shows no hand: was a card of {who}'s played unseen (and {player}'s "
+                f"{pretty} {player}'s hand)?", answers)
+
+    #: `_never_shown`: seconds of a still table, once every hand but one is shown, before
+    #: it asks (a player slow to lay a last card is no card missed); at once when no frame
+    #: will follow.
+    REVEAL_QUIET = 8.0
+
+    def _ask_never_shown(self, result: FrameResult, t: float | None = None) -> None:
+        """Hold `_never_shown`'s question, where it has one, on the play it doubts: at time
+        ``t`` once the table has been still `REVEAL_QUIET` s since the last card logged, or
+        when no frame will follow (None). Asked once for a log as it stands."""
+        ref = self.referee
+        if ref is None or self._never_asked == self.log.lines \
+                or ref.expects() != frozenset({"reveal"}):
+            return
+        if t is not None:
+            times = [float(ev.get("t", 0.0)) for _ln, ev in
+                     [*self._line_of.values(), *self._grouped_in.values()]]
+            if t - max(times, default=t) < self.REVEAL_QUIET \
+                    or self.tracker.settling_since() is not None:
+                return
+        self._never_asked = self.log.lines
+        asked = self._never_shown()
+        if asked is not None:
+            obs, reason, question, answers = asked
+            play = {"event": "play", "player": self.players[obs.seat or 0],
+                    "card": obs.cards[0], **stamp(obs)}
+            self._hold(obs, reason, play, result, (question, answers))
+            self._never_pid = next(reversed(self.pending))
+
+    def _withdraw_never_shown(self, observations: Sequence[Observation],
+                              result: FrameResult) -> None:
+        """`_never_shown`'s question goes once cards settle in the pile of the player it asks
+        about: they show their hand after all."""
+        held = self.pending.get(self._never_pid)
+        if held is None:
+            return
+        who = held.reason.split(" holds ", 1)[0]
+        if any(o.seat is not None and o.seat < len(self.players)
+               and self.players[o.seat] == who for o in observations):
+            del self.pending[self._never_pid]
+            result.notes.append(f"{who} shows a hand: the question goes")
 
     @staticmethod
     def _could_play(ref: Any, players: Sequence[str], cards: Sequence[str]
@@ -1489,12 +1629,13 @@ def _holds(ref: Any, player: str) -> int | None:
 
 
 def _ends_with_hand(ref: Any, play: Event, rest: Sequence[Event], shown: Event,
-                    rules_broken: int) -> bool | None:
+                    rules_broken: int, after: Sequence[Event] = ()) -> bool | None:
     """Does the referee ``ref``, given ``play`` now and then the log's ``rest``, end the round
     and take the hand ``shown`` (True), or hold it as part of the hand, two cards or more of
     fewer than the player then holds, none played (False), with no rule broken by ``play``
-    and no more than ``rules_broken`` in all? None where not. ``ref`` is left as it was
-    (`Questions._missed_earlier`)."""
+    and no more than ``rules_broken`` in all? None where not. ``after``: the log's lines that
+    follow the hand (other hands shown), each to be taken too, the hand whole. ``ref`` is left
+    as it was (`Questions._missed_places`)."""
     mark = ref.checkpoint()
     try:
         n = len(ref.violations)
@@ -1514,9 +1655,11 @@ def _ends_with_hand(ref: Any, play: Event, rest: Sequence[Event], shown: Event,
             ref.apply(shown)
             whole = True
         except REFUSED:
-            if not part:
+            if not part or after:
                 return None
             whole = False
+        for ev in after:
+            ref.apply(ev)
         return whole if len(ref.violations) <= rules_broken else None
     except REFUSED:
         return None

@@ -90,6 +90,8 @@ class TablePipeline(Questions):
         self._changes = None
         self._changed = {}
         self._unread = {}
+        self._never_asked = -1
+        self._never_pid = -1
         self._read_at = {}
         self._looks = {}
         self._looks_decided = set()
@@ -200,6 +202,8 @@ class TablePipeline(Questions):
                 del self._partial[zone]
                 self._hold(obs, why, offer, result)
             self._drain(result)
+        if not self.holding:
+            self._ask_never_shown(result)
         self._flush_script(self.visual_count if self.holding else 10**9, result.announcements,
                            result)
         result.pending = list(self.pending.values())
@@ -320,6 +324,7 @@ class TablePipeline(Questions):
         if self._outage is None:
             observations += self._look_at_changes(frame, result)
         self._recount(result)
+        self._withdraw_never_shown(observations, result)
         if self.queue_questions:
             # In table order: a card counted again after an answer (the real card of a code
             # misread before) goes before the readings that waited behind the question.
@@ -335,6 +340,8 @@ class TablePipeline(Questions):
                 self._hold(obs, why, offer, result)
         if self._outage is not None and t >= self._outage[2]:
             self._after_outage(t, result)
+        if not self.holding:
+            self._ask_never_shown(result, t)
         if self.chip_counter is not None and t - self._chip_last >= self.chip_every:
             self._chip_last = t
             self._check_chips(frame, result)
