@@ -603,10 +603,11 @@ def test_a_hand_shown_while_the_log_says_the_round_goes_on_asks_who_ran_out(
 
 
 def _blind_round(game: str, seed: int, unread: set[str], tmp_path: Path,
-                 until_asked: bool = True) -> tuple[Any, ...]:
-    """A rendered round read by a reader that never reads the ``unread`` cards, run until the
-    first question (``until_asked``; else not run): (pipeline, its frame source, the round's
-    visual truth, the log's path)."""
+                 until_asked: bool = True,
+                 glimpse: tuple[float, float] | None = None) -> tuple[Any, ...]:
+    """A rendered round read by a reader that never reads the ``unread`` cards (but in the
+    frames of the ``glimpse`` seconds), run until the first question (``until_asked``; else
+    not run): (pipeline, its frame source, the round's visual truth, the log's path)."""
     from vision.render.demo import RenderedSource, simulated_round
     from vision.render.plan import RenderConfig
     from vision.render.table import TableVideo
@@ -620,7 +621,9 @@ def _blind_round(game: str, seed: int, unread: set[str], tmp_path: Path,
     class Blind:
         def detect(self, frame: np.ndarray) -> Detections:
             dets = truth.detect(frame)
-            keep = np.array([name not in unread for name, _b, _s in dets], bool)
+            t = source.last.t if source.last is not None else 0.0
+            seen = glimpse is not None and glimpse[0] <= t <= glimpse[1]
+            keep = np.array([seen or name not in unread for name, _b, _s in dets], bool)
             return Detections(dets.xyxy[keep], dets.confidence[keep], dets.class_id[keep],
                               dets.names)
 
@@ -869,3 +872,31 @@ def test_the_never_shown_question_is_asked_once_and_goes_when_the_player_lays_ca
     result = FrameResult(0.0, 0)
     pipe._withdraw_never_shown([ann], result)
     assert not pipe.pending and result.notes == ["Ann shows a hand: the question goes"]
+
+
+def test_a_last_card_glimpsed_and_never_logged_is_offered_at_the_end_of_the_round(
+        tmp_path: Path) -> None:
+    """A rendered Pressman round whose 9♠, Dee's last card, the camera reads in two frames
+    as it is laid and never again (the others' hands soon cover the table): a lead after a
+    stop, so nothing asks then, and the log still gives Dee a card when Ann shows her hand.
+    Any card Dee may lead fits after the last play; the one glimpsed in her pile is offered
+    ("Dee played 9♠ last"), and one click logs the round exactly. Unglimpsed, no such place is
+    offered."""
+    from companion.events import apply_corrections
+    from companion.referee import replay
+
+    pipe, source, visual, path = _blind_round("pressman", 27, {"9S"}, tmp_path)
+    [held] = pipe.pending.values()
+    assert not any(a.label.endswith(" last") for a in held.options)
+    pipe, source, visual, path = _blind_round("pressman", 27, {"9S"}, tmp_path / "seen",
+                                              glimpse=(21.28, 21.42))
+    [held] = pipe.pending.values()
+    assert held.question.startswith("J♥ was not seen")
+    [fix] = [a for a in held.options if a.label == "Dee played 9♠ last"]
+    pipe.answer(held.id, list(fix.events))
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    assert not pipe.flush().pending
+    events, _ = apply_corrections(read_log(path).events)
+    assert _moves([e.data for e in events]) == _moves(visual)
+    assert not replay(read_log(path)).errors

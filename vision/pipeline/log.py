@@ -74,6 +74,9 @@ class TableLog:
     _shown_spot: dict[str, tuple[float, float]]
     _look_spot: dict[str, tuple[float, float]]
     _read_elsewhere: dict[int, list[tuple[str, float]]]
+    #: Card -> the seats in whose piles the reader read it this round (once is enough): a
+    #: card glimpsed as it was laid, though never logged, was likely played there.
+    _glimpsed: dict[str, set[int]]
     _landed: dict[int, tuple[float, str]]
 
     def _script_game(self) -> dict[str, Any] | None:
@@ -106,6 +109,7 @@ class TableLog:
             self._shown_spot.clear()
             self._look_spot.clear()
             self._read_elsewhere.clear()
+            self._glimpsed.clear()
             self._landed.clear()
         elif kind in ("play", "reveal"):
             player = str(ev.get("player"))

@@ -338,7 +338,8 @@ class Questions(TableLog):
         if ran_out is not None:
             # Its answers stay named by player (the second look hunts the piles for the card,
             # `_unseen_card`); a place earlier in the round is one more answer.
-            return ran_out[0], [*ran_out[1], *missed]
+            named = [a.events for a in ran_out[1]]
+            return ran_out[0], [*ran_out[1], *(a for a in missed if a.events not in named)]
         question, options = self._question_read(obs, event)
         if not missed and event.get("event") == "reveal":
             # A hand a card short once the round is over: one of that player's plays missed.
@@ -854,6 +855,8 @@ class Questions(TableLog):
     #: `_missed_earlier`: at most this many answers; more fit and none is offered (a person
     #: who sees that many would rather say which card it was).
     MISSED_MOST = 6
+    #: `_missed_places` stops looking past this many (none is then offered).
+    MISSED_SEARCH = 24
 
     def _missed_earlier(self, obs: Observation) -> list[Answer]:
         """Answers for cards laid as a hand is shown while the log says the round goes on,
@@ -904,34 +907,60 @@ class Questions(TableLog):
             return []
         at = base.referee
         rules_broken = len(ref.violations)
+        # Not a card read on the table now either (a hand being shown as the question is put).
+        now = self.tracker.t - 2.0
         unseen = [c for c in CARD_CODES if not self._round_cards.get(c, 0)
                   and c not in showing and not any(c in (h.observation.cards or [])
-                                                   for h in self.pending.values())]
+                                                   for h in self.pending.values())
+                  and not self.tracker.reads_of(c, now)]
+        seats = {self.players.index(p) for p in out if p in self.players}
+        glimpsed = {c for c in unseen if self._glimpsed.get(c, set()) & seats}
         found: list[tuple[int, dict[str, Any], bool]] = []
-        hand = Event(shown, len(logged) + 1)
-        for k in range(plays[0], end):
-            if resolved[k].kind == "play" and len(found) <= self.MISSED_MOST:
-                for p, card in self._could_play(at, out, unseen):
+        hand = Event(shown, len(logged) + 2)
+        # Each place before a play of the round, then (where the log ends with the round's
+        # plays) the place after its last one: a card other than the one `_ran_out` asks
+        # about, a lead the rules allow there, only where the camera glimpsed it (any card
+        # the player may lead fits there).
+        for k in range(plays[0], end + (last is None and end == len(resolved))):
+            line = resolved[k].line if k < end else len(logged) + 1
+            if (k == end or resolved[k].kind == "play") and len(found) <= self.MISSED_SEARCH:
+                for p, card in self._could_play(at, out, unseen if k < end
+                                                else sorted(glimpsed)):
                     play = {"event": "play", "player": p, "card": card}
-                    whole = _ends_with_hand(at, Event(play, resolved[k].line),
-                                            resolved[k:end], hand, rules_broken, after)
+                    whole = _ends_with_hand(at, Event(play, line), resolved[k:end], hand,
+                                            rules_broken, after)
                     if whole is not None:
-                        found.append((resolved[k].line, play, whole))
+                        found.append((line, play, whole))
+            if k == end:
+                break
             try:
                 at.apply(resolved[k])
             except REFUSED:
                 return []  # a line the log refuses: no place is sure
-        if not found or len(found) > self.MISSED_MOST:
+        if len(found) > self.MISSED_SEARCH:
             return []
+        # A card the camera read at least once as laid this round, though it never settled
+        # as a reading, was more likely played: those places first, and where more than
+        # `MISSED_MOST` fit, only those (when few enough).
+        seen = [f for f in found if f[1]["card"] in glimpsed]
+        found = ([*seen, *(f for f in found if f not in seen)] if len(found) <= self.MISSED_MOST
+                 else seen if len(seen) <= self.MISSED_MOST else [])
         answers: list[Answer] = []
         for line, play, whole in found:
-            events = self._played_before(play, line, logged,
-                                         {} if last is None else {last.line: shown})
-            before = self._line_of_at(line)
-            if events is None or not before:
+            card = Card.parse(play["card"]).pretty()
+            if line > len(logged):
+                events: tuple[dict[str, Any], ...] | None = (play,)
+                label = f"{play['player']} played {card} last"
+            else:
+                events = self._played_before(play, line, logged,
+                                             {} if last is None else {last.line: shown})
+                before = self._line_of_at(line)
+                if not before:
+                    continue
+                label = (f"{play['player']} played {card} before {before.get('player')}'s "
+                         f"{Card.parse(str(before['card'])).pretty()}")
+            if events is None:
                 continue
-            label = (f"{play['player']} played {Card.parse(play['card']).pretty()} before "
-                     f"{before.get('player')}'s {Card.parse(str(before['card'])).pretty()}")
             if last is not None:
                 answers.append(Answer(label, events))
             else:
@@ -956,9 +985,10 @@ class Questions(TableLog):
     def _never_shown(self) -> tuple[Observation, str, str, list[Answer]] | None:
         """Every hand is shown but one, whose player holds one card by the log: that card may
         have been played and not seen, the player going out with their last play, and the
-        round's last play (one card, by a player who went out with it by the log) then that
-        player's hand shown, laid as the one card it was (Boodle 20: Ann's 9♥ never read,
-        her A♠ her last card; Bob's 7♠ shown after it was logged as his last play). Asked
+        round's last play (by a player who went out with it by the log) then that player's
+        hand shown (Boodle 20: Ann's 9♥ never read, her A♠ her last card; Bob's 7♠ shown
+        after it was logged as his last play; Great Lakes 24: Cy's A♠, and Ann's 8♦ 9♦ shown
+        logged as a dump). Asked
         where `_missed_places` finds places for that card, with "still holds a card" as its
         last answer: (observation, reason, question, answers), held on that play's card."""
         from companion.events import apply_corrections
@@ -975,12 +1005,15 @@ class Questions(TableLog):
         logged = read_log(self.log.path).events
         resolved, _ = apply_corrections(logged)
         last = next((ev for ev in reversed(resolved) if ev.kind in ("play", *NEW_DEAL)), None)
-        card = last.get("card") if last is not None and last.kind == "play" else None
-        player = last.get("player") if last is not None else None
-        if not isinstance(card, str) or player not in self.players or player == who \
-                or _holds(ref, str(player)) != 0 or last is None:
+        if last is None or last.kind != "play":
             return None
-        shown = {"event": "reveal", "player": player, "cards": [card],
+        cards = [str(c) for c in ([last.get("card")] if "card" in last.data
+                                  else list(last.get("cards") or []))]
+        player = last.get("player")
+        if not cards or player not in self.players or player == who \
+                or _holds(ref, str(player)) != 0:
+            return None
+        shown = {"event": "reveal", "player": player, "cards": cards,
                  **{k: last.data[k] for k in ("t", "confidence") if k in last.data}}
         answers = self._missed_places(logged, [who], shown, (), last)
         if not answers:
@@ -990,14 +1023,13 @@ class Questions(TableLog):
                      if z.kind == "pile" and z.seat == seat), -1)
         t = float(last.data.get("t", self.tracker.t))
         obs = Observation(zone=zone, zone_name=self.profile.zones[zone].name if zone >= 0
-                          else "", kind="pile", seat=seat, cards=[card],
+                          else "", kind="pile", seat=seat, cards=cards,
                           confidence=float(last.data.get("confidence", 1.0)), t=self.tracker.t,
                           t_still=t)
-        pretty = Card.parse(card).pretty()
         answers.append(Answer(f"No: {who} still holds a card"))
         return (obs, f"{who} holds 1 card by the log and shows none",
                 f"{who} shows no hand: was a card of {who}'s played unseen (and {player}'s "
-                f"{pretty} {player}'s hand)?", answers)
+                f"{' '.join(pretty_cards(cards))} {player}'s hand)?", answers)
 
     #: `_never_shown`: seconds of a still table, once every hand but one is shown, before
     #: it asks (a player slow to lay a last card is no card missed); at once when no frame
@@ -1023,7 +1055,8 @@ class Questions(TableLog):
         if asked is not None:
             obs, reason, question, answers = asked
             play = {"event": "play", "player": self.players[obs.seat or 0],
-                    "card": obs.cards[0], **stamp(obs)}
+                    **({"card": obs.cards[0]} if len(obs.cards) == 1 else {"cards": obs.cards}),
+                    **stamp(obs)}
             self._hold(obs, reason, play, result, (question, answers))
             self._never_pid = next(reversed(self.pending))
 

@@ -150,6 +150,7 @@ class TablePipeline(Questions):
         #: Zone -> cards read in it that were logged in another seat's pile this round, left
         #: out of its moves as misreadings, with when they lay still (this round).
         self._read_elsewhere: dict[int, list[tuple[str, float]]] = {}
+        self._glimpsed: dict[str, set[int]] = {}
         #: Zone -> when the last single card the camera logged in it came to rest, and which
         #: (this round).
         self._landed: dict[int, tuple[float, str]] = {}
@@ -309,6 +310,9 @@ class TablePipeline(Questions):
                     result.detections.append({"card": name, "box": [round(v, 1) for v in box],
                                               "score": round(score, 3),
                                               "zone": self.profile.zones[z].name})
+                    seat = self.profile.zones[z].seat
+                    if seat is not None and not self._round_cards.get(name, 0):
+                        self._glimpsed.setdefault(name, set()).add(seat)
         if self._outage is not None:
             observations = []  # settled across the outage: compared with the table before it
         for obs in observations:  # a pile the reader read is not looked at again for it
