@@ -240,6 +240,12 @@ def test_many_one_click_answers_wrap_into_rows_that_fit_a_small_screen(qtbot: Qt
                           "(it breaks a rule as a play)", {},
                        [(label, []) for label in ["Bob", *places, "nobody (6♣ as read)"]])])
     assert bar.minimumSizeHint().width() <= 1366 - 40
+    # A player who never shows the card the log gives them: six places and "No".
+    places = [f"Ann played {c} before Ann's Q♠" for c in ("9♣", "5♠", "8♥", "9♥", "10♦", "J♣")]
+    bar.show_pending([(4, "Ann shows no hand: was a card of Ann's missed, Bob's 7♠ being a hand "
+                          "shown? (Ann holds 1 card by the log and shows none)", {},
+                       [(label, []) for label in [*places, "No: Ann still holds a card"]])])
+    assert bar.minimumSizeHint().width() <= 1366 - 40
     bar.show_pending([(2, "Ann played 6♥? (it would break a rule)", {},
                        [("6♥, not 9♥ before", []), ("6♥", [])])])
     assert bar.button_row.indexOf(bar.answer_box) >= 0  # few: beside Something else… / No

@@ -1028,8 +1028,8 @@ class Questions(TableLog):
                           t_still=t)
         answers.append(Answer(f"No: {who} still holds a card"))
         return (obs, f"{who} holds 1 card by the log and shows none",
-                f"{who} shows no hand: was a card of {who}'s played unseen (and {player}'s "
-                f"{' '.join(pretty_cards(cards))} {player}'s hand)?", answers)
+                f"{who} shows no hand: was a card of {who}'s missed, {player}'s "
+                f"{' '.join(pretty_cards(cards))} being a hand shown?", answers)
 
     #: `_never_shown`: seconds of a still table, once every hand but one is shown, before
     #: it asks (a player slow to lay a last card is no card missed); at once when no frame
