@@ -349,7 +349,7 @@ class Questions(TableLog):
                 who = event.get("player")
                 question = (f"{who}'s hand "
                             f"{' '.join(pretty_cards(list(event.get('cards') or [])))} is a "
-                            f"card short: was a card of {who}'s played and not seen?")
+                            f"card short: which card was not seen?")
             return question, [*options, *short]
         if not missed:
             return question, options
