@@ -208,7 +208,10 @@ def truthful_answer(p: Pending, log: list[dict[str, Any]], truth_visual: list[di
 
 
 def run_round(game: str, seed: int, noise: Mapping[str, float], fps: float,
-              verbose: bool, answer_after: float = 3.0, deck: str | None = None) -> Outcome:
+              verbose: bool, answer_after: float = 3.0, deck: str | None = None,
+              never: frozenset[str] = frozenset()) -> Outcome:
+    """One rendered round through the pipeline, its questions answered from the truth.
+    ``never``: cards the fallible reader never reads."""
     events = simulated_round(game, seed=seed)
     look = None
     if noise.get("model"):
@@ -227,6 +230,7 @@ def run_round(game: str, seed: int, noise: Mapping[str, float], fps: float,
         reader = FallibleReader(source, seed=seed * 7919 + 17,
                                 misread=noise.get("misread", 0.0), drop=noise.get("drop", 0.0),
                                 stuck=noise.get("stuck", 0.0))
+        reader.never = never
     truth = video.truth
     truth_visual = _visual(truth.events)
     truth_times = [float(e.get("t_placed", 0.0)) for e in truth.visual]

@@ -80,6 +80,8 @@ class FallibleReader(TruthDetector):
         self.stuck_time = stuck_time
         #: code -> (read as, from, until) for the cards chosen to be misread for a while.
         self.plan: dict[str, tuple[str, float, float] | None] = {}
+        #: Codes the camera never reads (a card laid and covered before any frame shows it).
+        self.never: frozenset[str] = frozenset()
 
     def _stuck_as(self, code: str, t: float) -> str | None:
         if code not in self.plan:
@@ -102,7 +104,7 @@ class FallibleReader(TruthDetector):
         rng = self._rng
         boxes, confs, ids = [], [], []
         for code, box, visible in ft.cards:
-            if not visible:
+            if not visible or code in self.never:
                 continue
             stuck = self._stuck_as(code, ft.t) if self.stuck else None
             if rng.random() < self.p_drop:
