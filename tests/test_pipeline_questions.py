@@ -864,7 +864,7 @@ def test_the_never_shown_question_is_asked_once_and_goes_when_the_player_lays_ca
     [no] = [a for a in held.options if a.label == "No: Ann still holds a card"]
     pipe.answer(held.id, list(no.events))
     assert pipe.log.lines == lines and not pipe.flush().pending
-    pipe._never_asked = -1
+    pipe._never_asked = -1  # as if the log had changed since
     [held] = pipe.flush().pending
     ann = replace(held.observation, seat=0, cards=["9H"])
     from vision.pipeline.results import FrameResult

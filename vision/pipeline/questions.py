@@ -62,9 +62,9 @@ class Questions(TableLog):
     #: second look had begun: a later card laid on it).
     _unread: dict[int, float]
     #: `_ask_never_shown`: the log's length when it last asked (asked once for a log), and
-    #: the id of the question it holds.
+    #: the question it holds (its id, the player it asks about).
     _never_asked: int
-    _never_pid: int
+    _never_held: tuple[int, str] | None
     #: How long a changed pile is left to the table reader before the second look reads it.
     CHANGE_WAIT = 0.3
     #: A contested card unread this long (s) is decided on the readings it had (`_recount`).
@@ -852,8 +852,9 @@ class Questions(TableLog):
             return None
         return f"{Card.parse(missing).pretty()} was not seen: who played it?", answers
 
-    #: `_missed_earlier`: at most this many answers; more fit and none is offered (a person
-    #: who sees that many would rather say which card it was).
+    #: `_missed_places`: at most this many answers; where more fit, only those of cards the
+    #: camera glimpsed, if few enough, else none (a person who sees that many would rather
+    #: say which card it was).
     MISSED_MOST = 6
     #: `_missed_places` stops looking past this many (none is then offered).
     MISSED_SEARCH = 24
@@ -867,8 +868,8 @@ class Questions(TableLog):
         where the log then takes every later line as it is, ends the round with it, and takes
         the hand shown (or, where two cards or more are shown, holds them as part of the hand:
         that answer places them again, `Answer.again`), breaking no more rules; a place at the
-        end is `_ran_out`'s. None where more than `MISSED_MOST` fit."""
-
+        end is `_ran_out`'s (or a card glimpsed there). More than `MISSED_MOST`: only the
+        glimpsed ones (`_missed_places`)."""
         ref = self.referee
         if ref is None or obs.seat is None or ref.expects() != frozenset({"play"}):
             return []
@@ -883,11 +884,12 @@ class Questions(TableLog):
     def _missed_places(self, logged: Sequence[Event], out: Sequence[str],
                        shown: dict[str, Any], showing: Sequence[str] = (),
                        last: Event | None = None) -> list[Answer]:
-        """`_missed_earlier` and `_never_shown`: the answers that each put one card of a
-        player of ``out`` (one nobody played, shows or is asked about) in one place of this
-        round's plays, where the log then takes every later line as it is, ends the round with
-        it and takes the hand ``shown``, breaking no more rules. ``last``: the round's last
-        play, which is then ``shown`` instead (and the log's lines after it, after it)."""
+        """`_missed_earlier`, `_missed_by` and `_never_shown`: the answers that each put one
+        card of a player of ``out`` (one nobody played, shows, is asked about or is read on
+        the table now) in one place of this round's plays, where the log then takes every
+        later line as it is, ends the round with it and takes the hand ``shown``, breaking no
+        more rules. ``last``: the round's last play, which is then ``shown`` instead (and the
+        log's lines after it, after it)."""
         from companion.events import apply_corrections
 
         ref = self.referee
@@ -982,15 +984,15 @@ class Questions(TableLog):
         logged = read_log(self.log.path).events
         return [a for a in self._missed_places(logged, [who], reveal, cards) if not a.again]
 
-    def _never_shown(self) -> tuple[Observation, str, str, list[Answer]] | None:
+    def _never_shown(self) -> tuple[Observation, str, str, str, list[Answer]] | None:
         """Every hand is shown but one, whose player holds one card by the log: that card may
         have been played and not seen, the player going out with their last play, and the
         round's last play (by a player who went out with it by the log) then that player's
         hand shown (Boodle 20: Ann's 9♥ never read, her A♠ her last card; Bob's 7♠ shown
         after it was logged as his last play; Great Lakes 24: Cy's A♠, and Ann's 8♦ 9♦ shown
-        logged as a dump). Asked
-        where `_missed_places` finds places for that card, with "still holds a card" as its
-        last answer: (observation, reason, question, answers), held on that play's card."""
+        logged as a dump). Asked where `_missed_places` finds places for that card, with
+        "still holds a card" as its last answer: (observation, player asked about, reason,
+        question, answers), held on that play's cards."""
         from companion.events import apply_corrections
 
         ref = self.referee
@@ -1027,7 +1029,7 @@ class Questions(TableLog):
                           confidence=float(last.data.get("confidence", 1.0)), t=self.tracker.t,
                           t_still=t)
         answers.append(Answer(f"No: {who} still holds a card"))
-        return (obs, f"{who} holds 1 card by the log and shows none",
+        return (obs, who, f"{who} holds 1 card by the log and shows none",
                 f"{who} shows no hand: was a card of {who}'s missed, {player}'s "
                 f"{' '.join(pretty_cards(cards))} being a hand shown?", answers)
 
@@ -1053,24 +1055,24 @@ class Questions(TableLog):
         self._never_asked = self.log.lines
         asked = self._never_shown()
         if asked is not None:
-            obs, reason, question, answers = asked
+            obs, who, reason, question, answers = asked
             play = {"event": "play", "player": self.players[obs.seat or 0],
                     **({"card": obs.cards[0]} if len(obs.cards) == 1 else {"cards": obs.cards}),
                     **stamp(obs)}
             self._hold(obs, reason, play, result, (question, answers))
-            self._never_pid = next(reversed(self.pending))
+            self._never_held = (next(reversed(self.pending)), who)
 
     def _withdraw_never_shown(self, observations: Sequence[Observation],
                               result: FrameResult) -> None:
         """`_never_shown`'s question goes once cards settle in the pile of the player it asks
         about: they show their hand after all."""
-        held = self.pending.get(self._never_pid)
-        if held is None:
+        if self._never_held is None or self._never_held[0] not in self.pending:
             return
-        who = held.reason.split(" holds ", 1)[0]
+        pid, who = self._never_held
         if any(o.seat is not None and o.seat < len(self.players)
                and self.players[o.seat] == who for o in observations):
-            del self.pending[self._never_pid]
+            del self.pending[pid]
+            self._never_held = None
             result.notes.append(f"{who} shows a hand: the question goes")
 
     @staticmethod

@@ -91,7 +91,7 @@ class TablePipeline(Questions):
         self._changed = {}
         self._unread = {}
         self._never_asked = -1
-        self._never_pid = -1
+        self._never_held = None
         self._read_at = {}
         self._looks = {}
         self._looks_decided = set()
