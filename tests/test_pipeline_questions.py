@@ -900,3 +900,28 @@ def test_a_last_card_glimpsed_and_never_logged_is_offered_at_the_end_of_the_roun
     events, _ = apply_corrections(read_log(path).events)
     assert _moves([e.data for e in events]) == _moves(visual)
     assert not replay(read_log(path)).errors
+
+
+def test_a_card_of_a_trick_never_read_is_asked_as_the_card_of_the_player_due(
+        tmp_path: Path) -> None:
+    """A rendered Oh Claire! hand whose 6♠, Cy's card on Bob's J♠ lead, the camera never
+    reads: Dee's 9♥ then comes out of turn. In a game of tricks the card missed is the one
+    of the player whose turn it was, of any rank: the cards of the suit led that Cy may have
+    played are offered (not one card the sequence would expect), and one click logs the hand
+    exactly."""
+    from companion.events import apply_corrections
+    from companion.referee import replay
+
+    pipe, source, visual, path = _blind_round("oh-claire", 24, {"6S"}, tmp_path)
+    [held] = pipe.pending.values()
+    assert held.question == "Cy's card before Dee's 9♥ was not seen: which was it?"
+    labels = [a.label for a in held.options]
+    assert "6♠" in labels and len([x for x in labels if len(x) <= 3]) <= pipe.DUE_MOST
+    [fix] = [a for a in held.options if a.label == "6♠"]
+    pipe.answer(held.id, list(fix.events))
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    assert not pipe.flush().pending
+    events, _ = apply_corrections(read_log(path).events)
+    assert _moves([e.data for e in events]) == _moves(visual)
+    assert not replay(read_log(path)).errors

@@ -453,6 +453,17 @@ class Questions(TableLog):
             # A card the camera missed: one unseen card played before this one makes the
             # reading fit (a sequence that jumps, 5♣ then 7♣: who played 6♣?; a lead out of
             # turn, 10♥ then 6♠, just after J♥ was read: who played J♥?).
+            due = self._trick_turn(player)
+            if due is not None:
+                cands = self._due_cards(due, read, unplayed, ev)
+                if cands:
+                    answers = [Answer(Card.parse(c).pretty(), (ev(c, due), ev(read)))
+                               for c in cands]
+                    others = [Answer(f"nobody ({a.label} as read)" if a.events == (ev(read),)
+                              else f"it was {a.label}" if a.card else a.label, a.events,
+                              a.card) for a in options]
+                    return (f"{due}'s card before {player}'s {Card.parse(read).pretty()} "
+                            f"was not seen: which was it?", answers + others)
             rank = RANKS.index(read[0])
             near = [passed] if passed is not None else sorted(
                 (c for c in unplayed if c[1] == read[1] and RANKS.index(c[0]) < rank),
@@ -471,6 +482,38 @@ class Questions(TableLog):
                             answers + others)
         verb = "shows" if kind == "reveal" else "played"
         return f"{player} {verb} {Card.parse(read).pretty()}?", options
+
+    def _trick_turn(self, player: str) -> str | None:
+        """In a game of tricks (Oh Claire!), the player whose turn it is, where that is not
+        ``player`` (who then plays out of turn, or after a card the camera missed); None
+        elsewhere."""
+        ref = self.referee
+        trick = getattr(getattr(ref, "state", None), "trick", None)
+        turn = getattr(ref, "turn", None)
+        due = turn() if isinstance(trick, list) and callable(turn) else None
+        return due if isinstance(due, str) and due != player else None
+
+    def _due_cards(self, due: str, read: str, unplayed: Sequence[str],
+                   ev: Any) -> list[str]:
+        """The cards ``due`` may have played, unseen, before the card ``read`` (of another
+        player) in a trick: at most `DUE_MOST`, those the camera glimpsed in their pile
+        first, then the suit led (``read`` 's where ``due`` led), nearest in rank to
+        ``read`` first; only where both plays then break no rule."""
+        trick = getattr(getattr(self.referee, "state", None), "trick", None) or []
+        first = trick[0][1] if trick and isinstance(trick[0], tuple) else None
+        led = str(getattr(first, "suit", "")) or read[1]
+        seat = self.players.index(due) if due in self.players else -1
+        rank = RANKS.index(read[0])
+        order = sorted(unplayed, key=lambda c: (seat not in self._glimpsed.get(c, set()),
+                                                c[1] != led, abs(RANKS.index(c[0]) - rank)))
+        out: list[str] = []
+        for c in order:
+            if len(out) >= self.DUE_MOST or (seat not in self._glimpsed.get(c, set())
+                                                and c[1] != led):
+                break
+            if c != read and self._accepts_all([ev(c, due), ev(read)]):
+                out.append(c)
+        return out
 
     def _misread_before(self, event: dict[str, Any], plays: int = 4,
                         following: bool = False) -> list[Answer]:
@@ -856,6 +899,9 @@ class Questions(TableLog):
     #: camera glimpsed, if few enough, else none (a person who sees that many would rather
     #: say which card it was).
     MISSED_MOST = 6
+    #: `_due_cards`: at most this many cards offered for a trick's card not seen (short
+    #: labels: three rows of three).
+    DUE_MOST = 9
     #: `_missed_places` stops looking past this many (none is then offered).
     MISSED_SEARCH = 24
 
