@@ -641,6 +641,23 @@ def _moves(events: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
             for e in events if e["event"] in ("play", "reveal")]
 
 
+def _click_and_play_out(pipe: TablePipeline, source: Any, held: Any, label: str, path: Path,
+                        visual: Sequence[Mapping[str, Any]]) -> None:
+    """Click the answer ``label`` of ``held``, play the round out, and check that the log
+    then holds the round's moves exactly, with no error."""
+    from companion.events import apply_corrections
+    from companion.referee import replay
+
+    [fix] = [a for a in held.options if a.label == label]
+    pipe.answer(held.id, list(fix.events))
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    assert not pipe.flush().pending
+    events, _ = apply_corrections(read_log(path).events)
+    assert _moves([e.data for e in events]) == _moves(visual)
+    assert not replay(read_log(path)).errors
+
+
 def test_a_hand_shown_while_the_log_says_the_round_goes_on_offers_a_play_missed_earlier(
         tmp_path: Path) -> None:
     """A rendered Pressman round whose 10♥, played by Cy before his 10♣ many plays before he
@@ -648,8 +665,6 @@ def test_a_hand_shown_while_the_log_says_the_round_goes_on_offers_a_play_missed_
     then). When the hands are shown the log still gives Cy a card; besides the card that
     would end the round now, each place earlier in the round where a card nobody played
     makes the whole log fit is offered, and one click puts it there."""
-    from companion.events import apply_corrections
-    from companion.referee import replay
 
     pipe, source, visual, path = _blind_round("pressman", 22, {"TH"}, tmp_path)
     at = next(i for i, e in enumerate(visual) if e.get("card") == "TH")
@@ -659,14 +674,7 @@ def test_a_hand_shown_while_the_log_says_the_round_goes_on_offers_a_play_missed_
     labels = [a.label for a in held.options]
     assert labels[0] == "Cy" and "Cy played 10♥ before Cy's 10♣" in labels
     assert len(labels) <= 1 + pipe.MISSED_MOST
-    [fix] = [a for a in held.options if a.label == "Cy played 10♥ before Cy's 10♣"]
-    pipe.answer(held.id, list(fix.events))
-    while (frame := source.read()) is not None:
-        pipe.process(frame.image, frame.t, frame.index)
-    assert not pipe.flush().pending
-    events, _ = apply_corrections(read_log(path).events)
-    assert _moves([e.data for e in events]) == _moves(visual)
-    assert not replay(read_log(path)).errors
+    _click_and_play_out(pipe, source, held, "Cy played 10♥ before Cy's 10♣", path, visual)
 
 
 def test_a_hand_shown_in_part_once_a_missed_play_ends_the_round_is_held_as_a_hand(
@@ -792,22 +800,13 @@ def test_a_hand_shown_a_card_short_once_the_round_is_over_offers_a_play_missed(
     out, is a card short of what the log says she holds; the places where a card of hers
     nobody played or shows makes the log take it are offered, and one click logs the round
     exactly."""
-    from companion.events import apply_corrections
-    from companion.referee import replay
 
     pipe, source, visual, path = _blind_round("michigan-rummy", 25, {"5H"}, tmp_path)
     [held] = pipe.pending.values()
     assert held.reason == "Ann holds 4 cards, the reveal shows 3"
     labels = [a.label for a in held.options]
     assert "Ann played 5♥ before Ann's 2♠" in labels and len(labels) <= 1 + pipe.MISSED_MOST
-    [fix] = [a for a in held.options if a.label == "Ann played 5♥ before Ann's 2♠"]
-    pipe.answer(held.id, list(fix.events))
-    while (frame := source.read()) is not None:
-        pipe.process(frame.image, frame.t, frame.index)
-    assert not pipe.flush().pending
-    events, _ = apply_corrections(read_log(path).events)
-    assert _moves([e.data for e in events]) == _moves(visual)
-    assert not replay(read_log(path)).errors
+    _click_and_play_out(pipe, source, held, "Ann played 5♥ before Ann's 2♠", path, visual)
 
 
 def _played_out(pipe: TablePipeline, source: Any) -> Any:
@@ -882,8 +881,6 @@ def test_a_last_card_glimpsed_and_never_logged_is_offered_at_the_end_of_the_roun
     Any card Dee may lead fits after the last play; the one glimpsed in her pile is offered
     ("Dee played 9♠ last"), and one click logs the round exactly. Unglimpsed, no such place is
     offered."""
-    from companion.events import apply_corrections
-    from companion.referee import replay
 
     pipe, source, visual, path = _blind_round("pressman", 27, {"9S"}, tmp_path)
     [held] = pipe.pending.values()
@@ -892,14 +889,7 @@ def test_a_last_card_glimpsed_and_never_logged_is_offered_at_the_end_of_the_roun
                                               glimpse=(21.28, 21.42))
     [held] = pipe.pending.values()
     assert held.question.startswith("J♥ was not seen")
-    [fix] = [a for a in held.options if a.label == "Dee played 9♠ last"]
-    pipe.answer(held.id, list(fix.events))
-    while (frame := source.read()) is not None:
-        pipe.process(frame.image, frame.t, frame.index)
-    assert not pipe.flush().pending
-    events, _ = apply_corrections(read_log(path).events)
-    assert _moves([e.data for e in events]) == _moves(visual)
-    assert not replay(read_log(path)).errors
+    _click_and_play_out(pipe, source, held, "Dee played 9♠ last", path, visual)
 
 
 def test_a_card_of_a_trick_never_read_is_asked_as_the_card_of_the_player_due(
@@ -909,19 +899,10 @@ def test_a_card_of_a_trick_never_read_is_asked_as_the_card_of_the_player_due(
     of the player whose turn it was, of any rank: the cards of the suit led that Cy may have
     played are offered (not one card the sequence would expect), and one click logs the hand
     exactly."""
-    from companion.events import apply_corrections
-    from companion.referee import replay
 
     pipe, source, visual, path = _blind_round("oh-claire", 24, {"6S"}, tmp_path)
     [held] = pipe.pending.values()
     assert held.question == "Cy's card before Dee's 9♥ was not seen: which was it?"
     labels = [a.label for a in held.options]
     assert "6♠" in labels and len([x for x in labels if len(x) <= 3]) <= pipe.DUE_MOST
-    [fix] = [a for a in held.options if a.label == "6♠"]
-    pipe.answer(held.id, list(fix.events))
-    while (frame := source.read()) is not None:
-        pipe.process(frame.image, frame.t, frame.index)
-    assert not pipe.flush().pending
-    events, _ = apply_corrections(read_log(path).events)
-    assert _moves([e.data for e in events]) == _moves(visual)
-    assert not replay(read_log(path)).errors
+    _click_and_play_out(pipe, source, held, "6♠", path, visual)
