@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -453,17 +453,16 @@ class Questions(TableLog):
             # A card the camera missed: one unseen card played before this one makes the
             # reading fit (a sequence that jumps, 5♣ then 7♣: who played 6♣?; a lead out of
             # turn, 10♥ then 6♠, just after J♥ was read: who played J♥?).
+            # The reading's own answers follow the missed card's, named as such.
+            others = [Answer(f"nobody ({a.label} as read)" if a.events == (ev(read),)
+                             else f"it was {a.label}" if a.card else a.label, a.events,
+                             a.card) for a in options]
             due = self._trick_turn(player)
-            if due is not None:
-                cands = self._due_cards(due, read, unplayed, ev)
-                if cands:
-                    answers = [Answer(Card.parse(c).pretty(), (ev(c, due), ev(read)))
-                               for c in cands]
-                    others = [Answer(f"nobody ({a.label} as read)" if a.events == (ev(read),)
-                              else f"it was {a.label}" if a.card else a.label, a.events,
-                              a.card) for a in options]
-                    return (f"{due}'s card before {player}'s {Card.parse(read).pretty()} "
-                            f"was not seen: which was it?", answers + others)
+            if due is not None and (cands := self._due_cards(due, read, unplayed, ev)):
+                answers = [Answer(Card.parse(c).pretty(), (ev(c, due), ev(read)))
+                           for c in cands]
+                return (f"{due}'s card before {player}'s {Card.parse(read).pretty()} "
+                        f"was not seen: which was it?", answers + others)
             rank = RANKS.index(read[0])
             near = [passed] if passed is not None else sorted(
                 (c for c in unplayed if c[1] == read[1] and RANKS.index(c[0]) < rank),
@@ -475,9 +474,6 @@ class Questions(TableLog):
                 who = [p for p in order if self._accepts_all([ev(missing, p), ev(read)])]
                 if who:
                     answers = [Answer(p, (ev(missing, p), ev(read))) for p in who]
-                    others = [Answer(f"nobody ({a.label} as read)" if a.events == (ev(read),)
-                             else f"it was {a.label}" if a.card else a.label, a.events,
-                             a.card) for a in options]
                     return (f"{Card.parse(missing).pretty()} was not seen: who played it?",
                             answers + others)
         verb = "shows" if kind == "reveal" else "played"
@@ -494,7 +490,7 @@ class Questions(TableLog):
         return due if isinstance(due, str) and due != player else None
 
     def _due_cards(self, due: str, read: str, unplayed: Sequence[str],
-                   ev: Any) -> list[str]:
+                   ev: Callable[..., dict[str, Any]]) -> list[str]:
         """The cards ``due`` may have played, unseen, before the card ``read`` (of another
         player) in a trick: at most `DUE_MOST`, those the camera glimpsed in their pile
         first, then the suit led (``read`` 's where ``due`` led), nearest in rank to
@@ -504,12 +500,13 @@ class Questions(TableLog):
         led = str(getattr(first, "suit", "")) or read[1]
         seat = self.players.index(due) if due in self.players else -1
         rank = RANKS.index(read[0])
-        order = sorted(unplayed, key=lambda c: (seat not in self._glimpsed.get(c, set()),
-                                                c[1] != led, abs(RANKS.index(c[0]) - rank)))
+        glimpsed = {c for c in unplayed if seat in self._glimpsed.get(c, set())}
+        order = sorted((c for c in unplayed if c in glimpsed or c[1] == led),
+                       key=lambda c: (c not in glimpsed, c[1] != led,
+                                      abs(RANKS.index(c[0]) - rank)))
         out: list[str] = []
         for c in order:
-            if len(out) >= self.DUE_MOST or (seat not in self._glimpsed.get(c, set())
-                                                and c[1] != led):
+            if len(out) >= self.DUE_MOST:
                 break
             if c != read and self._accepts_all([ev(c, due), ev(read)]):
                 out.append(c)
