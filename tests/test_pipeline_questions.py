@@ -906,3 +906,51 @@ def test_a_card_of_a_trick_never_read_is_asked_as_the_card_of_the_player_due(
     labels = [a.label for a in held.options]
     assert "6♠" in labels and len([x for x in labels if len(x) <= 3]) <= pipe.DUE_MOST
     _click_and_play_out(pipe, source, held, "6♠", path, visual)
+
+
+def test_a_card_missed_under_a_dump_is_asked_as_the_card_before_it(tmp_path: Path) -> None:
+    """A rendered Great Lakes round whose 6♥, Ann's play just before Bob's dump 7♥ 8♥ 9♣ 10♣
+    (GL-3), the camera never reads: the dump and Bob's 3♠ lead laid on it are read as one
+    move that breaks a rule. The card the sequence expects, played by someone before it, makes
+    the table take it whole as the dump and the lead: "6♥ was not seen: who played it?", and
+    one click logs the round exactly."""
+
+    pipe, source, visual, path = _blind_round("great-lakes", 20, {"6H"}, tmp_path)
+    at = next(i for i, e in enumerate(visual) if e.get("card") == "6H")
+    assert visual[at]["player"] == "Ann" and visual[at + 1]["player"] == "Bob"
+    assert sorted(visual[at + 1]["cards"]) == ["7H", "8H", "9C", "TC"]
+    [held] = pipe.pending.values()
+    assert held.question == "6♥ was not seen: who played it?"
+    labels = [a.label for a in held.options]
+    assert "Ann" in labels and "Bob" not in labels  # a dump follows an opponent's card
+    _click_and_play_out(pipe, source, held, "Ann", path, visual)
+
+
+def test_a_lead_missed_under_a_dump_is_offered_with_the_cards_it_may_have_been(
+        tmp_path: Path) -> None:
+    """The same in round 23, where the card never read, Bob's 3♥, was a lead (no card was
+    expected): each card just below one of the move's that makes it a dump is offered with
+    its player, and one click logs the round exactly."""
+
+    pipe, source, visual, path = _blind_round("great-lakes", 23, {"3H"}, tmp_path)
+    [held] = pipe.pending.values()
+    assert held.question.startswith("A card before Ann's ")
+    assert held.question.endswith(" was not seen: which was it?")
+    labels = [a.label for a in held.options]
+    assert "Bob played 3♥" in labels and len(labels) <= pipe.MISSED_MOST
+    _click_and_play_out(pipe, source, held, "Bob played 3♥", path, visual)
+
+
+def test_a_dump_read_a_card_short_offers_the_cards_that_complete_it(tmp_path: Path) -> None:
+    """A rendered Great Lakes round whose 9♠, one of Cy's dump 7♦ 8♦ 9♠ 10♦ (a straight on
+    Bob's 6♦, GL-4), the camera never reads: the three cards read and the lead laid on them
+    break a rule. The cards nobody played that complete the move are offered (the 9s), and
+    one click logs the round exactly."""
+
+    pipe, source, visual, path = _blind_round("great-lakes", 20, {"9S"}, tmp_path)
+    [held] = pipe.pending.values()
+    assert held.question.startswith("Cy's move ")
+    assert held.question.endswith(" is a card short: which card was not seen?")
+    labels = [a.label for a in held.options]
+    assert "9♠" in labels and len(labels) <= pipe.MISSED_MOST
+    _click_and_play_out(pipe, source, held, "9♠", path, visual)

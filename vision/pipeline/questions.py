@@ -377,6 +377,10 @@ class Questions(TableLog):
             mine = " ".join(pretty_cards(also))
             fixes = [Answer(f"{a.label}; {mine} in {event.get('player')}'s hand", a.events)
                      for a in self._earlier_misread(whole)]
+        if len(obs.cards) != 1 and event.get("event") == "play" and not fixes and (
+                (missed := self._missed_before_move(dict(event))) is not None
+                or (missed := self._move_card_short(dict(event))) is not None):
+            return missed
         if len(obs.cards) != 1 or fixes:
             if len(obs.cards) != 1 and event.get("cards"):
                 fixes = [*fixes, *self._read_twice(dict(event), obs),
@@ -478,6 +482,87 @@ class Questions(TableLog):
                             answers + others)
         verb = "shows" if kind == "reveal" else "played"
         return f"{player} {verb} {Card.parse(read).pretty()}?", options
+
+    #: `_missed_before_move`: a held move of more cards than this is not split (a dump of
+    #: four and the two leads that may follow it before it settles).
+    MOVE_MOST = 6
+
+    def _missed_before_move(self, event: dict[str, Any]) -> tuple[str, list[Answer]] | None:
+        """A held move of several cards that the table takes once one card nobody was seen
+        to play was played just before it: the move is a dump or a straight (GL-3, GL-4) on
+        that card, the card after it in its suit first, and the cards laid beyond its four
+        are the leads that followed it before it came to rest (Great Lakes 20: Ann's 6♥
+        never read, Bob's dump 7♥ 8♥ 9♣ 10♣ with his 3♠ lead read as one move: "6♥ was not
+        seen: who played it?"; the card missed may be a lead, 3♥ under Ann's dump 4♥ 2♠ 5♦
+        6♣). The card the sequence expects is tried first, then the card below each card
+        of the move. One answer per player and card that fit, with the first way of
+        splitting the move that the table then takes whole, breaking no rule; at most
+        `MISSED_MOST`; None where none fits."""
+        cards = list(dict.fromkeys(str(c) for c in event.get("cards") or []))
+        if not 4 <= len(cards) <= self.MOVE_MOST:
+            return None
+        below = [RANKS[RANKS.index(c[0]) - 1] + c[1] for c in cards if c[0] != RANKS[0]]
+        expected = self._next_card()
+        missing = [c for c in dict.fromkeys([*([expected] if expected else []), *below])
+                   if not self._round_cards.get(c, 0) and c not in cards
+                   and c[0] != RANKS[-1]]
+        player = event.get("player")
+        answers: list[tuple[str, Answer]] = []
+        for card in missing:
+            first = RANKS[RANKS.index(card[0]) + 1] + card[1]
+            if first not in cards:
+                continue
+            splits = _move_splits(event, first, cards)
+            for who in self.players:
+                unseen = {"event": "play", "player": who, "card": card}
+                fits = next((s for s in splits if self._accepts_all([unseen, *s])), None)
+                if fits is not None:
+                    answers.append((card, Answer(f"{who} played {Card.parse(card).pretty()}",
+                                                 (unseen, *fits))))
+        # A missed card that only hidden hands would excuse (a lead out of turn) is left out
+        # where a plain one fits.
+        plain = [(c, a) for c, a in answers if not self._doubt(a.events[0])]
+        answers = plain or answers
+        if not answers or len(answers) > self.MISSED_MOST:
+            return None
+        if len({card for card, _ in answers}) == 1:
+            card = answers[0][0]
+            return (f"{Card.parse(card).pretty()} was not seen: who played it?",
+                    [Answer(str(a.events[0]["player"]), a.events) for _, a in answers])
+        return (f"A card before {player}'s {' '.join(pretty_cards(cards))} was not seen: "
+                f"which was it?", [a for _, a in answers])
+
+    def _move_card_short(self, event: dict[str, Any]) -> tuple[str, list[Answer]] | None:
+        """A held move of several cards that is a dump or a straight (GL-3, GL-4) on the card
+        last played once one card more, never read, is put in it (its first card, the one
+        the sequence expects, or one of the other three; Great Lakes 20: Bob's dump 7♦ 8♦
+        9♠ 10♦ read without its 9♠): "Bob's move 7♦ 8♦ 10♦ is a card short: which card was
+        not seen?", one answer per card nobody played, shows or is read on the table now
+        that makes the table take it whole (the leads laid with it after it), breaking no
+        rule; at most `MISSED_MOST`, else None."""
+        expected = self._next_card()
+        cards = list(dict.fromkeys(str(c) for c in event.get("cards") or []))
+        if expected is None or not 3 <= len(cards) < self.MOVE_MOST:
+            return None
+        now = self.tracker.t - 2.0
+        unseen = [c for c in CARD_CODES if not self._round_cards.get(c, 0) and c not in cards
+                  and not self.tracker.reads_of(c, now)
+                  and not any(c in (h.observation.cards or []) for h in self.pending.values())]
+        if expected not in cards:
+            unseen = [expected] if expected in unseen else []
+        answers: list[Answer] = []
+        for card in unseen:
+            whole = [*cards, card]
+            fits = next((s for s in _move_splits(event, expected, whole)
+                         if self._accepts_all(s)), None)
+            if fits is not None:
+                answers.append(Answer(Card.parse(card).pretty(), tuple(fits), card))
+                if len(answers) > self.MISSED_MOST:
+                    return None
+        if not answers:
+            return None
+        return (f"{event.get('player')}'s move {' '.join(pretty_cards(cards))} is a card "
+                f"short: which card was not seen?", answers)
 
     def _trick_turn(self, player: str) -> str | None:
         """In a game of tricks (Oh Claire!), the player whose turn it is, where that is not
@@ -1757,3 +1842,24 @@ def _unseen_card(held: Pending, players: Sequence[str]) -> str | None:
              if a.label in players and len(a.events) == 2
              and a.events[0].get("event") == "play" and a.events[0].get("player") == a.label}
     return cards.pop() if len(cards) == 1 else None
+
+
+def _move_splits(event: Mapping[str, Any], first: str, cards: Sequence[str]
+                 ) -> list[list[dict[str, Any]]]:
+    """The ways of reading ``cards``, laid as one move by ``event`` 's player, as a move of
+    four cards led by ``first`` (GL-3, GL-4) and the single plays that followed it before it
+    came to rest (two at most, in either order); none where ``first`` is not among them."""
+    if first not in cards:
+        return []
+    player = event.get("player")
+    extra = {k: event[k] for k in ("t", "confidence") if k in event}
+    others = [c for c in cards if c != first]
+    splits: list[list[dict[str, Any]]] = []
+    for three in combinations(others, 3):
+        leads = [c for c in others if c not in three]
+        for order in ([leads] if len(leads) < 2 else [leads, leads[::-1]]):
+            splits.append([{"event": "play", "player": player, "cards": [first, *three],
+                            **extra},
+                           *({"event": "play", "player": player, "card": c, **extra}
+                             for c in order)])
+    return splits
