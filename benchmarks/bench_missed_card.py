@@ -6,7 +6,10 @@ shows it), through the whole pipeline, its questions answered from the truth as
 - exact: the log equals the truth and nobody was asked anything (the log alone placed it);
 - exact once answered: the log equals the truth after the truthful answers;
 - wrong, asked: still wrong, but in a card a question was about;
-- wrong in silence: still wrong in a card no question was about.
+- wrong in silence: still wrong in a card no question was about;
+
+and the questions a run put on average, and how many answers were typed in or named in a
+dialog ("Cy: another card…") rather than clicked.
 
 The cards are drawn per round from its plays of one card (``--per-round``, seeded by the
 round's seed), so two runs measure the same cases.
@@ -64,18 +67,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                      sum(not o.exact_answered and not o.silent for o in done),
                      sum(o.silent for o in done),
                      sum(o.questions for o in done) / max(1, len(done)),
-                     time.perf_counter() - began))
+                     sum(o.typed for o in done), time.perf_counter() - began))
     print()
     print(f"seeds {args.first_seed}-{args.first_seed + args.seeds - 1}, {args.per_round} "
           f"card(s) a round, each never read in one run")
     print("| game | runs | exact | exact once answered | wrong, asked | wrong in silence | "
-          "questions / run | seconds |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for game, n, exact, answered, asked, silent, qpr, secs in rows:
+          "questions / run | typed | seconds |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for game, n, exact, answered, asked, silent, qpr, typed, secs in rows:
         print(f"| {game} | {n} | {exact} | {answered} | {asked} | {silent} | {qpr:.2f} | "
-              f"{secs:.0f} |")
-    total = [sum(r[i] for r in rows) for i in range(1, 6)]
-    print(f"| all | {total[0]} | {total[1]} | {total[2]} | {total[3]} | {total[4]} | | |")
+              f"{typed} | {secs:.0f} |")
+    total = [sum(r[i] for r in rows) for i in (1, 2, 3, 4, 5, 7)]
+    print(f"| all | {total[0]} | {total[1]} | {total[2]} | {total[3]} | {total[4]} | | "
+          f"{total[5]} | |")
     return 0
 
 

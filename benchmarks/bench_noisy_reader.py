@@ -44,8 +44,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from companion.cards import CARD_CODES  # noqa: E402
 from companion.events import Event, apply_corrections, read_log  # noqa: E402
-from vision.pipeline.results import Pending  # noqa: E402
+from vision.pipeline.results import Pending, picked  # noqa: E402
 from vision.pipeline.table import TablePipeline  # noqa: E402
 from vision.readers.load import demo_readers  # noqa: E402
 from vision.render.demo import RenderedSource, simulated_round  # noqa: E402
@@ -179,10 +180,16 @@ def truthful_answer(p: Pending, log: list[dict[str, Any]], truth_visual: list[di
     first of equals (Pressman 1092: "Dee played 4♥? (after 3♦ the lead is in a black suit)
     — 4♥ / ... / Dee's 3♦ was 3♥": both are true, and the person who saw the 3♥ takes the
     second, where the first left the 3♦ wrong)."""
-    true = [[dict(e) for e in o.events] for o in p.options if o.events
+    true = [[dict(e) for e in o.events] for o in p.options if o.events and o.picks is None
             and _true_option(log, [dict(e) for e in o.events], truth_visual)]
     if true:
         return max(true, key=lambda evs: _rightness(log, evs, truth_visual)), True
+    # An answer that picks a player's card ("Cy: another card…"): the person names the card
+    # they saw in the dialog it opens (a click on the card picker, counted as typed).
+    named = [evs for o in p.options if o.picks is not None for card in CARD_CODES
+             if _true_option(log, evs := picked(o.events, card), truth_visual)]
+    if named:
+        return max(named, key=lambda evs: _rightness(log, evs, truth_visual)), False
     # The true moves around the moment the cards settled that the log lacks, of the player
     # asked about or with a card the question names (an earlier error elsewhere in the log
     # is not what this question is about: Oh Claire! 328, "Dee played Q♠ or Q♣?" is

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from test_pipeline import SCRIPT, SETUP, ScriptedDetector, identity_profile
 
 from calibration.layout import default_zones
@@ -954,3 +955,31 @@ def test_a_dump_read_a_card_short_offers_the_cards_that_complete_it(tmp_path: Pa
     labels = [a.label for a in held.options]
     assert "9♠" in labels and len(labels) <= pipe.MISSED_MOST
     _click_and_play_out(pipe, source, held, "9♠", path, visual)
+
+
+def test_a_trick_card_of_another_suit_never_read_is_named_by_a_person(tmp_path: Path) -> None:
+    """A rendered Oh Claire! hand whose 2♣, Dee's card on a diamond trick (she has none
+    left), the camera never reads: no card of the nine offered is hers, so the last answer
+    lets a person name Dee's card ("Dee: another card…"); named, it is logged before Ann's
+    9♦ and the hand is logged exactly. Given unnamed, the answer is refused, not logged."""
+    from companion.events import apply_corrections
+    from companion.referee import replay
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("oh-claire", 24, {"2C"}, tmp_path)
+    [held] = pipe.pending.values()
+    assert held.question == "Dee's card before Ann's 9♦ was not seen: which was it?"
+    [pick] = [a for a in held.options if a.picks is not None]
+    assert pick.label == "Dee: another card…" and pick.picks == "Dee"
+    assert "2♣" not in [a.label for a in held.options]
+    lines = pipe.log.lines
+    with pytest.raises(ValueError):
+        pipe.answer(held.id, list(pick.events))
+    assert pipe.log.lines == lines and held.id in pipe.pending
+    pipe.answer(held.id, picked(pick.events, "2C"))
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    assert not pipe.flush().pending
+    events, _ = apply_corrections(read_log(path).events)
+    assert _moves([e.data for e in events]) == _moves(visual)
+    assert not replay(read_log(path)).errors

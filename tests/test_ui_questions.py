@@ -250,3 +250,35 @@ def test_many_one_click_answers_wrap_into_rows_that_fit_a_small_screen(qtbot: Qt
                        [("6♥, not 9♥ before", []), ("6♥", [])])])
     assert bar.button_row.indexOf(bar.answer_box) >= 0  # few: beside Something else… / No
     assert [b.text() for b in bar.answer_buttons] == ["6♥, not 9♥ before  [1]", "6♥  [2]"]
+
+
+def test_an_answer_that_picks_a_card_asks_for_it_then_logs_it_with_the_rest(
+        qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
+    """"Dee: another card…" (a trick's card never read, of any suit): the person names Dee's
+    card in a dialog set to Dee, and that play is logged before the card read after it."""
+    from ui_helpers import later
+
+    from ui.dialogs import PlayDialog
+    from ui.worker import PICK
+    from vision.pipeline.results import PICK as PIPELINE_PICK
+
+    assert PICK == PIPELINE_PICK
+    due = (5, "Dee's card before Ann's 9♦ was not seen: which was it?", play("Ann", "9D"),
+           [("6♦", [play("Dee", "6D"), play("Ann", "9D")]),
+            ("Dee: another card…", [play("Dee", PICK), play("Ann", "9D")])])
+    feed = start(qtbot, window, store, [due])
+    qtbot.waitUntil(lambda: window.confirm_bar.isVisibleTo(window), timeout=5000)
+    assert [b.text() for b in window.answer_buttons] == ["6♦  [1]", "Dee: another card…  [2]"]
+    seen: list[str] = []
+
+    def name() -> None:
+        dlg = window.last_dialog
+        assert isinstance(dlg, PlayDialog)
+        seen.extend([dlg.windowTitle(), dlg.player.currentText()])
+        dlg.picker.toggle("2C")  # one click on the card picker
+
+    with qtbot.waitSignal(window.eventLogged, timeout=5000):
+        window.answer_option(1, later(name))
+    assert seen == ["Which card did Dee play?", "Dee"]
+    assert feed.answers == [(5, [{**play("Dee", "2C"), "source": "user"}, play("Ann", "9D")])]
+    qtbot.waitUntil(lambda: not window.confirm_bar.isVisibleTo(window), timeout=5000)

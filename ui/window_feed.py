@@ -15,10 +15,10 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDialog
 
 from calibration.profile import TableProfile
-from ui.dialogs import EventDialog, PlayDialog
+from ui.dialogs import USER, EventDialog, PlayDialog
 from ui.panels import QuestionBar
 from ui.window_display import WindowDisplay
-from ui.worker import Feed, FeedThread, FramePacket, Held, SeenEvent, answers_of
+from ui.worker import PICK, Feed, FeedThread, FramePacket, Held, SeenEvent, answers_of
 
 
 class WindowFeed(WindowDisplay):
@@ -130,14 +130,33 @@ class WindowFeed(WindowDisplay):
         self.pending = list(pending)
         self.confirm_bar.show_pending(self.pending)
 
-    def answer_option(self, index: int) -> None:
-        """Answer the first held reading with its one-click answer ``index`` (key 1 is 0)."""
+    def answer_option(self, index: int,
+                      prepare: Callable[[EventDialog], None] | None = None) -> None:
+        """Answer the first held reading with its one-click answer ``index`` (key 1 is 0). An
+        answer that picks a player's card opens a dialog for it first (``prepare``: as for
+        `fix_pending`)."""
         if not self.pending or self.feed is None:
             return
         answers = answers_of(self.pending[0])
         if not 0 <= index < len(answers):
             return
         events = answers[index][1]
+        if events and events[0].get("card") == PICK:
+            # "Cy: another card…": the person names Cy's card, then it is logged with the rest.
+            pid, player = self.pending[0][0], str(events[0].get("player"))
+            dlg = PlayDialog(self._players(), player, title=f"Which card did {player} play?")
+            dlg.setParent(self, dlg.windowFlags())
+            if prepare is not None:
+                prepare(dlg)
+            self.last_dialog = dlg
+            if dlg.exec() != QDialog.DialogCode.Accepted:
+                return
+            named = dlg.events()[0]
+            cards = named.get("cards") or [named.get("card")]
+            if len(cards) != 1 or not self.pending or self.pending[0][0] != pid:
+                return
+            events = [{**events[0], "card": cards[0], "player": named["player"], **USER},
+                      *events[1:]]
         self.feed.worker.answerRequested.emit(self.pending[0][0], list(events) or None)
 
     def answer_pending(self, accept: bool, event: dict[str, Any] | None = None) -> None:

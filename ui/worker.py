@@ -83,6 +83,12 @@ def pending_of(result: Any) -> list[Held]:
             for p in getattr(result, "pending", [])]
 
 
+#: The card of a one-click answer's first event that a person names as they give it
+#: ("Cy: another card…"; `vision.pipeline.results.PICK`, kept here so that the window needs
+#: no vision package to show a feed's answers).
+PICK = "?"
+
+
 def answers_of(held: Held) -> list[tuple[str, list[dict[str, Any]]]]:
     """The one-click answers of a held reading (none for a feed that gives none)."""
     return list(held[3]) if len(held) > 3 else []

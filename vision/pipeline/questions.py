@@ -21,7 +21,7 @@ from vision.detections import Detections
 from vision.lookalikes import alike, confusable, lookalikes
 from vision.pipeline.changes import ZoneChanges
 from vision.pipeline.log import NEW_DEAL, REFUSED, TableLog, comes_next, pretty_cards, stamp
-from vision.pipeline.results import Answer, FrameResult, Pending, ZoneLook
+from vision.pipeline.results import PICK, Answer, FrameResult, Pending, ZoneLook
 from vision.tracker import Observation
 
 
@@ -462,9 +462,13 @@ class Questions(TableLog):
                              else f"it was {a.label}" if a.card else a.label, a.events,
                              a.card) for a in options]
             due = self._trick_turn(player)
-            if due is not None and (cands := self._due_cards(due, read, unplayed, ev)):
-                answers = [Answer(Card.parse(c).pretty(), (ev(c, due), ev(read)))
-                           for c in cands]
+            if due is not None:
+                cands = self._due_cards(due, read, unplayed, ev)
+                # (and any other card of theirs, named by a person: a player void in the
+                # suit led may have laid any card)
+                answers = [*(Answer(Card.parse(c).pretty(), (ev(c, due), ev(read)))
+                             for c in cands),
+                           Answer(f"{due}: another card…", (ev(PICK, due), ev(read)))]
                 return (f"{due}'s card before {player}'s {Card.parse(read).pretty()} "
                         f"was not seen: which was it?", answers + others)
             rank = RANKS.index(read[0])
@@ -1729,7 +1733,10 @@ class Questions(TableLog):
 
     def answer(self, pending_id: int, events: Sequence[Mapping[str, Any]]) -> list[str]:
         """A person answers a held reading with these events (one of its `Answer` s, or
-        events they entered); they are logged in order. No events: nothing happened."""
+        events they entered); they are logged in order. No events: nothing happened. An
+        answer that `Answer.picks` a card is given with that card named (`picked`)."""
+        if any(ev.get("card") == PICK for ev in events):
+            raise ValueError("name the card this answer picks first (results.picked)")
         held = self.pending.pop(pending_id)
         out: list[str] = []
         self._flush_script(self.visual_count, out, None)

@@ -5,7 +5,7 @@ run give back (`FrameResult`, `RunStats`): plain data, safe to hand to another t
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -38,6 +38,11 @@ class ZoneLook(Protocol):
                      zones: Collection[int] | None = None) -> Detections: ...
 
 
+#: The card of an answer's first event that a person names as they give it
+#: (`Answer.picks`): a card missed that may have been any of many.
+PICK = "?"
+
+
 @dataclass(frozen=True)
 class Answer:
     """One of the one-click answers to a held reading: its label for people ("6♣", "Cy",
@@ -52,6 +57,19 @@ class Answer:
     #: then takes it as it now fits: a hand shown short of cards, once a missed play ended
     #: the round, is held as a hand; `Questions._missed_earlier`).
     again: bool = False
+
+    @property
+    def picks(self) -> str | None:
+        """The player whose card a person names to give this answer ("Cy: another
+        card…"): its first event is that player's play of `PICK`, which `picked` fills in;
+        None for an answer logged as it is."""
+        first = self.events[0] if self.events else {}
+        return str(first.get("player")) if first.get("card") == PICK else None
+
+
+def picked(events: Sequence[Mapping[str, Any]], card: str) -> list[dict[str, Any]]:
+    """The events of an answer that `Answer.picks` a player's card, with ``card`` named."""
+    return [{**e, "card": card} if e.get("card") == PICK else dict(e) for e in events]
 
 
 @dataclass
