@@ -595,7 +595,8 @@ def test_a_hand_shown_while_the_log_says_the_round_goes_on_asks_who_ran_out(
         pipe.process(frame.image, frame.t, frame.index)
     [held] = pipe.pending.values()
     assert held.question == "Q♣ was not seen: who played it?"
-    assert [a.label for a in held.options] == ["Bob"]
+    # (or another last card of Bob's, which a person names)
+    assert [a.label for a in held.options] == ["Bob", "Bob: another card…"]
     pipe.answer(held.id, list(held.options[0].events))
     logged = [e.data for e in read_log(tmp_path / "g.jsonl").events]
     assert [(e["event"], e["player"]) for e in logged[-2:]] == [("play", "Bob"), ("reveal", "Ann")]
@@ -646,11 +647,17 @@ def _click_and_play_out(pipe: TablePipeline, source: Any, held: Any, label: str,
                         visual: Sequence[Mapping[str, Any]]) -> None:
     """Click the answer ``label`` of ``held``, play the round out, and check that the log
     then holds the round's moves exactly, with no error."""
+    [fix] = [a for a in held.options if a.label == label]
+    pipe.answer(held.id, list(fix.events))
+    _play_out_exactly(pipe, source, path, visual)
+
+
+def _play_out_exactly(pipe: TablePipeline, source: Any, path: Path,
+                      visual: Sequence[Mapping[str, Any]]) -> None:
+    """Play the round out and check that the log then holds its moves exactly, no error."""
     from companion.events import apply_corrections
     from companion.referee import replay
 
-    [fix] = [a for a in held.options if a.label == label]
-    pipe.answer(held.id, list(fix.events))
     while (frame := source.read()) is not None:
         pipe.process(frame.image, frame.t, frame.index)
     assert not pipe.flush().pending
@@ -962,8 +969,6 @@ def test_a_trick_card_of_another_suit_never_read_is_named_by_a_person(tmp_path: 
     left), the camera never reads: no card of the nine offered is hers, so the last answer
     lets a person name Dee's card ("Dee: another card…"); named, it is logged before Ann's
     9♦ and the hand is logged exactly. Given unnamed, the answer is refused, not logged."""
-    from companion.events import apply_corrections
-    from companion.referee import replay
     from vision.pipeline.results import picked
 
     pipe, source, visual, path = _blind_round("oh-claire", 24, {"2C"}, tmp_path)
@@ -977,9 +982,22 @@ def test_a_trick_card_of_another_suit_never_read_is_named_by_a_person(tmp_path: 
         pipe.answer(held.id, list(pick.events))
     assert pipe.log.lines == lines and held.id in pipe.pending
     pipe.answer(held.id, picked(pick.events, "2C"))
-    while (frame := source.read()) is not None:
-        pipe.process(frame.image, frame.t, frame.index)
-    assert not pipe.flush().pending
-    events, _ = apply_corrections(read_log(path).events)
-    assert _moves([e.data for e in events]) == _moves(visual)
-    assert not replay(read_log(path)).errors
+    _play_out_exactly(pipe, source, path, visual)
+
+
+def test_a_last_card_led_unseen_is_named_by_a_person(tmp_path: Path) -> None:
+    """A rendered Pressman round whose last card, Dee's 9♠ led after her 10♥ (the J♥ that
+    comes next lies in the dead hand), the camera never reads: as Ann shows her hand the
+    table asks who played the J♥, and "Dee: another card…" lets a person name Dee's last
+    card instead; named, the round is logged exactly."""
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("pressman", 27, {"9S"}, tmp_path)
+    at = next(i for i, e in enumerate(visual) if e.get("card") == "9S")
+    assert visual[at - 1] == {**visual[at - 1], "player": "Dee", "card": "TH"}
+    assert visual[at + 1]["event"] == "reveal"
+    [held] = pipe.pending.values()
+    assert held.question == "J♥ was not seen: who played it?"
+    assert [a.label for a in held.options] == ["Dee", "Dee: another card…"]
+    pipe.answer(held.id, picked(held.options[1].events, "9S"))
+    _play_out_exactly(pipe, source, path, visual)

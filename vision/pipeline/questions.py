@@ -335,11 +335,17 @@ class Questions(TableLog):
             return "", []
         ran_out = self._ran_out(obs)
         missed = self._missed_earlier(obs)
+        picks = self._last_card_picks(obs)
         if ran_out is not None:
             # Its answers stay named by player (the second look hunts the piles for the card,
-            # `_unseen_card`); a place earlier in the round is one more answer.
+            # `_unseen_card`); a place earlier in the round is one more answer, and a last
+            # card of another's that a person names.
             named = [a.events for a in ran_out[1]]
-            return ran_out[0], [*ran_out[1], *(a for a in missed if a.events not in named)]
+            return ran_out[0], [*ran_out[1], *(a for a in missed if a.events not in named),
+                                *picks]
+        if missed or len(obs.cards) > 1:
+            # (a single card with no place that fits is a play, not a hand shown)
+            missed = [*missed, *picks]
         question, options = self._question_read(obs, event)
         if not missed and event.get("event") == "reveal":
             # A hand a card short once the round is over: one of that player's plays missed.
@@ -958,6 +964,22 @@ class Questions(TableLog):
                             f"{label}; {play[1].get('player')}'s {Card.parse(was).pretty()} "
                             f"was {Card.parse(other).pretty()}", (corr, hand)))
         return answers[:3]
+
+    def _last_card_picks(self, obs: Observation) -> list[Answer]:
+        """For a hand shown while the log says the round goes on: per other player who holds
+        one card by the log, an answer that has a person name that card, played last and not
+        seen, before the hand (Pressman 27: Dee's 9♠ led after her 10♥, the J♥ that comes
+        next being dead; "Dee: another card…"). Not where the table takes the hand as it is."""
+        ref = self.referee
+        if ref is None or obs.seat is None or ref.expects() != frozenset({"play"}):
+            return []
+        who = self.players[obs.seat]
+        shown = {"event": "reveal", "player": who, "cards": list(obs.cards), **stamp(obs)}
+        if self._accepts(shown)[0]:
+            return []
+        return [Answer(f"{p}: another card…", ({"event": "play", "player": p, "card": PICK},
+                                                 shown))
+                for p in self.players if p != who and _holds(ref, p) == 1]
 
     def _ran_out(self, obs: Observation) -> tuple[str, list[Answer]] | None:
         """A hand shown while the log says the round goes on: a player ran out of cards
