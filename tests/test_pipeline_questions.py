@@ -1001,3 +1001,24 @@ def test_a_last_card_led_unseen_is_named_by_a_person(tmp_path: Path) -> None:
     assert [a.label for a in held.options] == ["Dee", "Dee: another card…"]
     pipe.answer(held.id, picked(held.options[1].events, "9S"))
     _play_out_exactly(pipe, source, path, visual)
+
+
+def test_a_card_covered_at_once_by_its_players_next_card_ranks_first(tmp_path: Path) -> None:
+    """A rendered Great Lakes round whose opening lead, Bob's 3♦, the camera never reads (his
+    4♦ covered it at once). Bob's hand is a card short at the end; nine places fit, more
+    than are offered, but a card never read was most likely covered at once by its player's
+    next card: the four places just before one of Bob's own plays are offered, and one
+    click logs the round exactly."""
+
+    pipe, source, visual, path = _blind_round("great-lakes", 22, {"3D"}, tmp_path)
+    assert visual[0] == {**visual[0], "player": "Bob", "card": "3D"}
+    assert visual[1] == {**visual[1], "player": "Bob", "card": "4D"}
+    while (frame := source.read()) is not None and not any(
+            p.event.get("event") == "reveal" for p in pipe.pending.values()):
+        pipe.process(frame.image, frame.t, frame.index)
+    [held] = pipe.pending.values()
+    labels = [a.label for a in held.options]
+    assert labels[0] == "Bob played 3♦ before Bob's 4♦"
+    assert len(labels) <= pipe.MISSED_MOST
+    assert all(" before Bob's " in label for label in labels)
+    _click_and_play_out(pipe, source, held, "Bob played 3♦ before Bob's 4♦", path, visual)

@@ -1096,10 +1096,21 @@ class Questions(TableLog):
         if len(found) > self.MISSED_SEARCH:
             return []
         # A card the camera read at least once as laid this round, though it never settled
-        # as a reading, was more likely played: those places first, and where more than
-        # `MISSED_MOST` fit, only those (when few enough).
+        # as a reading, was more likely played: those places first. Then the places just
+        # before the same player's next play: a card laid on its player's pile and never
+        # read was most likely covered at once by that player's next card (laid before
+        # another player's card, it would lie on top until its player plays again). Where
+        # more than `MISSED_MOST` fit, only the glimpsed ones and those, or the glimpsed
+        # ones alone, when few enough (Great Lakes 22: Bob's opening 3♦ under his 4♦, one
+        # of nine places, four of them under Bob's own next card).
         seen = [f for f in found if f[1]["card"] in glimpsed]
-        found = ([*seen, *(f for f in found if f not in seen)] if len(found) <= self.MISSED_MOST
+        own = [f for f in found if f not in seen and f[0] <= len(logged)
+               and (before := self._line_of_at(f[0])) and before.get("player")
+               == f[1]["player"]]
+        likely = [*seen, *own]
+        rest = [f for f in found if f not in likely]
+        found = ([*likely, *rest] if len(found) <= self.MISSED_MOST
+                 else likely if len(likely) <= self.MISSED_MOST
                  else seen if len(seen) <= self.MISSED_MOST else [])
         answers: list[Answer] = []
         for line, play, whole in found:
