@@ -12,9 +12,11 @@ and the questions a run put on average, and how many answers were typed in or na
 dialog ("Cy: another card…") rather than clicked.
 
 The cards are drawn per round from its plays of one card (``--per-round``, seeded by the
-round's seed), so two runs measure the same cases.
+round's seed), so two runs measure the same cases; with ``--in-moves``, from its moves of
+several cards (Great Lakes dumps and straights; the other games make none).
 
     python benchmarks/bench_missed_card.py --seeds 8 --per-round 3
+    python benchmarks/bench_missed_card.py --games great-lakes --in-moves --seeds 8
 """
 
 from __future__ import annotations
@@ -37,10 +39,14 @@ from vision.render.demo import simulated_round  # noqa: E402
 NO_NOISE = {"misread": 0.0, "drop": 0.0}
 
 
-def cases(game: str, seed: int, per_round: int) -> list[str]:
-    """The cards of round ``seed`` of ``game`` that go unread, one per run."""
-    plays = [str(e["card"]) for e in simulated_round(game, seed=seed)
-             if e.get("event") == "play" and "card" in e]
+def cases(game: str, seed: int, per_round: int, in_moves: bool = False) -> list[str]:
+    """The cards of round ``seed`` of ``game`` that go unread, one per run: drawn from its
+    plays of one card, or with ``in_moves`` from its moves of several (a Great Lakes dump or
+    straight, GL-3, GL-4)."""
+    events = simulated_round(game, seed=seed)
+    plays = [str(c) for e in events if e.get("event") == "play" for c in e.get("cards") or []] \
+        if in_moves else [str(e["card"]) for e in events
+                          if e.get("event") == "play" and "card" in e]
     return random.Random(seed).sample(plays, min(per_round, len(plays)))
 
 
@@ -50,6 +56,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--first-seed", type=int, default=20)
     ap.add_argument("--seeds", type=int, default=8, help="rounds per game")
     ap.add_argument("--per-round", type=int, default=3, help="cards left unread, one per run")
+    ap.add_argument("--in-moves", action="store_true",
+                    help="draw the cards from moves of several cards (Great Lakes dumps)")
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per run")
     args = ap.parse_args(argv)
     rows = []
@@ -57,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         began = time.perf_counter()
         done: list[Outcome] = []
         for seed in range(args.first_seed, args.first_seed + args.seeds):
-            for card in cases(game, seed, args.per_round):
+            for card in cases(game, seed, args.per_round, args.in_moves):
                 if args.verbose:
                     print(f"[{card} unread]", end="", flush=True)
                 done.append(run_round(game, seed, NO_NOISE, 10.0, args.verbose,
@@ -70,7 +78,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                      sum(o.typed for o in done), time.perf_counter() - began))
     print()
     print(f"seeds {args.first_seed}-{args.first_seed + args.seeds - 1}, {args.per_round} "
-          f"card(s) a round, each never read in one run")
+          f"card(s) a round{' of its moves of several cards' if args.in_moves else ''}, "
+          f"each never read in one run")
     print("| game | runs | exact | exact once answered | wrong, asked | wrong in silence | "
           "questions / run | typed | seconds |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")

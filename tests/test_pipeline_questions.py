@@ -960,7 +960,7 @@ def test_a_dump_read_a_card_short_offers_the_cards_that_complete_it(tmp_path: Pa
     assert held.question.startswith("Cy's move ")
     assert held.question.endswith(" is a card short: which card was not seen?")
     labels = [a.label for a in held.options]
-    assert "9♠" in labels and len(labels) <= pipe.MISSED_MOST
+    assert "9♠" in labels and len(labels) <= pipe.MOVE_SHORT_MOST
     _click_and_play_out(pipe, source, held, "9♠", path, visual)
 
 

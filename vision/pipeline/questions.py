@@ -496,6 +496,9 @@ class Questions(TableLog):
     #: `_missed_before_move`: a held move of more cards than this is not split (a dump of
     #: four and the two leads that may follow it before it settles).
     MOVE_MOST = 6
+    #: `_move_card_short`: at most this many cards offered (short labels, as `DUE_MOST`: a
+    #: straight short of an end card fits either end, four suits each).
+    MOVE_SHORT_MOST = 9
 
     def _missed_before_move(self, event: dict[str, Any]) -> tuple[str, list[Answer]] | None:
         """A held move of several cards that the table takes once one card nobody was seen
@@ -549,7 +552,7 @@ class Questions(TableLog):
         9♠ 10♦ read without its 9♠): "Bob's move 7♦ 8♦ 10♦ is a card short: which card was
         not seen?", one answer per card nobody played, shows or is read on the table now
         that makes the table take it whole (the leads laid with it after it), breaking no
-        rule; at most `MISSED_MOST`, else None."""
+        rule; at most `MOVE_SHORT_MOST`, else None."""
         expected = self._next_card()
         cards = list(dict.fromkeys(str(c) for c in event.get("cards") or []))
         if expected is None or not 3 <= len(cards) < self.MOVE_MOST:
@@ -567,7 +570,7 @@ class Questions(TableLog):
                          if self._accepts_all(s)), None)
             if fits is not None:
                 answers.append(Answer(Card.parse(card).pretty(), tuple(fits), card))
-                if len(answers) > self.MISSED_MOST:
+                if len(answers) > self.MOVE_SHORT_MOST:
                     return None
         if not answers:
             return None
