@@ -351,7 +351,9 @@ class Questions(TableLog):
             # A hand a card short once the round is over: one of that player's plays missed.
             known = [a.events for a in options]
             short = [a for a in self._missed_by(dict(event)) if a.events not in known]
-            if short and not question:
+            if short and (not question or not options):
+                # (a hand of one card read as it is, with no answer of its own, is asked
+                # about as the hand a card short: Great Lakes 22, "Bob shows A♣?")
                 who = event.get("player")
                 question = (f"{who}'s hand "
                             f"{' '.join(pretty_cards(list(event.get('cards') or [])))} is a "
