@@ -998,8 +998,10 @@ def test_a_last_card_led_unseen_is_named_by_a_person(tmp_path: Path) -> None:
     assert visual[at + 1]["event"] == "reveal"
     [held] = pipe.pending.values()
     assert held.question == "J♥ was not seen: who played it?"
-    assert [a.label for a in held.options] == ["Dee", "Dee: another card…"]
-    pipe.answer(held.id, picked(held.options[1].events, "9S"))
+    labels = [a.label for a in held.options]
+    assert labels[0] == "Dee" and labels[-1] == "Dee: another card…"
+    assert len(labels) <= 2 + pipe.LIKELY_MOST  # (and places earlier under Dee's own cards)
+    pipe.answer(held.id, picked(held.options[-1].events, "9S"))
     _play_out_exactly(pipe, source, path, visual)
 
 
@@ -1022,3 +1024,18 @@ def test_a_card_covered_at_once_by_its_players_next_card_ranks_first(tmp_path: P
     assert len(labels) <= pipe.MISSED_MOST
     assert all(" before Bob's " in label for label in labels)
     _click_and_play_out(pipe, source, held, "Bob played 3♦ before Bob's 4♦", path, visual)
+
+
+def test_up_to_nine_places_under_the_players_own_cards_are_offered(tmp_path: Path) -> None:
+    """A rendered Boodle round whose 4♣, laid by Dee just before her 5♣, the camera never
+    reads. As Ann shows her hand the log still gives Dee a card: eight places fit, all just
+    before one of Dee's own plays, more than `MISSED_MOST` but no more than `LIKELY_MOST`,
+    so all are offered (before: none), and one click logs the round exactly."""
+
+    pipe, source, visual, path = _blind_round("boodle", 42, {"4C"}, tmp_path)
+    [held] = pipe.pending.values()
+    labels = [a.label for a in held.options]
+    places = [x for x in labels if " played " in x]
+    assert pipe.MISSED_MOST < len(places) <= pipe.LIKELY_MOST
+    assert all(" before Dee's " in x for x in places)
+    _click_and_play_out(pipe, source, held, "Dee played 4♣ before Dee's 5♣", path, visual)

@@ -218,6 +218,10 @@ def test_the_question_sits_above_its_one_click_answers_and_beside_yes_fix_no(
     assert bar.button_row.count() == parts and bar.rows.indexOf(bar.confirm_label) == -1
 
 
+#: The question bar's room on a 1366 px screen: the live panel beside the report panel.
+ROOM = 1366 - 440 - 40
+
+
 def test_many_one_click_answers_wrap_into_rows_that_fit_a_small_screen(qtbot: QtBot) -> None:
     # A missed card's question offers the players and the misreads that explain it: eleven
     # answers in one row made the bar 2,100 px wide (wider than a 1366 x 768 screen, and
@@ -232,20 +236,20 @@ def test_many_one_click_answers_wrap_into_rows_that_fit_a_small_screen(qtbot: Qt
                        [(label, []) for label in labels])])
     assert [b.text() for b in bar.answer_buttons] == [
         *(f"{label}  [{i + 1}]" for i, label in enumerate(labels[:9])), *labels[9:]]
-    assert bar.minimumSizeHint().width() <= 1366 - 40
+    assert bar.minimumSizeHint().width() <= ROOM
     assert bar.rows.indexOf(bar.answer_box) >= 0  # rows of their own, under the question
     # The places where a missed card would make a hand shown fit are the longest labels.
     places = [f"Bob played {c} before Dee's 10♠" for c in ("10♦", "10♣", "10♥", "A♦", "2♠")]
     bar.show_pending([(3, "Bob shows Q♠ J♠ 10♠ 8♠ 6♠ 2♠: was a card played and not seen? "
                           "(it breaks a rule as a play)", {},
                        [(label, []) for label in ["Bob", *places, "nobody (6♣ as read)"]])])
-    assert bar.minimumSizeHint().width() <= 1366 - 40
+    assert bar.minimumSizeHint().width() <= ROOM
     # A player who never shows the card the log gives them: six places and "No".
     places = [f"Ann played {c} before Ann's Q♠" for c in ("9♣", "5♠", "8♥", "9♥", "10♦", "J♣")]
     bar.show_pending([(4, "Ann shows no hand: was a card of Ann's missed, Bob's 7♠ being a hand "
                           "shown? (Ann holds 1 card by the log and shows none)", {},
                        [(label, []) for label in [*places, "No: Ann still holds a card"]])])
-    assert bar.minimumSizeHint().width() <= 1366 - 40
+    assert bar.minimumSizeHint().width() <= ROOM
     bar.show_pending([(2, "Ann played 6♥? (it would break a rule)", {},
                        [("6♥, not 9♥ before", []), ("6♥", [])])])
     assert bar.button_row.indexOf(bar.answer_box) >= 0  # few: beside Something else… / No
@@ -282,3 +286,25 @@ def test_an_answer_that_picks_a_card_asks_for_it_then_logs_it_with_the_rest(
     assert seen == ["Which card did Dee play?", "Dee"]
     assert feed.answers == [(5, [{**play("Dee", "2C"), "source": "user"}, play("Ann", "9D")])]
     qtbot.waitUntil(lambda: not window.confirm_bar.isVisibleTo(window), timeout=5000)
+
+
+def test_nine_long_places_keep_the_window_within_a_small_screen(
+        qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
+    """A missed card with nine places under its player's own cards, the player and a card
+    to name: eleven long answers go two to a row, and the window still fits 1366 x 768."""
+    from ui.worker import PICK
+
+    places = [f"Ann played {c} before Ann's {d}" for c, d in
+              (("2♦", "Q♣"), ("2♥", "Q♣"), ("J♠", "Q♠"), ("K♠", "4♦"), ("2♦", "4♦"),
+               ("3♦", "4♦"), ("2♥", "4♦"), ("3♥", "4♦"), ("A♥", "4♦"))]
+    answers = [("Ann", [play("Ann", "5D")]), *((p, [play("Ann", "3S")]) for p in places),
+               ("Ann: another card…", [play("Ann", PICK), play("Bob", "2S")])]
+    window.resize(1366, 768)
+    start(qtbot, window, store, [(5, "5♦ was not seen: who played it?", play("Bob", "2S"),
+                                  answers)])
+    qtbot.waitUntil(lambda: window.confirm_bar.isVisibleTo(window), timeout=5000)
+    assert len(window.answer_buttons) == 11
+    hint = window.minimumSizeHint()
+    assert hint.width() <= 1366 and hint.height() <= 768
+    rows = {b.y() for b in window.answer_buttons}
+    assert len(rows) == 6  # two to a row

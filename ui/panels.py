@@ -63,6 +63,10 @@ def game_over_text(report: dict[str, Any]) -> str:
 #: No), and how many it shows.
 ANSWERS_PER_ROW = 3
 MAX_ANSWERS = 12
+#: The width (px) the answers may take in a row: the live panel's share of a 1366 px screen
+#: beside the report panel (440 px). Long answers ("Ann played 2♥ before Ann's Q♣") go two
+#: or one to a row so that the window never grows past such a screen.
+ANSWER_ROOM = 860
 
 
 class QuestionBar(QWidget):
@@ -101,6 +105,7 @@ class QuestionBar(QWidget):
         self.answer_box = QWidget()
         self.answer_row = QGridLayout(self.answer_box)
         self.answer_row.setContentsMargins(0, 0, 0, 0)
+        self.answer_row.setVerticalSpacing(4)  # six rows of long answers fit 768 lines
         self.answer_buttons: list[QPushButton] = []
         self._answers_for: Any = None
         cb.addWidget(self.confirm_label, 1)
@@ -149,12 +154,19 @@ class QuestionBar(QWidget):
             b.deleteLater()
         self.answer_buttons.clear()  # the same list: the window names it too
         shown = answers[:MAX_ANSWERS]
-        wide = len(shown) > ANSWERS_PER_ROW
-        for i, (label, _events) in enumerate(shown):
-            b = QPushButton(f"{label}  [{i + 1}]" if i < 9 else label)
+        texts = [f"{label}  [{i + 1}]" if i < 9 else label
+                 for i, (label, _events) in enumerate(shown)]
+        # (the button's padding and border, 14 + 2 px a side, and the grid's spacing)
+        widest = max((QFontMetrics(font(14, True)).horizontalAdvance(t) + 40 for t in texts),
+                     default=1)
+        per_row = max(1, min(ANSWERS_PER_ROW, ANSWER_ROOM // widest))
+        # (beside Something else… and No, which take some 300 px, only where they all fit)
+        wide = len(shown) > per_row or len(shown) * widest + 300 > ANSWER_ROOM
+        for i, text in enumerate(texts):
+            b = QPushButton(text)
             b.setFont(font(14, True))
             b.clicked.connect(lambda _c=False, k=i: self.optionChosen.emit(k))
-            self.answer_row.addWidget(b, *divmod(i, ANSWERS_PER_ROW) if wide else (0, i))
+            self.answer_row.addWidget(b, *divmod(i, per_row) if wide else (0, i))
             self.answer_buttons.append(b)
         self.answer_box.setVisible(bool(answers))
         self.confirm_yes.setVisible(not answers)

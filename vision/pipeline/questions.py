@@ -1012,6 +1012,9 @@ class Questions(TableLog):
     #: camera glimpsed, if few enough, else none (a person who sees that many would rather
     #: say which card it was).
     MISSED_MOST = 6
+    #: `_missed_places`: where more than `MISSED_MOST` fit, at most this many of the likely
+    #: ones (glimpsed, or under the player's own next card: three rows of three).
+    LIKELY_MOST = 9
     #: `_due_cards`: at most this many cards offered for a trick's card not seen (short
     #: labels: three rows of three).
     DUE_MOST = 9
@@ -1106,8 +1109,9 @@ class Questions(TableLog):
         # read was most likely covered at once by that player's next card (laid before
         # another player's card, it would lie on top until its player plays again). Where
         # more than `MISSED_MOST` fit, only the glimpsed ones and those, or the glimpsed
-        # ones alone, when few enough (Great Lakes 22: Bob's opening 3♦ under his 4♦, one
-        # of nine places, four of them under Bob's own next card).
+        # ones alone, when no more than `LIKELY_MOST` (Great Lakes 22: Bob's opening 3♦
+        # under his 4♦, one of nine places, four of them under Bob's own next card; Great
+        # Lakes 41: Ann's 2♥, all nine places under Ann's own cards).
         seen = [f for f in found if f[1]["card"] in glimpsed]
         own = [f for f in found if f not in seen and f[0] <= len(logged)
                and (before := self._line_of_at(f[0])) and before.get("player")
@@ -1115,8 +1119,8 @@ class Questions(TableLog):
         likely = [*seen, *own]
         rest = [f for f in found if f not in likely]
         found = ([*likely, *rest] if len(found) <= self.MISSED_MOST
-                 else likely if len(likely) <= self.MISSED_MOST
-                 else seen if len(seen) <= self.MISSED_MOST else [])
+                 else likely if len(likely) <= self.LIKELY_MOST
+                 else seen if len(seen) <= self.LIKELY_MOST else [])
         answers: list[Answer] = []
         for line, play, whole in found:
             card = Card.parse(play["card"]).pretty()
