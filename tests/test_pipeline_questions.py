@@ -18,6 +18,7 @@ from companion.cards import CARD_CODES, Card
 from companion.events import read_log
 from vision.detections import Detections
 from vision.lookalikes import lookalikes
+from vision.pipeline.questions import Questions
 from vision.pipeline.table import TablePipeline
 from vision.tracker import Tracker
 
@@ -940,13 +941,9 @@ def test_a_lead_missed_under_a_dump_is_offered_with_the_cards_it_may_have_been(
     expected): each card just below one of the move's that makes it a dump is offered with
     its player, and one click logs the round exactly."""
 
-    pipe, source, visual, path = _blind_round("great-lakes", 23, {"3H"}, tmp_path)
-    [held] = pipe.pending.values()
-    assert held.question.startswith("A card before Ann's ")
-    assert held.question.endswith(" was not seen: which was it?")
-    labels = [a.label for a in held.options]
-    assert "Bob played 3♥" in labels and len(labels) <= pipe.MISSED_MOST
-    _click_and_play_out(pipe, source, held, "Bob played 3♥", path, visual)
+    _asked_then_clicked("great-lakes", 23, "3H", tmp_path, ("A card before Ann's ",
+                                                            " was not seen: which was it?"),
+                        "Bob played 3♥", Questions.MISSED_MOST)
 
 
 def test_a_dump_read_a_card_short_offers_the_cards_that_complete_it(tmp_path: Path) -> None:
@@ -955,13 +952,22 @@ def test_a_dump_read_a_card_short_offers_the_cards_that_complete_it(tmp_path: Pa
     break a rule. The cards nobody played that complete the move are offered (the 9s), and
     one click logs the round exactly."""
 
-    pipe, source, visual, path = _blind_round("great-lakes", 20, {"9S"}, tmp_path)
+    _asked_then_clicked("great-lakes", 20, "9S", tmp_path, (
+        "Cy's move ", " is a card short: which card was not seen?"), "9♠",
+        Questions.MOVE_SHORT_MOST)
+
+
+def _asked_then_clicked(game: str, seed: int, unread: str, tmp_path: Path,
+                        question: tuple[str, str], label: str, most: int) -> None:
+    """The round's first question, with ``unread`` never read, begins and ends as
+    ``question`` says and offers ``label`` among at most ``most`` answers; clicked, the
+    round is logged exactly."""
+    pipe, source, visual, path = _blind_round(game, seed, {unread}, tmp_path)
     [held] = pipe.pending.values()
-    assert held.question.startswith("Cy's move ")
-    assert held.question.endswith(" is a card short: which card was not seen?")
+    assert held.question.startswith(question[0]) and held.question.endswith(question[1])
     labels = [a.label for a in held.options]
-    assert "9♠" in labels and len(labels) <= pipe.MOVE_SHORT_MOST
-    _click_and_play_out(pipe, source, held, "9♠", path, visual)
+    assert label in labels and len(labels) <= most
+    _click_and_play_out(pipe, source, held, label, path, visual)
 
 
 def test_a_trick_card_of_another_suit_never_read_is_named_by_a_person(tmp_path: Path) -> None:

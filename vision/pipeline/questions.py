@@ -385,7 +385,8 @@ class Questions(TableLog):
             mine = " ".join(pretty_cards(also))
             fixes = [Answer(f"{a.label}; {mine} in {event.get('player')}'s hand", a.events)
                      for a in self._earlier_misread(whole)]
-        if len(obs.cards) != 1 and event.get("event") == "play" and not fixes and (
+        if len(obs.cards) != 1 and event.get("event") == "play" and not fixes \
+                and self.game == "great-lakes" and (  # GL-3, GL-4: the only moves of several
                 (missed := self._missed_before_move(dict(event))) is not None
                 or (missed := self._move_card_short(dict(event))) is not None):
             return missed
@@ -550,8 +551,8 @@ class Questions(TableLog):
     def _move_card_short(self, event: dict[str, Any]) -> tuple[str, list[Answer]] | None:
         """A held move of several cards that is a dump or a straight (GL-3, GL-4) on the card
         last played once one card more, never read, is put in it (its first card, the one
-        the sequence expects, or one of the other three; Great Lakes 20: Bob's dump 7♦ 8♦
-        9♠ 10♦ read without its 9♠): "Bob's move 7♦ 8♦ 10♦ is a card short: which card was
+        the sequence expects, or one of the other three; Great Lakes 20: Cy's straight 7♦ 8♦
+        9♠ 10♦ read without its 9♠): "Cy's move 10♦ 8♦ 7♦ 3♥ is a card short: which card was
         not seen?", one answer per card nobody played, shows or is read on the table now
         that makes the table take it whole (the leads laid with it after it), breaking no
         rule; at most `MOVE_SHORT_MOST`, else None."""
