@@ -1045,3 +1045,16 @@ def test_up_to_nine_places_under_the_players_own_cards_are_offered(tmp_path: Pat
     assert pipe.MISSED_MOST < len(places) <= pipe.LIKELY_MOST
     assert all(" before Dee's " in x for x in places)
     _click_and_play_out(pipe, source, held, "Dee played 4♣ before Dee's 5♣", path, visual)
+
+
+def test_a_card_just_below_its_players_next_card_is_tried_where_the_lead_is_doubtful(
+        tmp_path: Path) -> None:
+    """A rendered Michigan round whose 8♣, Dee's lead after Bob's 2♦ stopped the diamonds
+    (the lead was Bob's, so hers is one only hidden hands excuse), the camera never reads;
+    her 9♣ covered it. Dee's hand is a card short at the end: the card just below her 9♣ is
+    tried there too, offered, and one click logs the round exactly."""
+
+    pipe, source, visual, path = _blind_round("michigan-rummy", 44, {"8C"}, tmp_path)
+    [held] = pipe.pending.values()
+    assert held.question.startswith("Dee's hand ")
+    _click_and_play_out(pipe, source, held, "Dee played 8♣ before Dee's 9♣", path, visual)

@@ -1089,8 +1089,14 @@ class Questions(TableLog):
         for k in range(plays[0], end + (last is None and end == len(resolved))):
             line = resolved[k].line if k < end else len(logged) + 1
             if (k == end or resolved[k].kind == "play") and len(found) <= self.MISSED_SEARCH:
-                for p, card in self._could_play(at, out, unseen if k < end
-                                                else sorted(glimpsed)):
+                tries = self._could_play(at, out, unseen if k < end else sorted(glimpsed))
+                if k < end:
+                    # And the card just below the player's own next card, which it then
+                    # follows, where the rules leave that lead to hidden hands (Michigan 44:
+                    # Dee's 8♣ led after Bob's 2♦ stopped the diamonds, then her 9♣).
+                    tries += [(p, c) for p, c in _below_own(resolved[k].data, out, unseen)
+                              if (p, c) not in tries]
+                for p, card in tries:
                     play = {"event": "play", "player": p, "card": card}
                     whole = _ends_with_hand(at, Event(play, line), resolved[k:end], hand,
                                             rules_broken, after)
@@ -1913,3 +1919,16 @@ def _move_splits(event: Mapping[str, Any], first: str, cards: Sequence[str]
                            *({"event": "play", "player": player, "card": c, **extra}
                              for c in order)])
     return splits
+
+
+def _below_own(event: Mapping[str, Any], players: Sequence[str], unseen: Sequence[str]
+               ) -> list[tuple[str, str]]:
+    """(player, card) for a play of one card by one of ``players``: the card just below it
+    in its suit, where that card is ``unseen`` (a card the player laid and covered at once
+    with the next one of the sequence); none otherwise."""
+    card, player = event.get("card"), event.get("player")
+    if event.get("event") != "play" or not isinstance(card, str) or player not in players \
+            or card[0] == RANKS[0]:
+        return []
+    below = RANKS[RANKS.index(card[0]) - 1] + card[1]
+    return [(str(player), below)] if below in unseen else []
