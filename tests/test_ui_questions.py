@@ -281,6 +281,13 @@ def test_an_answer_that_picks_a_card_asks_for_it_then_logs_it_with_the_rest(
         seen.extend([dlg.windowTitle(), dlg.player.currentText()])
         dlg.picker.toggle("2C")  # one click on the card picker
 
+    def two() -> None:
+        dlg = window.last_dialog
+        assert isinstance(dlg, PlayDialog)
+        dlg.cards.setText("2C 3C")
+
+    window.answer_option(1, later(two))  # two cards named: said, nothing logged
+    assert feed.answers == [] and "Pick one card" in window.status.currentMessage()
     with qtbot.waitSignal(window.eventLogged, timeout=5000):
         window.answer_option(1, later(name))
     assert seen == ["Which card did Dee play?", "Dee"]

@@ -153,8 +153,11 @@ class WindowFeed(WindowDisplay):
                 return
             named = dlg.events()[0]
             cards = named.get("cards") or [named.get("card")]
-            if len(cards) != 1 or not self.pending or self.pending[0][0] != pid:
+            if len(cards) != 1:
+                self.status.showMessage(f"Pick one card: the one {player} played.", 6000)
                 return
+            if not self.pending or self.pending[0][0] != pid:
+                return  # answered meanwhile (the camera read it again)
             events = [{**events[0], "card": cards[0], "player": named["player"], **USER},
                       *events[1:]]
         self.feed.worker.answerRequested.emit(self.pending[0][0], list(events) or None)
