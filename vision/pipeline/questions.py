@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -517,16 +517,15 @@ class Questions(TableLog):
         cards = list(dict.fromkeys(str(c) for c in event.get("cards") or []))
         if not 4 <= len(cards) <= self.MOVE_MOST:
             return None
-        below = [RANKS[RANKS.index(c[0]) - 1] + c[1] for c in cards if c[0] != RANKS[0]]
+        below = [b for c in cards if (b := _in_suit(c, -1))]
         expected = self._next_card()
         missing = [c for c in dict.fromkeys([*([expected] if expected else []), *below])
-                   if not self._round_cards.get(c, 0) and c not in cards
-                   and c[0] != RANKS[-1]]
+                   if not self._round_cards.get(c, 0) and c not in cards]
         player = event.get("player")
         answers: list[tuple[str, Answer]] = []
         for card in missing:
-            first = RANKS[RANKS.index(card[0]) + 1] + card[1]
-            if first not in cards:
+            first = _in_suit(card, 1)
+            if first is None or first not in cards:
                 continue
             splits = _move_splits(event, first, cards)
             for who in self.players:
@@ -560,10 +559,7 @@ class Questions(TableLog):
         cards = list(dict.fromkeys(str(c) for c in event.get("cards") or []))
         if expected is None or not 3 <= len(cards) < self.MOVE_MOST:
             return None
-        now = self.tracker.t - 2.0
-        unseen = [c for c in CARD_CODES if not self._round_cards.get(c, 0) and c not in cards
-                  and not self.tracker.reads_of(c, now)
-                  and not any(c in (h.observation.cards or []) for h in self.pending.values())]
+        unseen = self._unaccounted(cards)
         if expected not in cards:
             unseen = [expected] if expected in unseen else []
         answers: list[Answer] = []
@@ -971,6 +967,21 @@ class Questions(TableLog):
                             f"was {Card.parse(other).pretty()}", (corr, hand)))
         return answers[:3]
 
+    def _unaccounted(self, showing: Collection[str] = ()) -> list[str]:
+        """The cards that may have been played unseen: none logged this round, none of
+        ``showing`` (the cards being asked about), none a held question reads, none read on
+        the table in the last 2 s (a hand being shown as the question is put)."""
+        now = self.tracker.t - 2.0
+        return [c for c in CARD_CODES if not self._round_cards.get(c, 0)
+                and c not in showing and not any(c in (h.observation.cards or [])
+                                                 for h in self.pending.values())
+                and not self.tracker.reads_of(c, now)]
+
+    def _shown_now(self, obs: Observation) -> dict[str, Any]:
+        """The hand shown that a held reading of a seat's pile would be."""
+        return {"event": "reveal", "player": self.players[obs.seat or 0],
+                "cards": list(obs.cards), **stamp(obs)}
+
     def _last_card_picks(self, obs: Observation) -> list[Answer]:
         """For a hand shown while the log says the round goes on: per other player who holds
         one card by the log, an answer that has a person name that card, played last and not
@@ -980,7 +991,7 @@ class Questions(TableLog):
         if ref is None or obs.seat is None or ref.expects() != frozenset({"play"}):
             return []
         who = self.players[obs.seat]
-        shown = {"event": "reveal", "player": who, "cards": list(obs.cards), **stamp(obs)}
+        shown = self._shown_now(obs)
         if self._accepts(shown)[0]:
             return []
         return [Answer(f"{p}: another card…", ({"event": "play", "player": p, "card": PICK},
@@ -998,8 +1009,7 @@ class Questions(TableLog):
         if ref is None or not isinstance(missing, str) or missing in obs.cards \
                 or self._round_cards.get(missing, 0) or obs.seat is None:
             return None
-        shown = {"event": "reveal", "player": self.players[obs.seat], "cards": list(obs.cards),
-                 **stamp(obs)}
+        shown = self._shown_now(obs)
         if self._accepts(shown)[0]:
             return None  # the hand fits the log as it is
         answers = [Answer(p, ({"event": "play", "player": p, "card": missing}, shown))
@@ -1040,9 +1050,8 @@ class Questions(TableLog):
         out = [p for p in self.players if p != who and _holds(ref, p) == 1]
         if not out:
             return []
-        shown = {"event": "reveal", "player": who, "cards": list(obs.cards), **stamp(obs)}
         logged = read_log(self.log.path).events
-        return self._missed_places(logged, out, shown, list(obs.cards))
+        return self._missed_places(logged, out, self._shown_now(obs), list(obs.cards))
 
     def _missed_places(self, logged: Sequence[Event], out: Sequence[str],
                        shown: dict[str, Any], showing: Sequence[str] = (),
@@ -1072,12 +1081,7 @@ class Questions(TableLog):
             return []
         at = base.referee
         rules_broken = len(ref.violations)
-        # Not a card read on the table now either (a hand being shown as the question is put).
-        now = self.tracker.t - 2.0
-        unseen = [c for c in CARD_CODES if not self._round_cards.get(c, 0)
-                  and c not in showing and not any(c in (h.observation.cards or [])
-                                                   for h in self.pending.values())
-                  and not self.tracker.reads_of(c, now)]
+        unseen = self._unaccounted(showing)
         seats = {self.players.index(p) for p in out if p in self.players}
         glimpsed = {c for c in unseen if self._glimpsed.get(c, set()) & seats}
         found: list[tuple[int, dict[str, Any], bool]] = []
@@ -1927,8 +1931,14 @@ def _below_own(event: Mapping[str, Any], players: Sequence[str], unseen: Sequenc
     in its suit, where that card is ``unseen`` (a card the player laid and covered at once
     with the next one of the sequence); none otherwise."""
     card, player = event.get("card"), event.get("player")
-    if event.get("event") != "play" or not isinstance(card, str) or player not in players \
-            or card[0] == RANKS[0]:
+    if event.get("event") != "play" or not isinstance(card, str) or player not in players:
         return []
-    below = RANKS[RANKS.index(card[0]) - 1] + card[1]
-    return [(str(player), below)] if below in unseen else []
+    below = _in_suit(card, -1)
+    return [(str(player), below)] if below is not None and below in unseen else []
+
+
+def _in_suit(card: str, step: int) -> str | None:
+    """The card ``step`` ranks above ``card`` in its suit (below, for a negative step), by
+    the order 2 … A; None past either end."""
+    at = RANKS.index(card[0]) + step
+    return RANKS[at] + card[1] if 0 <= at < len(RANKS) else None
