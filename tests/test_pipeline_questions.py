@@ -1058,3 +1058,24 @@ def test_a_card_just_below_its_players_next_card_is_tried_where_the_lead_is_doub
     [held] = pipe.pending.values()
     assert held.question.startswith("Dee's hand ")
     _click_and_play_out(pipe, source, held, "Dee played 8♣ before Dee's 9♣", path, visual)
+
+
+def test_a_play_that_shows_an_earlier_lead_out_of_turn_offers_a_card_missed_before_it(
+        tmp_path: Path) -> None:
+    """A rendered Pressman round whose K♣, Dee's, ending the clubs, the camera never reads:
+    her 7♦ after it reads as a lead out of turn, which only Bob's 8♦ shows. Before, the 8♦
+    was asked about alone and the K♣ lost in silence; now the question offers the card
+    missed before the 7♦, her own K♣ first, and one click logs the round exactly."""
+    _asked_then_clicked("pressman", 27, "KC", tmp_path, (
+        "Bob's 8♦ shows Dee's 7♦ broke a rule: was a card before it not seen?", ""),
+        "Dee played K♣ before Dee's 7♦", 2 + Questions.MISSED_MOST)
+
+
+def test_a_card_the_next_play_follows_is_offered_before_it(tmp_path: Path) -> None:
+    """A rendered Boodle round whose 5♥, Cy's lead, the camera never reads: Bob's 6♥ on it
+    reads as his lead out of turn, shown by Ann's 7♥. The card the 6♥ follows in its suit,
+    played by whoever could lead it, is offered among the likely places, and one click logs
+    the round exactly."""
+    _asked_then_clicked("boodle", 27, "5H", tmp_path, (
+        "Ann's 7♥ shows Bob's 6♥ broke a rule: was a card before it not seen?", ""),
+        "Cy played 5♥ before Bob's 6♥", 2 + Questions.LIKELY_MOST)

@@ -493,6 +493,10 @@ class Questions(TableLog):
                     answers = [Answer(p, (ev(missing, p), ev(read))) for p in who]
                     return (f"{Card.parse(missing).pretty()} was not seen: who played it?",
                             answers + others)
+            # Or it shows that an earlier play broke a rule, a card before that one never read.
+            broken = self._missed_before_broken(ev(read))
+            if broken is not None:
+                return broken[0], [*broken[1], *others]
         verb = "shows" if kind == "reveal" else "played"
         return f"{player} {verb} {Card.parse(read).pretty()}?", options
 
@@ -1154,6 +1158,103 @@ class Questions(TableLog):
                 answers.append(Answer(label, (*events, shown)) if whole
                                else Answer(label, events, again=True))
         return answers
+
+    #: `_missed_before_broken`: the most places and cards tried that fit before nothing is
+    #: offered (a lead by the player whose turn it is fits with almost any card).
+    BROKEN_SEARCH = 80
+
+    def _missed_before_broken(self, event: dict[str, Any]) -> tuple[str, list[Answer]] | None:
+        """A play that shows an earlier play broke a rule (a lead out of turn, proven only
+        now): one card never read, played just before that earlier play or before one of
+        the round's plays ahead of it, may make both fit (Pressman 27: Dee's K♣ never read,
+        her 7♦ then a lead out of turn, shown by Bob's 8♦; Boodle 27: Cy's 5♥, then Bob's
+        6♥ a lead, shown by Ann's 7♥). Each answer logs a card nobody played or shows, one
+        the rules let that player play there, in one such place, then ``event``, where the
+        log then breaks no more rules than it does now. First the cards that the next play
+        follows in its suit, and those the sequence expected laid just before the same
+        player's next play (covered at once), then the others of either kind, then the rest
+        (a lead any hidden hand may excuse), each the
+        places nearest the earlier play first; where more than `MISSED_MOST` fit, the likely
+        ones alone, when no more than `LIKELY_MOST`. None where ``event`` breaks no earlier
+        play's rule or nothing is offered."""
+        from companion.events import apply_corrections
+
+        ref = self.referee
+        if ref is None or event.get("event") != "play" or "card" not in event:
+            return None
+        rules_broken = len(ref.violations)
+        mark = ref.checkpoint()
+        try:
+            ref.apply(Event(event, self.log.lines + 1))
+            broken = [v.line for v in ref.violations[rules_broken:]]
+        except REFUSED:
+            broken = []
+        finally:
+            ref.rollback(mark)
+        earlier = self._line_of_at(min(broken, default=self.log.lines + 1))
+        if not earlier:
+            return None
+        first = min(broken)
+        logged = read_log(self.log.path).events
+        resolved, _ = apply_corrections(logged)
+        start = max((k for k, ev in enumerate(resolved) if ev.kind in NEW_DEAL), default=-1)
+        plays = [k for k, ev in enumerate(resolved) if k > start and ev.kind == "play"]
+        if start < 0 or not plays:
+            return None
+        base = replay(resolved[:plays[0]])
+        if base.errors or base.referee is None:
+            return None
+        at = base.referee
+        unseen = self._unaccounted([str(event["card"])])
+        this = Event(event, len(logged) + 2)
+        # (rank: 0 the card the next play follows, or the expected card laid under its
+        # player's own next play, 1 and 2 either of the last alone, 3 any other; line; play)
+        found: list[tuple[int, int, dict[str, Any]]] = []
+        for k in range(plays[0], len(resolved)):
+            ev = resolved[k]
+            if ev.line > first:
+                break
+            if ev.kind == "play":
+                next_card = getattr(at, "next_card", None)
+                expected = next_card() if callable(next_card) else None
+                tries = self._could_play(at, self.players, unseen)
+                tries += [pc for pc in _below_own(ev.data, self.players, unseen)
+                          if pc not in tries]
+                for p, card in tries:
+                    play = {"event": "play", "player": p, "card": card}
+                    if _fits_before(at, Event(play, ev.line), [*resolved[k:], this],
+                                    rules_broken):
+                        own, due = p == ev.get("player"), card == expected
+                        below = _in_suit(str(ev.get("card") or "2C"), -1) == card
+                        found.append((0 if below or (own and due) else 1 if own
+                                      else 2 if due else 3, ev.line, play))
+                if len(found) > self.BROKEN_SEARCH:
+                    return None
+            try:
+                at.apply(ev)
+            except REFUSED:
+                return None
+        found.sort(key=lambda f: (f[0], -f[1]))
+        if len(found) > self.MISSED_MOST:
+            found = [f for f in found if f[0] < 3]
+            if len(found) > self.LIKELY_MOST:
+                return None
+        answers: list[Answer] = []
+        for _rank, line, play in found:
+            before = self._line_of_at(line)
+            events = self._played_before(play, line, logged)
+            if not before or events is None:
+                continue
+            answers.append(Answer(
+                f"{play['player']} played {Card.parse(play['card']).pretty()} before "
+                f"{before.get('player')}'s {Card.parse(str(before['card'])).pretty()}",
+                (*events, event)))
+        if not answers:
+            return None
+        read = Card.parse(str(event["card"])).pretty()
+        was = Card.parse(str(earlier["card"])).pretty()
+        return (f"{event.get('player')}'s {read} shows {earlier.get('player')}'s {was} broke "
+                f"a rule: was a card before it not seen?", answers)
 
     def _missed_by(self, reveal: dict[str, Any]) -> list[Answer]:
         """Answers for a hand shown one card short of what its player holds by the log, once
@@ -1886,6 +1987,25 @@ def _ends_with_hand(ref: Any, play: Event, rest: Sequence[Event], shown: Event,
         return whole if len(ref.violations) <= rules_broken else None
     except REFUSED:
         return None
+    finally:
+        ref.rollback(mark)
+
+
+def _fits_before(ref: Any, play: Event, rest: Sequence[Event], rules_broken: int) -> bool:
+    """Does the referee ``ref`` take ``play`` now, breaking no rule, and then ``rest``, with
+    no more than ``rules_broken`` rules broken in all? ``ref`` is left as it was
+    (`Questions._missed_before_broken`)."""
+    mark = ref.checkpoint()
+    try:
+        n = len(ref.violations)
+        ref.apply(play)
+        if len(ref.violations) != n:
+            return False
+        for ev in rest:
+            ref.apply(ev)
+        return len(ref.violations) <= rules_broken
+    except REFUSED:
+        return False
     finally:
         ref.rollback(mark)
 
