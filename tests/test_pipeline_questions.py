@@ -1079,3 +1079,14 @@ def test_a_card_the_next_play_follows_is_offered_before_it(tmp_path: Path) -> No
     _asked_then_clicked("boodle", 27, "5H", tmp_path, (
         "Ann's 7♥ shows Bob's 6♥ broke a rule: was a card before it not seen?", ""),
         "Cy played 5♥ before Bob's 6♥", 2 + Questions.LIKELY_MOST)
+
+
+def test_a_trick_card_never_read_before_its_players_lead_is_offered(tmp_path: Path) -> None:
+    """A rendered Oh Claire! hand whose A♦, Cy's, taking a trick, the camera never reads:
+    his Q♦ then reads as that trick's last card (Ann's K♦ winning it), and Dee's 5♦ after
+    it as out of turn, Ann to lead by the log. Before, only Ann's card was asked for and
+    the A♦ was lost in silence; now the card missed a play before is offered, and one
+    click logs the hand exactly."""
+    _asked_then_clicked("oh-claire", 22, "AD", tmp_path, (
+        "Dee's 5♦ breaks a rule as read: was a card before it not seen?", ""),
+        "Cy played A♦ before Cy's Q♦", 3 + Questions.MISSED_MOST)

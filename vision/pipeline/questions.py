@@ -478,6 +478,13 @@ class Questions(TableLog):
                 answers = [*(Answer(Card.parse(c).pretty(), (ev(c, due), ev(read)))
                              for c in cands),
                            Answer(f"{due}: another card…", (ev(PICK, due), ev(read)))]
+                # Or a card missed a play or more before (the trick before won by another
+                # player, who then led): its places follow the due player's cards.
+                broken = self._missed_before_broken(ev(read), 2 * len(self.players))
+                if broken is not None and not cands:
+                    return broken[0], [*broken[1], *answers, *others]
+                if broken is not None and len(broken[1]) <= self.BROKEN_BESIDE:
+                    answers[-1:-1] = broken[1]
                 return (f"{due}'s card before {player}'s {Card.parse(read).pretty()} "
                         f"was not seen: which was it?", answers + others)
             rank = RANKS.index(read[0])
@@ -1159,11 +1166,14 @@ class Questions(TableLog):
                                else Answer(label, events, again=True))
         return answers
 
+    #: `_missed_before_broken`'s places offered beside a trick's due cards: at most these.
+    BROKEN_BESIDE = 3
     #: `_missed_before_broken`: the most places and cards tried that fit before nothing is
     #: offered (a lead by the player whose turn it is fits with almost any card).
     BROKEN_SEARCH = 80
 
-    def _missed_before_broken(self, event: dict[str, Any]) -> tuple[str, list[Answer]] | None:
+    def _missed_before_broken(self, event: dict[str, Any], recent: int = 0
+                              ) -> tuple[str, list[Answer]] | None:
         """A play that shows an earlier play broke a rule (a lead out of turn, proven only
         now): one card never read, played just before that earlier play or before one of
         the round's plays ahead of it, may make both fit (Pressman 27: Dee's K♣ never read,
@@ -1173,10 +1183,13 @@ class Questions(TableLog):
         log then breaks no more rules than it does now. First the cards that the next play
         follows in its suit, and those the sequence expected laid just before the same
         player's next play (covered at once), then the others of either kind, then the rest
-        (a lead any hidden hand may excuse), each the
-        places nearest the earlier play first; where more than `MISSED_MOST` fit, the likely
-        ones alone, when no more than `LIKELY_MOST`. None where ``event`` breaks no earlier
-        play's rule or nothing is offered."""
+        (a lead any hidden hand may excuse), each the places nearest the earlier play
+        first, the next play's own player first; in a trick, a card of the suit led counts
+        as expected. Where more than `MISSED_MOST` fit, the likeliest kinds alone, as many as
+        fit in `LIKELY_MOST`. ``recent``: where ``event`` breaks a rule itself (or the
+        referee refuses it), the places before the last ``recent`` plays are tried (Oh
+        Claire! 22: Cy's A♦ never read, his Q♦ then read as the trick's last card, Ann's K♦
+        winning it; Dee's 5♦ then out of turn). None where nothing is offered."""
         from companion.events import apply_corrections
 
         ref = self.referee
@@ -1188,18 +1201,21 @@ class Questions(TableLog):
             ref.apply(Event(event, self.log.lines + 1))
             broken = [v.line for v in ref.violations[rules_broken:]]
         except REFUSED:
-            broken = []
+            broken = [self.log.lines + 1]
         finally:
             ref.rollback(mark)
-        earlier = self._line_of_at(min(broken, default=self.log.lines + 1))
-        if not earlier:
-            return None
-        first = min(broken)
         logged = read_log(self.log.path).events
         resolved, _ = apply_corrections(logged)
         start = max((k for k, ev in enumerate(resolved) if ev.kind in NEW_DEAL), default=-1)
         plays = [k for k, ev in enumerate(resolved) if k > start and ev.kind == "play"]
-        if start < 0 or not plays:
+        if start < 0 or not plays or not broken:
+            return None
+        first, itself = min(broken), min(broken) > self.log.lines
+        if itself and recent:
+            first = resolved[plays[-1]].line
+            plays = plays[-recent:]
+        earlier = self._line_of_at(first)
+        if not earlier:
             return None
         base = replay(resolved[:plays[0]])
         if base.errors or base.referee is None:
@@ -1208,8 +1224,9 @@ class Questions(TableLog):
         unseen = self._unaccounted([str(event["card"])])
         this = Event(event, len(logged) + 2)
         # (rank: 0 the card the next play follows, or the expected card laid under its
-        # player's own next play, 1 and 2 either of the last alone, 3 any other; line; play)
-        found: list[tuple[int, int, dict[str, Any]]] = []
+        # player's own next play, 1 and 2 either of the last alone, 3 any other; line;
+        # another player's than the next play's; the play)
+        found: list[tuple[int, int, bool, dict[str, Any]]] = []
         for k in range(plays[0], len(resolved)):
             ev = resolved[k]
             if ev.line > first:
@@ -1217,6 +1234,9 @@ class Questions(TableLog):
             if ev.kind == "play":
                 next_card = getattr(at, "next_card", None)
                 expected = next_card() if callable(next_card) else None
+                trick = getattr(getattr(at, "state", None), "trick", None) or []
+                led = str(getattr(trick[0][1], "suit", "")) \
+                    if isinstance(trick, list) and trick and isinstance(trick[0], tuple) else ""
                 tries = self._could_play(at, self.players, unseen)
                 tries += [pc for pc in _below_own(ev.data, self.players, unseen)
                           if pc not in tries]
@@ -1224,23 +1244,26 @@ class Questions(TableLog):
                     play = {"event": "play", "player": p, "card": card}
                     if _fits_before(at, Event(play, ev.line), [*resolved[k:], this],
                                     rules_broken):
-                        own, due = p == ev.get("player"), card == expected
+                        own = p == ev.get("player")
+                        due = card == expected or card[1] == led  # (a trick: its suit led)
                         below = _in_suit(str(ev.get("card") or "2C"), -1) == card
                         found.append((0 if below or (own and due) else 1 if own
-                                      else 2 if due else 3, ev.line, play))
+                                      else 2 if due else 3, ev.line, not own, play))
                 if len(found) > self.BROKEN_SEARCH:
                     return None
             try:
                 at.apply(ev)
             except REFUSED:
                 return None
-        found.sort(key=lambda f: (f[0], -f[1]))
+        found.sort(key=lambda f: (f[0], -f[1], f[2]))
         if len(found) > self.MISSED_MOST:
-            found = [f for f in found if f[0] < 3]
-            if len(found) > self.LIKELY_MOST:
-                return None
+            # the likeliest kinds, as many as fit in `LIKELY_MOST`, never a kind in part
+            kept = [f for f in found if f[0] < 3]
+            while kept and len(kept) > self.LIKELY_MOST:
+                kept = [f for f in kept if f[0] < kept[-1][0]]
+            found = kept
         answers: list[Answer] = []
-        for _rank, line, play in found:
+        for _rank, line, _other, play in found:
             before = self._line_of_at(line)
             events = self._played_before(play, line, logged)
             if not before or events is None:
@@ -1252,6 +1275,9 @@ class Questions(TableLog):
         if not answers:
             return None
         read = Card.parse(str(event["card"])).pretty()
+        if itself:
+            return (f"{event.get('player')}'s {read} breaks a rule as read: was a card "
+                    f"before it not seen?", answers)
         was = Card.parse(str(earlier["card"])).pretty()
         return (f"{event.get('player')}'s {read} shows {earlier.get('player')}'s {was} broke "
                 f"a rule: was a card before it not seen?", answers)
