@@ -121,13 +121,11 @@ class PipelineFeed:
         return new_events(self.pipeline.log.path, before, self._evidence())
 
     def resync(self) -> None:
-        """A person wrote to the log (an entry, a correction): rebuild the pipeline's referee."""
+        """A person wrote to the log (an entry, a correction): the pipeline reads it again
+        (its referee, and the round's cards: a new round entered starts the table afresh)."""
         if self.pipeline is None:
             return
-        from companion.events import read_log
-        from companion.referee import replay
-
-        self.pipeline.referee = replay(read_log(self.pipeline.log.path)).referee
+        self.pipeline.resync()
 
 
 class DemoFeed:

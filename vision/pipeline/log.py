@@ -78,6 +78,9 @@ class TableLog:
     #: card glimpsed as it was laid, though never logged, was likely played there.
     _glimpsed: dict[str, set[int]]
     _landed: dict[int, tuple[float, str]]
+    #: The log's lines the pipeline has read or written (`resync`: lines past it were
+    #: written beside it).
+    _seen_lines: int
 
     def _script_game(self) -> dict[str, Any] | None:
         for i, ev in enumerate(self.script):
@@ -91,10 +94,32 @@ class TableLog:
         self.referee = rep.referee
         self.players = list(rep.referee.players) if rep.referee is not None else []
         self.visual_count = sum(1 for e in events if e.kind in ("play", "reveal", "trump"))
+        self._seen_lines = events[-1].line if events else 0
         self.script = [e for e in self.script if int(e.get("at", 0)) >= self.visual_count
                        and e.get("event") != "game"]
         for ev in events:
             self._note_cards(ev.data)
+
+    def resync(self) -> None:
+        """A person wrote to the log beside the pipeline (the window's entries and corrections
+        go to the same log): the referee, and the cards and lines of this round the table
+        knows, are read again from the log. A round entered so starts the table afresh, as a
+        round from the script does; a play entered by hand counts as played."""
+        from companion.events import apply_corrections
+
+        events = read_log(self.log.path).events
+        self.referee = replay(events).referee
+        if any(ev.kind in NEW_DEAL for ev in events if ev.line > self._seen_lines):
+            self._note_cards({"event": "round"})
+        resolved, _ = apply_corrections(events)
+        start = max((k for k, ev in enumerate(resolved) if ev.kind in NEW_DEAL), default=-1)
+        for known in (self._round_cards, self._played_by, self._line_of, self._grouped_in,
+                      self._trump_of):
+            known.clear()
+        for ev in resolved[start + 1:]:
+            self._note_cards(ev.data)
+            self._note_line(ev.line, dict(ev.data))
+        self._seen_lines = self.log.lines
 
     def _note_cards(self, ev: Mapping[str, Any]) -> None:
         kind = ev.get("event")
@@ -137,8 +162,11 @@ class TableLog:
         """Append an event to the log, apply it, collect the referee's new announcements."""
         data = dict(event)
         if data.get("event") == "correct":
-            return self._append_correction(data, out, result)
+            line = self._append_correction(data, out, result)
+            self._seen_lines = self.log.lines
+            return line
         line = self.log.append(data)
+        self._seen_lines = self.log.lines
         self._note_cards(data)
         self._note_line(line, data)
         if data.get("event") == "play" and "card" in data and "t" not in data:

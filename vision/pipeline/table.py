@@ -102,6 +102,7 @@ class TablePipeline(Questions):
         self.clock = clock
         self.script = sorted((dict(e) for e in script), key=lambda e: int(e.get("at", 0)))
         self.visual_count = 0
+        self._seen_lines = 0
         self.pending: dict[int, Pending] = {}
         self._ids = count(1)
         self.chip_counter = chip_counter
