@@ -1090,3 +1090,26 @@ def test_a_trick_card_never_read_before_its_players_lead_is_offered(tmp_path: Pa
     _asked_then_clicked("oh-claire", 22, "AD", tmp_path, (
         "Dee's 5♦ breaks a rule as read: was a card before it not seen?", ""),
         "Cy played A♦ before Cy's Q♦", 3 + Questions.MISSED_MOST)
+
+
+def test_the_last_card_of_a_hand_never_read_is_asked_for(tmp_path: Path) -> None:
+    """A rendered Oh Claire! hand whose last card, Bob's 4♦ (void in the clubs led), the
+    camera never reads: the hand was left unscored with no question. Once no frame follows
+    (or the table is still), the table asks for Bob's last card: the clubs he may have
+    played, one he names, or that he still holds it; named, the hand is logged exactly.
+    Confirmed as read, the question's card (yet to be named) is refused."""
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("oh-claire", 64, {"4D"}, tmp_path, False)
+    assert visual[-1] == {**visual[-1], "player": "Bob", "card": "4D"}
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+        assert not pipe.pending
+    [held] = pipe.flush().pending
+    assert held.question == "Bob's last card was not seen: which was it?"
+    labels = [a.label for a in held.options]
+    assert labels[-2:] == ["Bob: another card…", "No: Bob still holds a card"]
+    with pytest.raises(ValueError):
+        pipe.confirm(held.id)
+    pipe.answer(held.id, picked(held.options[-2].events, "4D"))
+    _play_out_exactly(pipe, source, path, visual)

@@ -1345,6 +1345,52 @@ class Questions(TableLog):
                 f"{who} shows no hand: was a card of {who}'s missed, {player}'s "
                 f"{' '.join(pretty_cards(cards))} being a hand shown?", answers)
 
+    def _last_trick_due(self) -> str | None:
+        """In a game of tricks (Oh Claire!), the player due to play to the hand's last trick,
+        once a card of it is laid; None elsewhere."""
+        ref = self.referee
+        state = getattr(ref, "state", None)
+        trick, cards = getattr(state, "trick", None), getattr(state, "cards", None)
+        done = getattr(state, "tricks_done", None)
+        if not isinstance(trick, list) or not trick or not isinstance(cards, int) \
+                or done != cards - 1 or getattr(state, "phase", "play") != "play":
+            return None
+        due = self._trick_turn("")
+        return due if due in self.players else None
+
+    def _last_card_unseen(self) -> tuple[Observation, str, str, str, list[Answer]] | None:
+        """The hand's last trick short of a card once the table is still: the player due
+        to play to it played their last card and the camera never read it (Oh Claire! 64:
+        Bob's 4♦, the hand's last card; the hand was never scored, and nothing said so).
+        Asked like `_never_shown`: the cards that player may have played (`DUE_MOST`:
+        those glimpsed in their pile first, then the suit led, from the top), one a person
+        names, and "still holds a card"."""
+        due = self._last_trick_due()
+        if due is None or self.pending or self._waiting or self._partial:
+            return None
+        trick = getattr(getattr(self.referee, "state", None), "trick", None) or []
+        led = str(getattr(trick[0][1], "suit", "")) if isinstance(trick[0], tuple) else ""
+        seat = self.players.index(due)
+        unseen = self._unaccounted()
+        glimpsed = {c for c in unseen if seat in self._glimpsed.get(c, set())}
+
+        def play(card: str) -> dict[str, Any]:
+            return {"event": "play", "player": due, "card": card}
+
+        order = sorted((c for c in unseen if c in glimpsed or c[1] == led),
+                       key=lambda c: (c not in glimpsed, c[1] != led, -RANKS.index(c[0])))
+        cards = [c for c in order if self._accepts_all([play(c)])][:self.DUE_MOST]
+        zone = next((k for k, z in enumerate(self.profile.zones)
+                     if z.kind == "pile" and z.seat == seat), -1)
+        obs = Observation(zone=zone, zone_name=self.profile.zones[zone].name if zone >= 0
+                          else "", kind="pile", seat=seat, cards=[], confidence=1.0,
+                          t=self.tracker.t, t_still=self.tracker.t)
+        answers = [*(Answer(Card.parse(c).pretty(), (play(c),)) for c in cards),
+                   Answer(f"{due}: another card…", (play(PICK),)),
+                   Answer(f"No: {due} still holds a card")]
+        return (obs, due, f"the last trick waits for {due}'s card",
+                f"{due}'s last card was not seen: which was it?", answers)
+
     #: `_never_shown`: seconds of a still table, once every hand but one is shown, before
     #: it asks (a player slow to lay a last card is no card missed); at once when no frame
     #: will follow.
@@ -1356,7 +1402,7 @@ class Questions(TableLog):
         when no frame will follow (None). Asked once for a log as it stands."""
         ref = self.referee
         if ref is None or self._never_asked == self.log.lines \
-                or ref.expects() != frozenset({"reveal"}):
+                or (ref.expects() != frozenset({"reveal"}) and self._last_trick_due() is None):
             return
         if t is not None:
             times = [float(ev.get("t", 0.0)) for _ln, ev in
@@ -1365,11 +1411,12 @@ class Questions(TableLog):
                     or self.tracker.settling_since() is not None:
                 return
         self._never_asked = self.log.lines
-        asked = self._never_shown()
+        asked = self._never_shown() or self._last_card_unseen()
         if asked is not None:
             obs, who, reason, question, answers = asked
             play = {"event": "play", "player": self.players[obs.seat or 0],
-                    **({"card": obs.cards[0]} if len(obs.cards) == 1 else {"cards": obs.cards}),
+                    **({"card": obs.cards[0]} if len(obs.cards) == 1 else
+                       {"card": PICK} if not obs.cards else {"cards": obs.cards}),
                     **stamp(obs)}
             self._hold(obs, reason, play, result, (question, answers))
             self._never_held = (next(reversed(self.pending)), who)
@@ -1903,7 +1950,10 @@ class Questions(TableLog):
 
     def confirm(self, pending_id: int, event: Mapping[str, Any] | None = None
                 ) -> tuple[int, list[str]]:
-        """A person confirms a held reading (optionally corrected); it is logged now."""
+        """A person confirms a held reading (optionally corrected); it is logged now. A
+        reading of a card a person has yet to name (`PICK`) is refused (ValueError)."""
+        if (event or self.pending[pending_id].event).get("card") == PICK:
+            raise ValueError("name the card first: it was not seen")
         held = self.pending.pop(pending_id)
         out: list[str] = []
         self._flush_script(self.visual_count, out, None)
