@@ -1113,3 +1113,19 @@ def test_the_last_card_of_a_hand_never_read_is_asked_for(tmp_path: Path) -> None
         pipe.confirm(held.id)
     pipe.answer(held.id, picked(held.options[-2].events, "4D"))
     _play_out_exactly(pipe, source, path, visual)
+
+
+def test_a_card_too_many_could_be_is_named_by_a_person_in_its_place(tmp_path: Path) -> None:
+    """A rendered Boodle round whose 4♠, Cy's lead before his K♣, the camera never reads.
+    Cy's hand is a card short at the end: four cards fit in each of three places, all under
+    Cy's own plays, more than are offered one by one (before: none offered). One answer a
+    place lets a person name the card; named there, the round is logged exactly."""
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("boodle", 60, {"4S"}, tmp_path)
+    [held] = pipe.pending.values()
+    places = [a for a in held.options if a.picks is not None]
+    assert [a.label for a in places] == [f"Cy: another card before Cy's {c}…"
+                                         for c in ("2♣", "6♥", "K♣")]
+    pipe.answer(held.id, picked(places[-1].events, "4S"))
+    _play_out_exactly(pipe, source, path, visual)

@@ -295,6 +295,39 @@ def test_an_answer_that_picks_a_card_asks_for_it_then_logs_it_with_the_rest(
     qtbot.waitUntil(lambda: not window.confirm_bar.isVisibleTo(window), timeout=5000)
 
 
+def test_a_card_picked_for_an_earlier_place_is_logged_in_that_place(
+        qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
+    """"Cy: another card before Cy's K♣…" (too many cards fit in that place to offer): the
+    person names Cy's card, and the answer's correction puts that play in the earlier place;
+    the rest of the answer is logged as it is."""
+    from ui_helpers import later
+
+    from ui.dialogs import PlayDialog
+    from ui.worker import PICK
+
+    shown = {"event": "reveal", "player": "Cy", "cards": ["TS", "7D"]}
+    moved = {"event": "correct", "line": 24, "with": play("Cy", "KC")}
+    place = (6, "Confirm Cy's hand: 10♠ 7♦?", shown,
+             [("Cy: another card before Cy's K♣…",
+               [{"event": "correct", "line": 23, "with": play("Cy", PICK)}, moved, shown])])
+    feed = start(qtbot, window, store, [place])
+    qtbot.waitUntil(lambda: window.confirm_bar.isVisibleTo(window), timeout=5000)
+    seen: list[str] = []
+
+    def name() -> None:
+        dlg = window.last_dialog
+        assert isinstance(dlg, PlayDialog)
+        seen.extend([dlg.windowTitle(), dlg.player.currentText()])
+        dlg.picker.toggle("4S")
+
+    with qtbot.waitSignal(window.eventLogged, timeout=5000):
+        window.answer_option(0, later(name))
+    assert seen == ["Which card did Cy play?", "Cy"]
+    assert feed.answers == [(6, [{"event": "correct", "line": 23,
+                                  "with": {**play("Cy", "4S"), "source": "user"}},
+                                 moved, shown])]
+
+
 def test_nine_long_places_keep_the_window_within_a_small_screen(
         qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
     """A missed card with nine places under its player's own cards, the player and a card

@@ -18,7 +18,7 @@ from calibration.profile import TableProfile
 from ui.dialogs import USER, EventDialog, PlayDialog
 from ui.panels import QuestionBar
 from ui.window_display import WindowDisplay
-from ui.worker import PICK, Feed, FeedThread, FramePacket, Held, SeenEvent, answers_of
+from ui.worker import PICK, Feed, FeedThread, FramePacket, Held, SeenEvent, answers_of, named_pick
 
 
 class WindowFeed(WindowDisplay):
@@ -141,9 +141,12 @@ class WindowFeed(WindowDisplay):
         if not 0 <= index < len(answers):
             return
         events = answers[index][1]
-        if events and events[0].get("card") == PICK:
-            # "Cy: another card…": the person names Cy's card, then it is logged with the rest.
-            pid, player = self.pending[0][0], str(events[0].get("player"))
+        first = events[0] if events else {}
+        play = first.get("with") if first.get("event") == "correct" else first
+        if isinstance(play, dict) and play.get("card") == PICK:
+            # "Cy: another card…": the person names Cy's card, then it is logged with the rest
+            # (where the answer puts it in an earlier place, in that place).
+            pid, player = self.pending[0][0], str(play.get("player"))
             dlg = PlayDialog(self._players(), player, title=f"Which card did {player} play?")
             dlg.setParent(self, dlg.windowFlags())
             if prepare is not None:
@@ -158,8 +161,8 @@ class WindowFeed(WindowDisplay):
                 return
             if not self.pending or self.pending[0][0] != pid:
                 return  # answered meanwhile (the camera read it again)
-            events = [{**events[0], "card": cards[0], "player": named["player"], **USER},
-                      *events[1:]]
+            first = named_pick(events[0], cards[0], named["player"], USER) or events[0]
+            events = [first, *events[1:]]
         self.feed.worker.answerRequested.emit(self.pending[0][0], list(events) or None)
 
     def answer_pending(self, accept: bool, event: dict[str, Any] | None = None) -> None:

@@ -89,6 +89,19 @@ def pending_of(result: Any) -> list[Held]:
 PICK = "?"
 
 
+def named_pick(event: dict[str, Any], card: str, player: str, extra: dict[str, Any]
+               ) -> dict[str, Any] | None:
+    """``event`` (an answer's first) with the card a person named for its play of `PICK`:
+    the event itself, or the play a correction puts in an earlier place ("Cy: another card
+    before Cy's K♣…"), as ``player`` 's ``card`` with ``extra``; None where it picks none."""
+    if event.get("card") == PICK:
+        return {**event, "card": card, "player": player, **extra}
+    play = event.get("with") if event.get("event") == "correct" else None
+    if isinstance(play, dict) and play.get("card") == PICK:
+        return {**event, "with": {**play, "card": card, "player": player, **extra}}
+    return None
+
+
 def answers_of(held: Held) -> list[tuple[str, list[dict[str, Any]]]]:
     """The one-click answers of a held reading (none for a feed that gives none)."""
     return list(held[3]) if len(held) > 3 else []

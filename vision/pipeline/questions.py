@@ -21,7 +21,7 @@ from vision.detections import Detections
 from vision.lookalikes import alike, confusable, lookalikes
 from vision.pipeline.changes import ZoneChanges
 from vision.pipeline.log import NEW_DEAL, REFUSED, TableLog, comes_next, pretty_cards, stamp
-from vision.pipeline.results import PICK, Answer, FrameResult, Pending, ZoneLook
+from vision.pipeline.results import PICK, Answer, FrameResult, Pending, ZoneLook, pick_of
 from vision.tracker import Observation
 
 
@@ -1042,6 +1042,9 @@ class Questions(TableLog):
     DUE_MOST = 9
     #: `_missed_places` stops looking past this many (none is then offered).
     MISSED_SEARCH = 24
+    #: `_missed_places`: where too many cards fit to offer, in no more places than this, one
+    #: answer a place lets a person name the card.
+    PICK_PLACES = 3
 
     def _missed_earlier(self, obs: Observation) -> list[Answer]:
         """Answers for cards laid as a hand is shown while the log says the round goes on,
@@ -1140,9 +1143,15 @@ class Questions(TableLog):
                == f[1]["player"]]
         likely = [*seen, *own]
         rest = [f for f in found if f not in likely]
+        fitting = found
         found = ([*likely, *rest] if len(found) <= self.MISSED_MOST
                  else likely if len(likely) <= self.LIKELY_MOST
                  else seen if len(seen) <= self.LIKELY_MOST else [])
+        # Too many to offer, in few places: one answer a place, the card named by a person
+        # (Boodle 60: Cy's 4♠ led before his K♣; four cards fit in each of three places).
+        places = list(dict.fromkeys((f[0], f[1]["player"]) for f in [*likely, *rest]))
+        picks = [next(f for f in fitting if (f[0], f[1]["player"]) == place)
+                 for place in places] if not found and len(places) <= self.PICK_PLACES else []
         answers: list[Answer] = []
         for line, play, whole in found:
             card = Card.parse(play["card"]).pretty()
@@ -1164,6 +1173,18 @@ class Questions(TableLog):
             else:
                 answers.append(Answer(label, (*events, shown)) if whole
                                else Answer(label, events, again=True))
+        for line, play, whole in picks:
+            before = self._line_of_at(line)
+            pick = {**play, "card": PICK}
+            events = self._played_before(pick, line, logged,
+                                         {} if last is None else {last.line: shown}) \
+                if line <= len(logged) and before else None
+            if events is None:
+                continue
+            label = (f"{play['player']}: another card before {before.get('player')}'s "
+                     f"{Card.parse(str(before['card'])).pretty()}…")
+            answers.append(Answer(label, events if last is not None or not whole
+                                  else (*events, shown), again=last is None and not whole))
         return answers
 
     #: `_missed_before_broken`'s places offered beside a trick's due cards: at most these.
@@ -1965,7 +1986,7 @@ class Questions(TableLog):
         """A person answers a held reading with these events (one of its `Answer` s, or
         events they entered); they are logged in order. No events: nothing happened. An
         answer that `Answer.picks` a card is given with that card named (`picked`)."""
-        if any(ev.get("card") == PICK for ev in events):
+        if any(pick_of(ev) is not None for ev in events):
             raise ValueError("name the card this answer picks first (results.picked)")
         held = self.pending.pop(pending_id)
         out: list[str] = []

@@ -61,15 +61,31 @@ class Answer:
     @property
     def picks(self) -> str | None:
         """The player whose card a person names to give this answer ("Cy: another
-        card…"): its first event is that player's play of `PICK`, which `picked` fills in;
-        None for an answer logged as it is."""
-        first = self.events[0] if self.events else {}
-        return str(first.get("player")) if first.get("card") == PICK else None
+        card…"): its first event is that player's play of `PICK` (`pick_of`: or a correction
+        that puts one in an earlier place), which `picked` fills in; None for an answer
+        logged as it is."""
+        first = pick_of(self.events[0]) if self.events else None
+        return str(first.get("player")) if first is not None else None
+
+
+def pick_of(event: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The play of `PICK` that ``event`` logs: the event itself, or the play a correction
+    puts in an earlier line's place (a card missed earlier in the round); None if none."""
+    play = event.get("with") if event.get("event") == "correct" else event
+    return play if isinstance(play, Mapping) and play.get("card") == PICK else None
 
 
 def picked(events: Sequence[Mapping[str, Any]], card: str) -> list[dict[str, Any]]:
     """The events of an answer that `Answer.picks` a player's card, with ``card`` named."""
-    return [{**e, "card": card} if e.get("card") == PICK else dict(e) for e in events]
+    out: list[dict[str, Any]] = []
+    for e in events:
+        if e.get("card") == PICK:
+            out.append({**e, "card": card})
+        elif pick_of(e) is not None:
+            out.append({**e, "with": {**e["with"], "card": card}})
+        else:
+            out.append(dict(e))
+    return out
 
 
 @dataclass
