@@ -1129,3 +1129,19 @@ def test_a_card_too_many_could_be_is_named_by_a_person_in_its_place(tmp_path: Pa
                                          for c in ("2♣", "6♥", "K♣")]
     pipe.answer(held.id, picked(places[-1].events, "4S"))
     _play_out_exactly(pipe, source, path, visual)
+
+
+def test_a_card_missed_before_a_play_shown_wrong_is_named_in_its_place(tmp_path: Path) -> None:
+    """A rendered Michigan round whose 2♣, Cy's lead after his A♥, the camera never reads:
+    his 2♦ then reads as a lead in the wrong colour, shown by his 4♣. Any black card of his
+    fits before the 2♦, too many to offer, all in one place: "Cy: another card before Cy's
+    2♦…" lets a person name it, and the round is logged exactly."""
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("michigan-rummy", 45, {"2C"}, tmp_path)
+    [held] = pipe.pending.values()
+    assert held.question == "Cy's 4♣ shows Cy's 2♦ broke a rule: was a card before it not seen?"
+    [place] = [a for a in held.options if a.picks is not None]
+    assert place.label == "Cy: another card before Cy's 2♦…"
+    pipe.answer(held.id, picked(place.events, "2C"))
+    _play_out_exactly(pipe, source, path, visual)

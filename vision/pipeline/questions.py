@@ -1277,21 +1277,30 @@ class Questions(TableLog):
             except REFUSED:
                 return None
         found.sort(key=lambda f: (f[0], -f[1], f[2]))
+        fitting = found
         if len(found) > self.MISSED_MOST:
             # the likeliest kinds, as many as fit in `LIKELY_MOST`, never a kind in part
             kept = [f for f in found if f[0] < 3]
             while kept and len(kept) > self.LIKELY_MOST:
                 kept = [f for f in kept if f[0] < kept[-1][0]]
             found = kept
+        # Too many to offer, in few places: one answer a place, the card named by a person
+        # (Michigan 45: Cy's 2♣ led before his 2♦; any black card of his fits there).
+        places = list(dict.fromkeys((f[1], f[3]["player"]) for f in fitting))
+        picks = [{"event": "play", "player": p, "card": PICK} for _line, p in places] \
+            if not found and len(places) <= self.PICK_PLACES else []
         answers: list[Answer] = []
-        for _rank, line, _other, play in found:
+        for line, play in [*((f[1], f[3]) for f in found),
+                           *((line, pick) for (line, _p), pick in zip(places, picks,
+                                                                      strict=False))]:
             before = self._line_of_at(line)
             events = self._played_before(play, line, logged)
             if not before or events is None:
                 continue
+            where = f"before {before.get('player')}'s {Card.parse(str(before['card'])).pretty()}"
             answers.append(Answer(
-                f"{play['player']} played {Card.parse(play['card']).pretty()} before "
-                f"{before.get('player')}'s {Card.parse(str(before['card'])).pretty()}",
+                f"{play['player']}: another card {where}…" if play["card"] == PICK else
+                f"{play['player']} played {Card.parse(play['card']).pretty()} {where}",
                 (*events, event)))
         if not answers:
             return None
