@@ -2058,6 +2058,19 @@ def _holds(ref: Any, player: str) -> int | None:
     return counts.get(player) if isinstance(counts, dict) else None
 
 
+def _take(ref: Any, play: Event, rest: Sequence[Event]) -> bool:
+    """Apply ``play``, then ``rest``, to the referee ``ref`` (left so: the caller rolls it
+    back); False, with ``rest`` not applied, where ``play`` breaks a rule. A line the referee
+    refuses raises as `Referee.apply` does."""
+    n = len(ref.violations)
+    ref.apply(play)
+    if len(ref.violations) != n:
+        return False
+    for ev in rest:
+        ref.apply(ev)
+    return True
+
+
 def _ends_with_hand(ref: Any, play: Event, rest: Sequence[Event], shown: Event,
                     rules_broken: int, after: Sequence[Event] = ()) -> bool | None:
     """Does the referee ``ref``, given ``play`` now and then the log's ``rest``, end the round
@@ -2068,13 +2081,7 @@ def _ends_with_hand(ref: Any, play: Event, rest: Sequence[Event], shown: Event,
     as it was (`Questions._missed_places`)."""
     mark = ref.checkpoint()
     try:
-        n = len(ref.violations)
-        ref.apply(play)
-        if len(ref.violations) != n:
-            return None
-        for ev in rest:
-            ref.apply(ev)
-        if ref.expects() != frozenset({"reveal"}):
+        if not _take(ref, play, rest) or ref.expects() != frozenset({"reveal"}):
             return None
         cards = [str(c) for c in shown.get("cards") or []]
         # A part of the hand (a spread whose other cards are not read yet: the table then
@@ -2103,13 +2110,7 @@ def _fits_before(ref: Any, play: Event, rest: Sequence[Event], rules_broken: int
     (`Questions._missed_before_broken`)."""
     mark = ref.checkpoint()
     try:
-        n = len(ref.violations)
-        ref.apply(play)
-        if len(ref.violations) != n:
-            return False
-        for ev in rest:
-            ref.apply(ev)
-        return len(ref.violations) <= rules_broken
+        return _take(ref, play, rest) and len(ref.violations) <= rules_broken
     except REFUSED:
         return False
     finally:
