@@ -1145,3 +1145,20 @@ def test_a_card_missed_before_a_play_shown_wrong_is_named_in_its_place(tmp_path:
     assert place.label == "Cy: another card before Cy's 2♦…"
     pipe.answer(held.id, picked(place.events, "2C"))
     _play_out_exactly(pipe, source, path, visual)
+
+
+def test_a_card_of_many_places_is_named_in_one_of_four(tmp_path: Path) -> None:
+    """A rendered Boodle round whose A♠, Dee's lead between her 4♥ and Q♦, the camera never
+    reads. As Ann shows her hand the log still gives Dee a card: 36 cards fit, more than
+    are ever offered by name (before: nothing offered but Dee's last card), in four places
+    under Dee's own plays. One answer a place lets a person name it; named before her Q♦,
+    the round is logged exactly."""
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("boodle", 82, {"AS"}, tmp_path)
+    [held] = pipe.pending.values()
+    places = [a for a in held.options if a.picks is not None and " before " in a.label]
+    assert len(places) == pipe.PICK_PLACES
+    [queen] = [a for a in places if a.label == "Dee: another card before Dee's Q♦…"]
+    pipe.answer(held.id, picked(queen.events, "AS"))
+    _play_out_exactly(pipe, source, path, visual)

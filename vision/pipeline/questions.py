@@ -1040,11 +1040,13 @@ class Questions(TableLog):
     #: `_due_cards`: at most this many cards offered for a trick's card not seen (short
     #: labels: three rows of three).
     DUE_MOST = 9
-    #: `_missed_places` stops looking past this many (none is then offered).
+    #: `_missed_places` offers no card by name where more than this many fit.
     MISSED_SEARCH = 24
     #: `_missed_places`: where too many cards fit to offer, in no more places than this, one
     #: answer a place lets a person name the card.
-    PICK_PLACES = 3
+    PICK_PLACES = 4
+    #: `_missed_places` stops looking past this many (nothing is then offered).
+    PICK_SEARCH = 60
 
     def _missed_earlier(self, obs: Observation) -> list[Answer]:
         """Answers for cards laid as a hand is shown while the log says the round goes on,
@@ -1106,7 +1108,7 @@ class Questions(TableLog):
         # the player may lead fits there).
         for k in range(plays[0], end + (last is None and end == len(resolved))):
             line = resolved[k].line if k < end else len(logged) + 1
-            if (k == end or resolved[k].kind == "play") and len(found) <= self.MISSED_SEARCH:
+            if (k == end or resolved[k].kind == "play") and len(found) <= self.PICK_SEARCH:
                 tries = self._could_play(at, out, unseen if k < end else sorted(glimpsed))
                 if k < end:
                     # And the card just below the player's own next card, which it then
@@ -1126,7 +1128,7 @@ class Questions(TableLog):
                 at.apply(resolved[k])
             except REFUSED:
                 return []  # a line the log refuses: no place is sure
-        if len(found) > self.MISSED_SEARCH:
+        if len(found) > self.PICK_SEARCH:
             return []
         # A card the camera read at least once as laid this round, though it never settled
         # as a reading, was more likely played: those places first. Then the places just
@@ -1147,6 +1149,8 @@ class Questions(TableLog):
         found = ([*likely, *rest] if len(found) <= self.MISSED_MOST
                  else likely if len(likely) <= self.LIKELY_MOST
                  else seen if len(seen) <= self.LIKELY_MOST else [])
+        if len(fitting) > self.MISSED_SEARCH:
+            found = []  # (too many to name one by one, however likely)
         # Too many to offer, in few places: one answer a place, the card named by a person
         # (Boodle 60: Cy's 4♠ led before his K♣; four cards fit in each of three places).
         places = list(dict.fromkeys((f[0], f[1]["player"]) for f in [*likely, *rest]))
