@@ -89,7 +89,8 @@ def _run(tmp_path: Path, game: str, seed: int, code: str, as_: str, upto: float,
         while pipe.pending:
             pid, held = next(iter(pipe.pending.items()))
             asked.append(held.describe())
-            chosen = [o for o in held.options if o.label == choose] or held.options[:1]
+            chosen = [o for o in held.options if o.label == choose] or [
+                o for o in held.options if o.picks is None][:1]  # (a pick needs a card named)
             if chosen and chosen[0].events:
                 pipe.answer(pid, list(chosen[0].events))
             else:
@@ -158,7 +159,8 @@ def _answered_at_once(tmp_path: Path, video: TableVideo, source: RenderedSource,
             if frame.t < held.asked + wait:
                 continue
             asked.append(held.describe())
-            chosen = [o for o in held.options if o.label == choose] or held.options[:1]
+            chosen = [o for o in held.options if o.label == choose] or [
+                o for o in held.options if o.picks is None][:1]  # (a pick needs a card named)
             events = typed(asked[-1]) or (list(chosen[0].events) if chosen else [])
             if events:
                 pipe.answer(pid, events)
