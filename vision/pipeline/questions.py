@@ -997,7 +997,8 @@ class Questions(TableLog):
         """For a hand shown while the log says the round goes on: per other player who holds
         one card by the log, an answer that has a person name that card, played last and not
         seen, before the hand (Pressman 27: Dee's 9♠ led after her 10♥, the J♥ that comes
-        next being dead; "Dee: another card…"). Not where the table takes the hand as it is."""
+        next being dead; "Dee: another card, played last…"). Not where the table takes the
+        hand as it is."""
         ref = self.referee
         if ref is None or obs.seat is None or ref.expects() != frozenset({"play"}):
             return []
@@ -1005,8 +1006,8 @@ class Questions(TableLog):
         shown = self._shown_now(obs)
         if self._accepts(shown)[0]:
             return []
-        return [Answer(f"{p}: another card…", ({"event": "play", "player": p, "card": PICK},
-                                                 shown))
+        return [Answer(f"{p}: another card, played last…",
+                       ({"event": "play", "player": p, "card": PICK}, shown))
                 for p in self.players if p != who and _holds(ref, p) == 1]
 
     def _ran_out(self, obs: Observation) -> tuple[str, list[Answer]] | None:
