@@ -113,13 +113,18 @@ class TableLog:
             self._note_cards({"event": "round"})
         resolved, _ = apply_corrections(events)
         start = max((k for k, ev in enumerate(resolved) if ev.kind in NEW_DEAL), default=-1)
+        self._renote(resolved[start + 1:])  # (this round's: what it remembers of it stays)
+        self._seen_lines = self.log.lines
+
+    def _renote(self, events: Sequence[Event]) -> None:
+        """The cards played and the lines that logged them, noted afresh from ``events``
+        (the log as corrected): `resync`, `_append_correction`."""
         for known in (self._round_cards, self._played_by, self._line_of, self._grouped_in,
                       self._trump_of):
             known.clear()
-        for ev in resolved[start + 1:]:
+        for ev in events:
             self._note_cards(ev.data)
             self._note_line(ev.line, dict(ev.data))
-        self._seen_lines = self.log.lines
 
     def _note_cards(self, ev: Mapping[str, Any]) -> None:
         kind = ev.get("event")
@@ -220,16 +225,9 @@ class TableLog:
         events = read_log(self.log.path).events
         rep = replay(events)
         self.referee = rep.referee
-        self._round_cards.clear()
-        self._played_by.clear()
-        self._line_of.clear()
-        self._grouped_in.clear()
-        self._trump_of.clear()
         from companion.events import apply_corrections
 
-        for ev in apply_corrections(events)[0]:
-            self._note_cards(ev.data)
-            self._note_line(ev.line, dict(ev.data))
+        self._renote(apply_corrections(events)[0])
         new = data.get("with") or {}
         if new.get("event") == "trump" and "card" in new:
             out.append(f"Correction: the trump card is {Card.parse(str(new['card'])).pretty()}")
