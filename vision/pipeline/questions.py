@@ -603,9 +603,7 @@ class Questions(TableLog):
         player) in a trick: at most `DUE_MOST`, those the camera glimpsed in their pile
         first, then the suit led (``read`` 's where ``due`` led), nearest in rank to
         ``read`` first; only where both plays then break no rule."""
-        trick = getattr(getattr(self.referee, "state", None), "trick", None) or []
-        first = trick[0][1] if trick and isinstance(trick[0], tuple) else None
-        led = str(getattr(first, "suit", "")) or read[1]
+        led = _led_suit(self.referee) or read[1]
         seat = self.players.index(due) if due in self.players else -1
         rank = RANKS.index(read[0])
         glimpsed = {c for c in unplayed if seat in self._glimpsed.get(c, set())}
@@ -1260,9 +1258,7 @@ class Questions(TableLog):
             if ev.kind == "play":
                 next_card = getattr(at, "next_card", None)
                 expected = next_card() if callable(next_card) else None
-                trick = getattr(getattr(at, "state", None), "trick", None) or []
-                led = str(getattr(trick[0][1], "suit", "")) \
-                    if isinstance(trick, list) and trick and isinstance(trick[0], tuple) else ""
+                led = _led_suit(at)
                 tries = self._could_play(at, self.players, unseen)
                 tries += [pc for pc in _below_own(ev.data, self.players, unseen)
                           if pc not in tries]
@@ -1292,12 +1288,10 @@ class Questions(TableLog):
         # Too many to offer, in few places: one answer a place, the card named by a person
         # (Michigan 45: Cy's 2♣ led before his 2♦; any black card of his fits there).
         places = list(dict.fromkeys((f[1], f[3]["player"]) for f in fitting))
-        picks = [{"event": "play", "player": p, "card": PICK} for _line, p in places] \
+        picks = [(line, {"event": "play", "player": p, "card": PICK}) for line, p in places] \
             if not found and len(places) <= self.PICK_PLACES else []
         answers: list[Answer] = []
-        for line, play in [*((f[1], f[3]) for f in found),
-                           *((line, pick) for (line, _p), pick in zip(places, picks,
-                                                                      strict=False))]:
+        for line, play in [*((f[1], f[3]) for f in found), *picks]:
             before = self._line_of_at(line)
             events = self._played_before(play, line, logged)
             if not before or events is None:
@@ -1330,6 +1324,16 @@ class Questions(TableLog):
             return []
         logged = read_log(self.log.path).events
         return [a for a in self._missed_places(logged, [who], reveal, cards) if not a.again]
+
+    def _pile_seen(self, seat: int, cards: list[str], confidence: float, t_still: float
+                   ) -> Observation:
+        """An observation of ``cards`` in the pile of ``seat`` (none found: zone -1), read
+        now, still since ``t_still``: what `_never_shown` and `_last_card_unseen` hold."""
+        zone = next((k for k, z in enumerate(self.profile.zones)
+                     if z.kind == "pile" and z.seat == seat), -1)
+        return Observation(zone=zone, zone_name=self.profile.zones[zone].name if zone >= 0
+                           else "", kind="pile", seat=seat, cards=cards,
+                           confidence=confidence, t=self.tracker.t, t_still=t_still)
 
     def _never_shown(self) -> tuple[Observation, str, str, str, list[Answer]] | None:
         """Every hand is shown but one, whose player holds one card by the log: that card may
@@ -1367,14 +1371,9 @@ class Questions(TableLog):
         answers = self._missed_places(logged, [who], shown, (), last)
         if not answers:
             return None
-        seat = self.players.index(str(player))
-        zone = next((k for k, z in enumerate(self.profile.zones)
-                     if z.kind == "pile" and z.seat == seat), -1)
-        t = float(last.data.get("t", self.tracker.t))
-        obs = Observation(zone=zone, zone_name=self.profile.zones[zone].name if zone >= 0
-                          else "", kind="pile", seat=seat, cards=cards,
-                          confidence=float(last.data.get("confidence", 1.0)), t=self.tracker.t,
-                          t_still=t)
+        obs = self._pile_seen(self.players.index(str(player)), cards,
+                              float(last.data.get("confidence", 1.0)),
+                              float(last.data.get("t", self.tracker.t)))
         answers.append(Answer(f"No: {who} still holds a card"))
         return (obs, who, f"{who} holds 1 card by the log and shows none",
                 f"{who} shows no hand: was a card of {who}'s missed, {player}'s "
@@ -1403,8 +1402,7 @@ class Questions(TableLog):
         due = self._last_trick_due()
         if due is None or self.pending or self._waiting or self._partial:
             return None
-        trick = getattr(getattr(self.referee, "state", None), "trick", None) or []
-        led = str(getattr(trick[0][1], "suit", "")) if isinstance(trick[0], tuple) else ""
+        led = _led_suit(self.referee)
         seat = self.players.index(due)
         unseen = self._unaccounted()
         glimpsed = {c for c in unseen if seat in self._glimpsed.get(c, set())}
@@ -1415,11 +1413,7 @@ class Questions(TableLog):
         order = sorted((c for c in unseen if c in glimpsed or c[1] == led),
                        key=lambda c: (c not in glimpsed, c[1] != led, -RANKS.index(c[0])))
         cards = [c for c in order if self._accepts_all([play(c)])][:self.DUE_MOST]
-        zone = next((k for k, z in enumerate(self.profile.zones)
-                     if z.kind == "pile" and z.seat == seat), -1)
-        obs = Observation(zone=zone, zone_name=self.profile.zones[zone].name if zone >= 0
-                          else "", kind="pile", seat=seat, cards=[], confidence=1.0,
-                          t=self.tracker.t, t_still=self.tracker.t)
+        obs = self._pile_seen(seat, [], 1.0, self.tracker.t)
         answers = [*(Answer(Card.parse(c).pretty(), (play(c),)) for c in cards),
                    Answer(f"{due}: another card…", (play(PICK),)),
                    Answer(f"No: {due} still holds a card")]
@@ -2167,6 +2161,15 @@ def _below_own(event: Mapping[str, Any], players: Sequence[str], unseen: Sequenc
         return []
     below = _in_suit(card, -1)
     return [(str(player), below)] if below is not None and below in unseen else []
+
+
+def _led_suit(ref: Any) -> str:
+    """The suit of the card that leads the trick under way by the referee ``ref`` (a game
+    of tricks); "" where none is under way."""
+    trick = getattr(getattr(ref, "state", None), "trick", None)
+    if not isinstance(trick, list) or not trick or not isinstance(trick[0], tuple):
+        return ""
+    return str(getattr(trick[0][1], "suit", ""))
 
 
 def _in_suit(card: str, step: int) -> str | None:
