@@ -18,7 +18,16 @@ from calibration.profile import TableProfile
 from ui.dialogs import USER, EventDialog, PlayDialog
 from ui.panels import QuestionBar
 from ui.window_display import WindowDisplay
-from ui.worker import PICK, Feed, FeedThread, FramePacket, Held, SeenEvent, answers_of, named_pick
+from ui.worker import (
+    Feed,
+    FeedThread,
+    FramePacket,
+    Held,
+    SeenEvent,
+    answers_of,
+    named_pick,
+    pick_play,
+)
 
 
 class WindowFeed(WindowDisplay):
@@ -141,9 +150,8 @@ class WindowFeed(WindowDisplay):
         if not 0 <= index < len(answers):
             return
         events = answers[index][1]
-        first = events[0] if events else {}
-        play = first.get("with") if first.get("event") == "correct" else first
-        if isinstance(play, dict) and play.get("card") == PICK:
+        play = pick_play(events[0]) if events else None
+        if play is not None:
             # "Cy: another card…": the person names Cy's card, then it is logged with the rest
             # (where the answer puts it in an earlier place, in that place).
             pid, player = self.pending[0][0], str(play.get("player"))

@@ -89,17 +89,23 @@ def pending_of(result: Any) -> list[Held]:
 PICK = "?"
 
 
+def pick_play(event: dict[str, Any]) -> dict[str, Any] | None:
+    """The play of `PICK` that ``event`` (an answer's first) logs: the event itself, or the
+    play a correction puts in an earlier place ("Cy: another card before Cy's K♣…"); None
+    where it picks none (`vision.pipeline.results.pick_of`, for the window)."""
+    play = event.get("with") if event.get("event") == "correct" else event
+    return play if isinstance(play, dict) and play.get("card") == PICK else None
+
+
 def named_pick(event: dict[str, Any], card: str, player: str, extra: dict[str, Any]
                ) -> dict[str, Any] | None:
-    """``event`` (an answer's first) with the card a person named for its play of `PICK`:
-    the event itself, or the play a correction puts in an earlier place ("Cy: another card
-    before Cy's K♣…"), as ``player`` 's ``card`` with ``extra``; None where it picks none."""
-    if event.get("card") == PICK:
-        return {**event, "card": card, "player": player, **extra}
-    play = event.get("with") if event.get("event") == "correct" else None
-    if isinstance(play, dict) and play.get("card") == PICK:
-        return {**event, "with": {**play, "card": card, "player": player, **extra}}
-    return None
+    """``event`` with its play of `PICK` (`pick_play`) made ``player`` 's ``card``, with
+    ``extra``; None where it picks none."""
+    play = pick_play(event)
+    if play is None:
+        return None
+    named = {**play, "card": card, "player": player, **extra}
+    return named if play is event else {**event, "with": named}
 
 
 def answers_of(held: Held) -> list[tuple[str, list[dict[str, Any]]]]:
