@@ -1162,3 +1162,38 @@ def test_a_card_of_many_places_is_named_in_one_of_four(tmp_path: Path) -> None:
     [queen] = [a for a in places if a.label == "Dee: another card before Dee's Q♦…"]
     pipe.answer(held.id, picked(queen.events, "AS"))
     _play_out_exactly(pipe, source, path, visual)
+
+
+def test_a_card_the_sequence_expected_is_offered_among_many_places(tmp_path: Path) -> None:
+    """A rendered Boodle round whose 8♣, Cy's after his 7♣ and under his 2♦, the camera
+    never reads: Cy plays on to his last card, and as Ann shows her hand the log still
+    gives him one. Fourteen places fit, all under Cy's own cards, in five places: too many
+    to offer one by one, and before, nothing was offered but the card that would end the
+    round now. The cards the sequence expected where they fit are offered (the 8♣ after the
+    7♣ among five); one click logs the round exactly."""
+    _asked_then_clicked("boodle", 102, "8C", tmp_path, ("K♦ was not seen", "who played it?"),
+                        "Cy played 8♣ before Cy's 2♦", 3 + Questions.LIKELY_MOST)
+
+
+def test_a_last_card_never_read_before_a_hand_logged_as_a_play_is_offered(
+        tmp_path: Path) -> None:
+    """A rendered Boodle round whose K♣, Cy's last card after his Q♣, the camera never reads:
+    Ann's one-card hand shown next is logged as her play (Cy and Dee may hold no other suit
+    to lead), so the round ends with Ann out and Cy holding a card by the log. Once the
+    table is still Cy shows no hand; the place just before Ann's Q♥ is offered ("Cy played
+    K♣ last"; before, nothing was asked), and one click logs the round exactly."""
+    from companion.events import apply_corrections
+    from companion.referee import replay
+
+    pipe, source, visual, path = _blind_round("boodle", 101, {"KC"}, tmp_path, False)
+    _played_out(pipe, source)
+    [held] = pipe.flush().pending
+    assert held.question == ("Cy shows no hand: was a card of Cy's missed, Ann's Q♥ being a "
+                             "hand shown?")
+    labels = [a.label for a in held.options]
+    assert labels[0] == "Cy played K♣ last" and labels[-1] == "No: Cy still holds a card"
+    pipe.answer(held.id, list(held.options[0].events))
+    assert not pipe.flush().pending
+    events, _ = apply_corrections(read_log(path).events)
+    assert _moves([e.data for e in events]) == _moves(visual)
+    assert not replay(read_log(path)).errors

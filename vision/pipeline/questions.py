@@ -1100,27 +1100,38 @@ class Questions(TableLog):
         seats = {self.players.index(p) for p in out if p in self.players}
         glimpsed = {c for c in unseen if self._glimpsed.get(c, set()) & seats}
         found: list[tuple[int, dict[str, Any], bool]] = []
+        due: list[tuple[int, str]] = []  # (place, card) the sequence expected there
         hand = Event(shown, len(logged) + 2)
         # Each place before a play of the round, then (where the log ends with the round's
         # plays) the place after its last one: a card other than the one `_ran_out` asks
         # about, a lead the rules allow there, only where the camera glimpsed it (any card
         # the player may lead fits there).
-        for k in range(plays[0], end + (last is None and end == len(resolved))):
-            line = resolved[k].line if k < end else len(logged) + 1
+        # Where ``last`` is shown, the place just before it is one too: the card then ended
+        # the round (Boodle 101: Cy's K♣, his last card, never read; Ann's Q♥ shown after
+        # it logged as her play, the round over with Cy holding a card by the log).
+        closing = last is None and end == len(resolved)
+        for k in range(plays[0], end + (closing or last is not None)):
+            line = resolved[k].line if k < len(resolved) else len(logged) + 1
             if (k == end or resolved[k].kind == "play") and len(found) <= self.PICK_SEARCH:
-                tries = self._could_play(at, out, unseen if k < end else sorted(glimpsed))
+                tries = self._could_play(at, out, sorted(glimpsed) if k == len(resolved)
+                                         else unseen)
                 if k < end:
                     # And the card just below the player's own next card, which it then
                     # follows, where the rules leave that lead to hidden hands (Michigan 44:
                     # Dee's 8♣ led after Bob's 2♦ stopped the diamonds, then her 9♣).
                     tries += [(p, c) for p, c in _below_own(resolved[k].data, out, unseen)
                               if (p, c) not in tries]
+                next_card = getattr(at, "next_card", None)
+                expected = next_card() if callable(next_card) else None
+                below = _in_suit(str(resolved[k].get("card") or "2C"), -1) if k < end else None
                 for p, card in tries:
                     play = {"event": "play", "player": p, "card": card}
                     whole = _ends_with_hand(at, Event(play, line), resolved[k:end], hand,
                                             rules_broken, after)
                     if whole is not None:
                         found.append((line, play, whole))
+                        if card in (expected, below):
+                            due.append((line, card))
             if k == end:
                 break
             try:
@@ -1142,11 +1153,19 @@ class Questions(TableLog):
         own = [f for f in found if f not in seen and f[0] <= len(logged)
                and (before := self._line_of_at(f[0])) and before.get("player")
                == f[1]["player"]]
+        # Where more than `LIKELY_MOST` of those fit, the glimpsed ones and the cards the
+        # sequence expected there (or that the next play follows), when few enough (Boodle
+        # 102: Cy's 8♣ after his 7♣, under his 2♦; fourteen places under Cy's own cards).
+        expected = [f for f in found if f not in seen and (f[0], f[1]["card"]) in due]
+        own.sort(key=lambda f: f not in expected)
         likely = [*seen, *own]
         rest = [f for f in found if f not in likely]
         fitting = found
+        by_sequence = len(found) > self.MISSED_MOST and len(likely) > self.LIKELY_MOST \
+            and 0 < len(expected) and len(seen) + len(expected) <= self.LIKELY_MOST
         found = ([*likely, *rest] if len(found) <= self.MISSED_MOST
                  else likely if len(likely) <= self.LIKELY_MOST
+                 else [*seen, *expected] if by_sequence
                  else seen if len(seen) <= self.LIKELY_MOST else [])
         if len(fitting) > self.MISSED_SEARCH:
             found = []  # (too many to name one by one, however likely)
@@ -1154,12 +1173,16 @@ class Questions(TableLog):
         # (Boodle 60: Cy's 4♠ led before his K♣; four cards fit in each of three places).
         places = list(dict.fromkeys((f[0], f[1]["player"]) for f in [*likely, *rest]))
         picks = [next(f for f in fitting if (f[0], f[1]["player"]) == place)
-                 for place in places] if not found and len(places) <= self.PICK_PLACES else []
+                 for place in places] \
+            if (not found or by_sequence) and len(places) <= self.PICK_PLACES else []
         answers: list[Answer] = []
         for line, play, whole in found:
             card = Card.parse(play["card"]).pretty()
             if line > len(logged):
                 events: tuple[dict[str, Any], ...] | None = (play,)
+                label = f"{play['player']} played {card} last"
+            elif last is not None and line == last.line:
+                events = self._played_before(play, line, logged, {last.line: shown})
                 label = f"{play['player']} played {card} last"
             else:
                 events = self._played_before(play, line, logged,
@@ -1184,7 +1207,9 @@ class Questions(TableLog):
                 if line <= len(logged) and before else None
             if events is None:
                 continue
-            label = (f"{play['player']}: another card before {before.get('player')}'s "
+            label = (f"{play['player']}: another card, played last…"
+                     if last is not None and line == last.line else
+                     f"{play['player']}: another card before {before.get('player')}'s "
                      f"{Card.parse(str(before['card'])).pretty()}…")
             answers.append(Answer(label, events if last is not None or not whole
                                   else (*events, shown), again=last is None and not whole))
