@@ -105,24 +105,25 @@ class TableLog:
         go to the same log): the referee, and the cards and lines of this round the table
         knows, are read again from the log. A round entered so starts the table afresh, as a
         round from the script does; a play entered by hand counts as played."""
-        from companion.events import apply_corrections
-
         events = read_log(self.log.path).events
         self.referee = replay(events).referee
         if any(ev.kind in NEW_DEAL for ev in events if ev.line > self._seen_lines):
             self._note_cards({"event": "round"})
-        resolved, _ = apply_corrections(events)
-        start = max((k for k, ev in enumerate(resolved) if ev.kind in NEW_DEAL), default=-1)
-        self._renote(resolved[start + 1:])  # (this round's: what it remembers of it stays)
+        self._renote(events)
         self._seen_lines = self.log.lines
 
     def _renote(self, events: Sequence[Event]) -> None:
-        """The cards played and the lines that logged them, noted afresh from ``events``
-        (the log as corrected): `resync`, `_append_correction`."""
+        """The cards played this round and the lines that logged them, noted afresh from
+        the log's ``events`` as corrected (`resync`, `_append_correction`). What the table
+        remembers of this round besides (where cards lay, which were glimpsed) stays."""
+        from companion.events import apply_corrections
+
+        resolved, _ = apply_corrections(events)
+        start = max((k for k, ev in enumerate(resolved) if ev.kind in NEW_DEAL), default=-1)
         for known in (self._round_cards, self._played_by, self._line_of, self._grouped_in,
                       self._trump_of):
             known.clear()
-        for ev in events:
+        for ev in resolved[start + 1:]:
             self._note_cards(ev.data)
             self._note_line(ev.line, dict(ev.data))
 
@@ -225,9 +226,7 @@ class TableLog:
         events = read_log(self.log.path).events
         rep = replay(events)
         self.referee = rep.referee
-        from companion.events import apply_corrections
-
-        self._renote(apply_corrections(events)[0])
+        self._renote(events)
         new = data.get("with") or {}
         if new.get("event") == "trump" and "card" in new:
             out.append(f"Correction: the trump card is {Card.parse(str(new['card'])).pretty()}")
