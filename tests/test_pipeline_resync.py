@@ -80,3 +80,30 @@ def test_a_play_entered_beside_the_pipeline_counts_as_played(tmp_path: Path) -> 
     assert pipe._round_cards.get(card) == 1 and pipe._line_of[card][0] == line
     assert pipe.referee is not None and pipe.referee.expects() == frozenset({"play"})
     assert not read_log(path).errors
+
+
+def test_a_correction_keeps_what_the_table_remembers_of_the_round(tmp_path: Path) -> None:
+    """A correction notes the round's cards afresh from the log, and nothing else: where
+    cards lay and which the camera glimpsed in a pile stay (before, every correction passed
+    through the round's start and forgot them)."""
+    from test_pipeline import SCRIPT, SETUP, ScriptedDetector, identity_profile
+    from test_pipeline_questions import at, plays, run
+
+    det = ScriptedDetector()
+    path = tmp_path / "g.jsonl"
+    pipe = TablePipeline(identity_profile(), det, SETUP, path, script=SCRIPT)
+    run(pipe, det, [at(1, "2C")] * 8, 0.0)
+    assert plays(path) == [("Bob", "2C")]
+    line, _ = pipe._line_of["2C"]
+    pipe._glimpsed["9H"] = {2}
+    spot = pipe._spot_of.get("2C")
+    assert spot is not None
+    pipe._entered_at["5S"] = 0.5
+    out: list[str] = []
+    pipe._append({"event": "correct", "line": line,
+                  "with": {"event": "play", "player": "Bob", "card": "2D"}}, out)
+    assert plays(path) == [("Bob", "2D")] and pipe._round_cards == {"2D": 1}
+    assert set(pipe._line_of) == {"2D"} and pipe._played_by == {"2D": 1}
+    assert pipe._glimpsed == {"9H": {2}} and pipe._entered_at == {"5S": 0.5}
+    assert "2C" not in pipe._spot_of  # (the card read wrong is let go of, as before)
+    assert out == ["Correction: Bob played 2♦"]
