@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from companion.cards import CARD_CODES  # noqa: E402
 from companion.events import Event, apply_corrections, read_log  # noqa: E402
-from vision.pipeline.results import Pending, picked  # noqa: E402
+from vision.pipeline.results import Pending, picked, placed_play  # noqa: E402
 from vision.pipeline.table import TablePipeline  # noqa: E402
 from vision.readers.load import demo_readers  # noqa: E402
 from vision.render.demo import RenderedSource, simulated_round  # noqa: E402
@@ -186,8 +186,13 @@ def truthful_answer(p: Pending, log: list[dict[str, Any]], truth_visual: list[di
         return max(true, key=lambda evs: _rightness(log, evs, truth_visual)), True
     # An answer that picks a player's card ("Cy: another card…"): the person names the card
     # they saw in the dialog it opens (a click on the card picker, counted as typed).
-    named = [evs for o in p.options if o.picks is not None for card in CARD_CODES
+    named = [evs for o in p.options if o.picks is not None and not o.places
+             for card in CARD_CODES
              if _true_option(log, evs := picked(o.events, card), truth_visual)]
+    # ("Cy: another card, earlier…": named, the card's places are offered, or the one logged)
+    named += [picked(o.events, str(placed_play(a.events[0]).get("card")))
+              for o in p.options if o.picks is not None for a in o.places
+              if _true_option(log, [dict(e) for e in a.events], truth_visual)]
     if named:
         return max(named, key=lambda evs: _rightness(log, evs, truth_visual)), False
     # The true moves around the moment the cards settled that the log lacks, of the player

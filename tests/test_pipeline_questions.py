@@ -1197,3 +1197,51 @@ def test_a_last_card_never_read_before_a_hand_logged_as_a_play_is_offered(
     events, _ = apply_corrections(read_log(path).events)
     assert _moves([e.data for e in events]) == _moves(visual)
     assert not replay(read_log(path)).errors
+
+
+def test_a_card_of_more_places_than_are_offered_is_named_then_placed(tmp_path: Path) -> None:
+    """A rendered Great Lakes round whose K♥, Bob's lead after his dump and before his 8♠,
+    the camera never reads. As Ann shows her hand the log still gives Bob a card: 15 cards
+    fit in seven places under his own plays, more places than one answer each (before:
+    nothing offered but his last card). "Bob: another card, earlier…" lets a person name
+    it; the K♥ fits in one place only, and is logged there: the round is logged exactly. A
+    card that fits nowhere is refused and the question stays."""
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("great-lakes", 61, {"KH"}, tmp_path)
+    [held] = pipe.pending.values()
+    [earlier] = [a for a in held.options if a.places]
+    assert earlier.label == "Bob: another card, earlier…" and earlier.picks == "Bob"
+    assert len({a.events[0]["line"] for a in earlier.places}) > pipe.PICK_PLACES
+    lines = pipe.log.lines
+    with pytest.raises(ValueError, match="Bob's A♠ fits in no place"):
+        pipe.answer(held.id, picked(earlier.events, "AS"))
+    assert pipe.log.lines == lines and list(pipe.pending) == [held.id]
+    pipe.answer(held.id, picked(earlier.events, "KH"))
+    _play_out_exactly(pipe, source, path, visual)
+
+
+def test_a_card_named_that_fits_in_several_places_is_asked_where(tmp_path: Path) -> None:
+    """Where the card a person names for "another card, earlier…" fits in more than one
+    place, the question is put again with those places alone ("Where did Bob play K♥?");
+    the one clicked is logged."""
+    from dataclasses import replace
+
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("great-lakes", 61, {"KH"}, tmp_path)
+    [held] = pipe.pending.values()
+    [earlier] = [a for a in held.options if a.places]
+    [right] = [a for a in earlier.places if a.events[0]["with"]["card"] == "KH"]
+    other = next(a for a in earlier.places if a is not right)
+    elsewhere = replace(other, label="Bob played K♥ elsewhere", events=tuple(
+        {**e, "with": {**e["with"], "card": "KH"}} if k == 0 else e
+        for k, e in enumerate(other.events)))
+    twice = replace(earlier, places=(elsewhere, right))
+    held.options[held.options.index(earlier)] = twice
+    assert pipe.answer(held.id, picked(twice.events, "KH")) == []
+    [again] = pipe.pending.values()
+    assert again.id != held.id and again.question == "Where did Bob play K♥?"
+    assert [a.label for a in again.options] == ["Bob played K♥ elsewhere", right.label]
+    pipe.answer(again.id, list(right.events))
+    _play_out_exactly(pipe, source, path, visual)

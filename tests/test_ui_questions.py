@@ -328,6 +328,34 @@ def test_a_card_picked_for_an_earlier_place_is_logged_in_that_place(
                                  moved, shown])]
 
 
+def test_a_card_picked_as_played_earlier_reaches_the_pipeline_with_its_mark(
+        qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
+    """"Bob: another card, earlier…" (more places than are offered one by one): the person
+    names Bob's card, and the play goes to the pipeline still marked ``placed: earlier``,
+    which then logs it in the one place it fits or asks where."""
+    from ui_helpers import later
+
+    from ui.dialogs import PlayDialog
+    from ui.worker import PICK
+    from vision.pipeline.results import EARLIER
+
+    shown = {"event": "reveal", "player": "Ann", "cards": ["2C", "QS"]}
+    earlier = {**play("Bob", PICK), "placed": EARLIER}
+    held = (7, "9♠ was not seen: who played it?", shown,
+            [("Bob", [play("Bob", "9S"), shown]), ("Bob: another card, earlier…", [earlier])])
+    feed = start(qtbot, window, store, [held])
+    qtbot.waitUntil(lambda: window.confirm_bar.isVisibleTo(window), timeout=5000)
+
+    def name() -> None:
+        dlg = window.last_dialog
+        assert isinstance(dlg, PlayDialog) and dlg.player.currentText() == "Bob"
+        dlg.picker.toggle("KH")
+
+    with qtbot.waitSignal(window.eventLogged, timeout=5000):
+        window.answer_option(1, later(name))
+    assert feed.answers == [(7, [{**play("Bob", "KH"), "placed": EARLIER, "source": "user"}])]
+
+
 def test_nine_long_places_keep_the_window_within_a_small_screen(
         qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
     """A missed card with nine places under its player's own cards, the player and a card

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
@@ -21,7 +22,16 @@ from vision.detections import Detections
 from vision.lookalikes import alike, confusable, lookalikes
 from vision.pipeline.changes import ZoneChanges
 from vision.pipeline.log import NEW_DEAL, REFUSED, TableLog, comes_next, pretty_cards, stamp
-from vision.pipeline.results import PICK, Answer, FrameResult, Pending, ZoneLook, pick_of
+from vision.pipeline.results import (
+    EARLIER,
+    PICK,
+    Answer,
+    FrameResult,
+    Pending,
+    ZoneLook,
+    pick_of,
+    placed_play,
+)
 from vision.tracker import Observation
 
 
@@ -1175,44 +1185,50 @@ class Questions(TableLog):
         picks = [next(f for f in fitting if (f[0], f[1]["player"]) == place)
                  for place in places] \
             if (not found or by_sequence) and len(places) <= self.PICK_PLACES else []
-        answers: list[Answer] = []
-        for line, play, whole in found:
-            card = Card.parse(play["card"]).pretty()
+        def placed(line: int, play: dict[str, Any], whole: bool | None) -> Answer | None:
+            """``play`` put in the place before ``line`` (after the log's end, past it), as
+            an answer; a card a person names (`PICK`) only before a line of the log."""
+            pick = play["card"] == PICK
             if line > len(logged):
+                if pick:
+                    return None  # (`_last_card_picks` asks for it)
                 events: tuple[dict[str, Any], ...] | None = (play,)
-                label = f"{play['player']} played {card} last"
-            elif last is not None and line == last.line:
-                events = self._played_before(play, line, logged, {last.line: shown})
-                label = f"{play['player']} played {card} last"
+                where = "last"
             else:
                 events = self._played_before(play, line, logged,
                                              {} if last is None else {last.line: shown})
                 before = self._line_of_at(line)
-                if not before:
-                    continue
-                label = (f"{play['player']} played {card} before {before.get('player')}'s "
-                         f"{Card.parse(str(before['card'])).pretty()}")
+                if last is not None and line == last.line:
+                    where = "last"
+                elif before:
+                    where = (f"before {before.get('player')}'s "
+                             f"{Card.parse(str(before['card'])).pretty()}")
+                else:
+                    return None
             if events is None:
-                continue
+                return None
+            label = (f"{play['player']}: another card{', played' if where == 'last' else ''} "
+                     f"{where}…" if pick else
+                     f"{play['player']} played {Card.parse(play['card']).pretty()} {where}")
             if last is not None:
-                answers.append(Answer(label, events))
-            else:
-                answers.append(Answer(label, (*events, shown)) if whole
-                               else Answer(label, events, again=True))
-        for line, play, whole in picks:
-            before = self._line_of_at(line)
-            pick = {**play, "card": PICK}
-            events = self._played_before(pick, line, logged,
-                                         {} if last is None else {last.line: shown}) \
-                if line <= len(logged) and before else None
-            if events is None:
-                continue
-            label = (f"{play['player']}: another card, played last…"
-                     if last is not None and line == last.line else
-                     f"{play['player']}: another card before {before.get('player')}'s "
-                     f"{Card.parse(str(before['card'])).pretty()}…")
-            answers.append(Answer(label, events if last is not None or not whole
-                                  else (*events, shown), again=last is None and not whole))
+                return Answer(label, events)
+            return Answer(label, (*events, shown)) if whole \
+                else Answer(label, events, again=True)
+
+        answers = [a for f in found if (a := placed(*f)) is not None]
+        answers += [a for line, play, whole in picks
+                    if (a := placed(line, {**play, "card": PICK}, whole)) is not None]
+        if not picks and fitting:
+            # More places than `PICK_PLACES`: a person names the card, then the places where
+            # that card fits are offered (Great Lakes 61: Bob's K♥ led before his 8♠; seven
+            # places under his own cards, 30 cards in all).
+            for p in dict.fromkeys(f[1]["player"] for f in fitting):
+                where = tuple(a for f in fitting if f[1]["player"] == p
+                              and (a := placed(*f)) is not None)
+                if where:
+                    answers.append(Answer(f"{p}: another card, earlier…",
+                                          ({"event": "play", "player": p, "card": PICK,
+                                            "placed": EARLIER},), places=where))
         return answers
 
     #: `_missed_before_broken`'s places offered beside a trick's due cards: at most these.
@@ -2021,10 +2037,16 @@ class Questions(TableLog):
         answer that `Answer.picks` a card is given with that card named (`picked`)."""
         if any(pick_of(ev) is not None for ev in events):
             raise ValueError("name the card this answer picks first (results.picked)")
+        options = self.pending[pending_id].options
+        if events and events[0].get("placed") == EARLIER:
+            options = list(self._earlier_places(pending_id, events[0]))
+            if len(options) > 1:
+                return []  # (asked where, `_earlier_places`)
+            events = options[0].events
         held = self.pending.pop(pending_id)
         out: list[str] = []
         self._flush_script(self.visual_count, out, None)
-        again = any(a.again and list(a.events) == list(events) for a in held.options)
+        again = any(a.again and list(a.events) == list(events) for a in options)
         if not again:
             self._disown(held, events)
         obs = held.observation
@@ -2052,6 +2074,29 @@ class Questions(TableLog):
         if again:
             self._waiting.insert(0, obs)  # placed anew now that the log fits it
         return out
+
+    def _earlier_places(self, pending_id: int, named: Mapping[str, Any]) -> list[Answer]:
+        """The places of the card a person named for an answer "Bob: another card,
+        earlier…" (`Answer.places`): the one answer that puts it in the only place it fits,
+        or, where it fits in several, those answers, the held reading then asked anew
+        ("Where did Bob play K♥?"). A card that fits nowhere is refused (ValueError), the
+        question left as it was."""
+        held = self.pending[pending_id]
+        player, card = named.get("player"), str(named.get("card"))
+        fits = [a for option in held.options for a in option.places
+                if option.picks == player and placed_play(a.events[0]).get("card") == card]
+        if not fits:
+            what = Card.parse(card).pretty() if card in CARD_CODES else card
+            raise ValueError(f"{player}'s {what} fits in no place of this round")
+        if len(fits) > 1:
+            del self.pending[pending_id]
+            pid = next(self._ids)
+            self.pending[pid] = replace(
+                held, id=pid, question=f"Where did {player} play {Card.parse(card).pretty()}?",
+                options=fits, asked=self.tracker.t)
+            if self._never_held is not None and self._never_held[0] == pending_id:
+                self._never_held = (pid, self._never_held[1])
+        return fits
 
     def _disown(self, held: Pending, events: Sequence[Mapping[str, Any]]) -> None:
         """The held cards the answer does not log were misreadings: the tracker forgets them

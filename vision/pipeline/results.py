@@ -41,6 +41,9 @@ class ZoneLook(Protocol):
 #: The card of an answer's first event that a person names as they give it
 #: (`Answer.picks`): a card missed that may have been any of many.
 PICK = "?"
+#: The ``placed`` of a play of `PICK` whose place is chosen once the card is named
+#: (`Answer.places`): the card was played earlier in the round, in one of many places.
+EARLIER = "earlier"
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,10 @@ class Answer:
     #: then takes it as it now fits: a hand shown short of cards, once a missed play ended
     #: the round, is held as a hand; `Questions._missed_earlier`).
     again: bool = False
+    #: For an answer that picks a card played earlier (its play ``placed`` `EARLIER`): the
+    #: answers that put a card of that player in each place where one fits; once the card
+    #: is named, those of that card are logged (one) or offered (several).
+    places: tuple[Answer, ...] = ()
 
     @property
     def picks(self) -> str | None:
@@ -71,8 +78,14 @@ class Answer:
 def pick_of(event: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """The play of `PICK` that ``event`` logs: the event itself, or the play a correction
     puts in an earlier line's place (a card missed earlier in the round); None if none."""
+    play = placed_play(event)
+    return play if play.get("card") == PICK else None
+
+
+def placed_play(event: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The play ``event`` logs: the event itself, or the one a correction puts in a line."""
     play = event.get("with") if event.get("event") == "correct" else event
-    return play if isinstance(play, Mapping) and play.get("card") == PICK else None
+    return play if isinstance(play, Mapping) else {}
 
 
 def picked(events: Sequence[Mapping[str, Any]], card: str) -> list[dict[str, Any]]:
