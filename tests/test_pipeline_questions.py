@@ -1245,3 +1245,21 @@ def test_a_card_named_that_fits_in_several_places_is_asked_where(tmp_path: Path)
     assert [a.label for a in again.options] == ["Bob played K♥ elsewhere", right.label]
     pipe.answer(again.id, list(right.events))
     _play_out_exactly(pipe, source, path, visual)
+
+
+def test_a_lead_passed_on_to_another_player_is_offered_under_the_card_that_follows_it(
+        tmp_path: Path) -> None:
+    """A rendered Michigan round whose 6♣, Cy's lead after Bob's 7♦ stopped the diamonds
+    (Bob holding no black card, the lead passed on to Cy), the camera never reads: Ann's 7♣
+    on it then reads as her lead, shown out of order by Dee's 8♣. The card just below the
+    7♣ is tried there for every player, not only for Ann (before: only "Ann played 8♦ before
+    Ann's 7♣" was offered, and the round ended wrong in silence); clicked, Cy's 6♣ is logged
+    before Ann's 7♣."""
+    pipe, _source, visual, path = _blind_round("michigan-rummy", 124, {"6C"}, tmp_path)
+    k = next(i for i, e in enumerate(visual) if e.get("card") == "6C")
+    assert visual[k]["player"] == "Cy" and visual[k + 1] == {**visual[k + 1], "card": "7C"}
+    [held] = pipe.pending.values()
+    assert held.question == "Dee's 8♣ shows Ann's 7♣ broke a rule: was a card before it not seen?"
+    [fix] = [a for a in held.options if a.label == "Cy played 6♣ before Ann's 7♣"]
+    pipe.answer(held.id, list(fix.events))
+    assert plays(path)[-4:] == [("Bob", "7D"), ("Cy", "6C"), ("Ann", "7C"), ("Dee", "8C")]

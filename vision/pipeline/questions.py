@@ -1126,10 +1126,11 @@ class Questions(TableLog):
                 tries = self._could_play(at, out, sorted(glimpsed) if k == len(resolved)
                                          else unseen)
                 if k < end:
-                    # And the card just below the player's own next card, which it then
-                    # follows, where the rules leave that lead to hidden hands (Michigan 44:
-                    # Dee's 8♣ led after Bob's 2♦ stopped the diamonds, then her 9♣).
-                    tries += [(p, c) for p, c in _below_own(resolved[k].data, out, unseen)
+                    # And the card just below the next card, which it then follows, where
+                    # the rules leave that lead to hidden hands (Michigan 44: Dee's 8♣ led
+                    # after Bob's 2♦ stopped the diamonds, then her 9♣; Michigan 124: Cy's
+                    # 6♣, the lead passed on to him, then Ann's 7♣).
+                    tries += [(p, c) for p, c in _below_next(resolved[k].data, out, unseen)
                               if (p, c) not in tries]
                 next_card = getattr(at, "next_card", None)
                 expected = next_card() if callable(next_card) else None
@@ -1301,7 +1302,7 @@ class Questions(TableLog):
                 expected = next_card() if callable(next_card) else None
                 led = _led_suit(at)
                 tries = self._could_play(at, self.players, unseen)
-                tries += [pc for pc in _below_own(ev.data, self.players, unseen)
+                tries += [pc for pc in _below_next(ev.data, self.players, unseen)
                           if pc not in tries]
                 for p, card in tries:
                     play = {"event": "play", "player": p, "card": card}
@@ -2221,16 +2222,20 @@ def _move_splits(event: Mapping[str, Any], first: str, cards: Sequence[str]
     return splits
 
 
-def _below_own(event: Mapping[str, Any], players: Sequence[str], unseen: Sequence[str]
-               ) -> list[tuple[str, str]]:
-    """(player, card) for a play of one card by one of ``players``: the card just below it
-    in its suit, where that card is ``unseen`` (a card the player laid and covered at once
-    with the next one of the sequence); none otherwise."""
+def _below_next(event: Mapping[str, Any], players: Sequence[str], unseen: Sequence[str]
+                ) -> list[tuple[str, str]]:
+    """(player, card) for a play of one card: the card just below it in its suit, where that
+    card is ``unseen``, played by each of ``players``, its own player first (a card laid and
+    covered at once with the next one of the sequence; or a lead that passed to another
+    player, the next play following it: Michigan 124, Cy's 6♣ led after Bob's 7♦, then Ann's
+    7♣); none otherwise."""
     card, player = event.get("card"), event.get("player")
-    if event.get("event") != "play" or not isinstance(card, str) or player not in players:
+    if event.get("event") != "play" or not isinstance(card, str):
         return []
     below = _in_suit(card, -1)
-    return [(str(player), below)] if below is not None and below in unseen else []
+    if below is None or below not in unseen:
+        return []
+    return [(str(p), below) for p in sorted(players, key=lambda p: p != player)]
 
 
 def _led_suit(ref: Any) -> str:
