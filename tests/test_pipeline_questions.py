@@ -847,9 +847,10 @@ def test_a_player_who_never_shows_the_card_the_log_gives_them_is_asked_about(
     [held] = pipe.pending.values()
     assert held.reason == "Ann holds 1 card by the log and shows none"
     assert held.question.startswith("Ann shows no hand") and "Bob's 7♠" in held.question
-    labels = [a.label for a in held.options]
+    labels = [a.label for a in held.options if not a.places]
     assert labels[-1] == "No: Ann still holds a card"
     assert "Ann played 9♥ before Ann's Q♠" in labels and len(labels) <= 1 + pipe.MISSED_MOST
+    assert [a.label for a in held.options if a.places] == ["Ann: another card, earlier…"]
     [fix] = [a for a in held.options if a.label == "Ann played 9♥ before Ann's Q♠"]
     pipe.answer(held.id, list(fix.events))
     assert not pipe.flush().pending
@@ -1025,10 +1026,12 @@ def test_a_card_covered_at_once_by_its_players_next_card_ranks_first(tmp_path: P
             p.event.get("event") == "reveal" for p in pipe.pending.values()):
         pipe.process(frame.image, frame.t, frame.index)
     [held] = pipe.pending.values()
-    labels = [a.label for a in held.options]
+    labels = [a.label for a in held.options if not a.places]
     assert labels[0] == "Bob played 3♦ before Bob's 4♦"
     assert len(labels) <= pipe.MISSED_MOST
     assert all(" before Bob's " in label for label in labels)
+    # (and, the other places not offered, Bob's card named then placed)
+    assert [a.label for a in held.options if a.places] == ["Bob: another card, earlier…"]
     _click_and_play_out(pipe, source, held, "Bob played 3♦ before Bob's 4♦", path, visual)
 
 

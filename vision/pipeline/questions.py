@@ -1186,6 +1186,7 @@ class Questions(TableLog):
         picks = [next(f for f in fitting if (f[0], f[1]["player"]) == place)
                  for place in places] \
             if (not found or by_sequence) and len(places) <= self.PICK_PLACES else []
+
         def placed(line: int, play: dict[str, Any], whole: bool | None) -> Answer | None:
             """``play`` put in the place before ``line`` (after the log's end, past it), as
             an answer; a card a person names (`PICK`) only before a line of the log."""
@@ -1219,11 +1220,11 @@ class Questions(TableLog):
         answers = [a for f in found if (a := placed(*f)) is not None]
         answers += [a for line, play, whole in picks
                     if (a := placed(line, {**play, "card": PICK}, whole)) is not None]
-        if not picks and fitting:
+        if not picks:
             # More places than `PICK_PLACES`: a person names the card, then the places where
-            # that card fits are offered (Great Lakes 61: Bob's K♥ led before his 8♠; seven
-            # places under his own cards, 30 cards in all).
-            for p in dict.fromkeys(f[1]["player"] for f in fitting):
+            # that card fits are offered (Great Lakes 61: Bob's K♥ led before his 8♠; fifteen
+            # cards in seven places under his own plays). Not where every one is offered.
+            for p in dict.fromkeys(f[1]["player"] for f in fitting if f not in found):
                 where = tuple(a for f in fitting if f[1]["player"] == p
                               and (a := placed(*f)) is not None)
                 if where:
