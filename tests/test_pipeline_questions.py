@@ -849,7 +849,8 @@ def test_a_player_who_never_shows_the_card_the_log_gives_them_is_asked_about(
     assert held.question.startswith("Ann shows no hand") and "Bob's 7♠" in held.question
     labels = [a.label for a in held.options if not a.places]
     assert labels[-1] == "No: Ann still holds a card"
-    assert "Ann played 9♥ before Ann's Q♠" in labels and len(labels) <= 1 + pipe.MISSED_MOST
+    assert "Ann played 9♥ before Ann's Q♠" in labels and len(labels) <= 2 + pipe.MISSED_MOST
+    assert labels[-2] == "Ann: another card, played last…"
     assert [a.label for a in held.options if a.places] == ["Ann: another card, earlier…"]
     [fix] = [a for a in held.options if a.label == "Ann played 9♥ before Ann's Q♠"]
     pipe.answer(held.id, list(fix.events))
@@ -1266,3 +1267,26 @@ def test_a_lead_passed_on_to_another_player_is_offered_under_the_card_that_follo
     [fix] = [a for a in held.options if a.label == "Cy played 6♣ before Ann's 7♣"]
     pipe.answer(held.id, list(fix.events))
     assert plays(path)[-4:] == [("Bob", "7D"), ("Cy", "6C"), ("Ann", "7C"), ("Dee", "8C")]
+
+
+def test_a_last_card_led_where_the_search_tries_none_is_named(tmp_path: Path) -> None:
+    """A rendered Michigan round whose last card, Dee's 10♥ led after Cy's 9♣ (the 10♣ lying
+    in the dead hand, the lead passed on from Cy to her), the camera never reads: Ann's
+    one-card hand shown next is logged as her play, and Dee holds a card by the log. The
+    search tries only the 10♣ and Cy's leads there, so Dee was asked about with the 10♣
+    alone. Now "Dee: another card, played last…" lets a person name it, and the round is
+    then logged exactly."""
+    from companion.events import apply_corrections
+    from companion.referee import replay
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("michigan-rummy", 142, {"TH"}, tmp_path, False)
+    _played_out(pipe, source)
+    [held] = pipe.flush().pending
+    assert held.question.startswith("Dee shows no hand")
+    [pick] = [a for a in held.options if a.label == "Dee: another card, played last…"]
+    pipe.answer(held.id, picked(pick.events, "TH"))
+    assert not pipe.flush().pending
+    events, _ = apply_corrections(read_log(path).events)
+    assert _moves([e.data for e in events]) == _moves(visual)
+    assert not replay(read_log(path)).errors

@@ -1412,6 +1412,14 @@ class Questions(TableLog):
         shown = {"event": "reveal", "player": player, "cards": cards,
                  **{k: last.data[k] for k in ("t", "confidence") if k in last.data}}
         answers = self._missed_places(logged, [who], shown, (), last)
+        if not any(a.picks == who and a.label.endswith(", played last…") for a in answers):
+            # The card a person names as the last play, where the search tried none that
+            # was (Michigan 142: Dee's 10♥, her last card, led after Cy's 9♣ stopped the
+            # clubs and the lead passed on to her; only the 10♣ was tried by her there).
+            pick = self._played_before({"event": "play", "player": who, "card": PICK},
+                                       last.line, logged, {last.line: shown})
+            if pick is not None:
+                answers.append(Answer(f"{who}: another card, played last…", pick))
         if not answers:
             return None
         obs = self._pile_seen(self.players.index(str(player)), cards,
