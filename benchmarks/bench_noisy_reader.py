@@ -186,15 +186,17 @@ def truthful_answer(p: Pending, log: list[dict[str, Any]], truth_visual: list[di
         return max(true, key=lambda evs: _rightness(log, evs, truth_visual)), True
     # An answer that picks a player's card ("Cy: another card…"): the person names the card
     # they saw in the dialog it opens (a click on the card picker, counted as typed).
-    named = [evs for o in p.options if o.picks is not None and not o.places
+    # (given, what it logs)
+    named = [(evs, evs) for o in p.options if o.picks is not None and not o.places
              for card in CARD_CODES
              if _true_option(log, evs := picked(o.events, card), truth_visual)]
-    # ("Cy: another card, earlier…": named, the card's places are offered, or the one logged)
-    named += [picked(o.events, str(placed_play(a.events[0]).get("card")))
+    # "Cy: another card, earlier…": named, the card's places are offered, or the one logged;
+    # the person who saw where it was played judges it by that place's events.
+    named += [(picked(o.events, str(placed_play(a.events[0]).get("card"))), evs)
               for o in p.options if o.picks is not None for a in o.places
-              if _true_option(log, [dict(e) for e in a.events], truth_visual)]
+              if _true_option(log, evs := [dict(e) for e in a.events], truth_visual)]
     if named:
-        return max(named, key=lambda evs: _rightness(log, evs, truth_visual)), False
+        return max(named, key=lambda n: _rightness(log, n[1], truth_visual))[0], False
     # The true moves around the moment the cards settled that the log lacks, of the player
     # asked about or with a card the question names (an earlier error elsewhere in the log
     # is not what this question is about: Oh Claire! 328, "Dee played Q♠ or Q♣?" is
