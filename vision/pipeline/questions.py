@@ -1384,9 +1384,10 @@ class Questions(TableLog):
         round's last play (by a player who went out with it by the log) then that player's
         hand shown (Boodle 20: Ann's 9♥ never read, her A♠ her last card; Bob's 7♠ shown
         after it was logged as his last play; Great Lakes 24: Cy's A♠, and Ann's 8♦ 9♦ shown
-        logged as a dump). Asked where `_missed_places` finds places for that card, with
-        "still holds a card" as its last answer: (observation, player asked about, reason,
-        question, answers), held on that play's cards."""
+        logged as a dump). Asked with the places `_missed_places` finds for that card, an
+        answer that lets a person name it as played last, and "still holds a card" as its
+        last answer: (observation, player asked about, reason, question, answers), held on
+        that play's cards."""
         from companion.events import apply_corrections
 
         ref = self.referee
