@@ -1110,7 +1110,7 @@ class Questions(TableLog):
         seats = {self.players.index(p) for p in out if p in self.players}
         glimpsed = {c for c in unseen if self._glimpsed.get(c, set()) & seats}
         found: list[tuple[int, dict[str, Any], bool]] = []
-        due: list[tuple[int, str]] = []  # (place, card) the sequence expected there
+        due: set[tuple[int, str]] = set()  # (place, card) the sequence expected there
         hand = Event(shown, len(logged) + 2)
         # Each place before a play of the round, then (where the log ends with the round's
         # plays) the place after its last one: a card other than the one `_ran_out` asks
@@ -1142,7 +1142,7 @@ class Questions(TableLog):
                     if whole is not None:
                         found.append((line, play, whole))
                         if card in (expected, below):
-                            due.append((line, card))
+                            due.add((line, card))
             if k == end:
                 break
             try:
@@ -1167,16 +1167,16 @@ class Questions(TableLog):
         # Where more than `LIKELY_MOST` of those fit, the glimpsed ones and the cards the
         # sequence expected there (or that the next play follows), when few enough (Boodle
         # 102: Cy's 8♣ after his 7♣, under his 2♦; fourteen places under Cy's own cards).
-        expected = [f for f in found if f not in seen and (f[0], f[1]["card"]) in due]
-        own.sort(key=lambda f: f not in expected)
+        in_sequence = [f for f in found if f not in seen and (f[0], f[1]["card"]) in due]
+        own.sort(key=lambda f: f not in in_sequence)
         likely = [*seen, *own]
         rest = [f for f in found if f not in likely]
         fitting = found
         by_sequence = len(found) > self.MISSED_MOST and len(likely) > self.LIKELY_MOST \
-            and 0 < len(expected) and len(seen) + len(expected) <= self.LIKELY_MOST
+            and 0 < len(in_sequence) and len(seen) + len(in_sequence) <= self.LIKELY_MOST
         found = ([*likely, *rest] if len(found) <= self.MISSED_MOST
                  else likely if len(likely) <= self.LIKELY_MOST
-                 else [*seen, *expected] if by_sequence
+                 else [*seen, *in_sequence] if by_sequence
                  else seen if len(seen) <= self.LIKELY_MOST else [])
         if len(fitting) > self.MISSED_SEARCH:
             found = []  # (too many to name one by one, however likely)
@@ -1413,14 +1413,13 @@ class Questions(TableLog):
         shown = {"event": "reveal", "player": player, "cards": cards,
                  **{k: last.data[k] for k in ("t", "confidence") if k in last.data}}
         answers = self._missed_places(logged, [who], shown, (), last)
-        if not any(a.picks == who and a.label.endswith(", played last…") for a in answers):
-            # The card a person names as the last play, where the search tried none that
-            # was (Michigan 142: Dee's 10♥, her last card, led after Cy's 9♣ stopped the
-            # clubs and the lead passed on to her; only the 10♣ was tried by her there).
-            pick = self._played_before({"event": "play", "player": who, "card": PICK},
-                                       last.line, logged, {last.line: shown})
-            if pick is not None:
-                answers.append(Answer(f"{who}: another card, played last…", pick))
+        # The card a person names as the last play, where the search offers no such answer
+        # (Michigan 142: Dee's 10♥, her last card, led after Cy's 9♣ stopped the clubs and
+        # the lead passed on to her; only the 10♣ was tried by her there).
+        pick = self._played_before({"event": "play", "player": who, "card": PICK},
+                                   last.line, logged, {last.line: shown})
+        if pick is not None and all(a.events != pick for a in answers):
+            answers.append(Answer(f"{who}: another card, played last…", pick))
         if not answers:
             return None
         obs = self._pile_seen(self.players.index(str(player)), cards,
