@@ -1290,3 +1290,22 @@ def test_a_last_card_led_where_the_search_tries_none_is_named(tmp_path: Path) ->
     events, _ = apply_corrections(read_log(path).events)
     assert _moves([e.data for e in events]) == _moves(visual)
     assert not replay(read_log(path)).errors
+
+
+def test_two_cards_shown_close_together_offer_another_players_last_card(
+        tmp_path: Path) -> None:
+    """A rendered Boodle round whose last card, Dee's 2♣ led after her A♦, the camera never
+    reads: Ann then shows her two cards close together, read as two cards on one card's place
+    ("Ann played 9♥ or K♠?"). Its answers were those two cards alone, and the round ended
+    wrong in silence. Now the answers a hand shown gets follow, "Dee: another card, played
+    last…" among them; named 2♣, the round is logged exactly."""
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("boodle", 160, {"2C"}, tmp_path)
+    [held] = pipe.pending.values()
+    assert held.question == "Ann played 9♥ or K♠?"
+    labels = [a.label for a in held.options]
+    assert labels[:3] == ["9♥", "K♠", "both, 9♥ then K♠"]
+    [pick] = [a for a in held.options if a.label == "Dee: another card, played last…"]
+    pipe.answer(held.id, picked(pick.events, "2C"))
+    _play_out_exactly(pipe, source, path, visual)

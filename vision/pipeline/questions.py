@@ -1018,6 +1018,26 @@ class Questions(TableLog):
                        ({"event": "play", "player": p, "card": PICK}, shown))
                 for p in self.players if p != who and _holds(ref, p) == 1]
 
+    def _as_hand_shown(self, obs: Observation) -> list[Answer]:
+        """For a reading put as another question that may be a hand shown while the log says
+        the round goes on: the answers `_question` gives such a hand (the card that comes
+        next played last by whoever it ends the round for, named so; the places earlier in
+        the round where a missed play makes the hand fit, `_missed_earlier`; a last card a
+        person names, `_last_card_picks`). Boodle 160: Dee's last card, 2♣, never read, and
+        Ann's two cards shown close together asked as "Ann played 9♥ or K♠?" with nothing
+        but those two cards to answer."""
+        if obs.seat is None or obs.seat >= len(self.players):
+            return []
+        ran_out = self._ran_out(obs)
+        out = []
+        if ran_out is not None:
+            card = Card.parse(str(ran_out[1][0].events[0]["card"])).pretty()
+            out = [Answer(f"{a.label} played {card} last", a.events) for a in ran_out[1]]
+        for a in [*self._missed_earlier(obs), *self._last_card_picks(obs)]:
+            if all(a.events != b.events for b in out):
+                out.append(a)
+        return out
+
     def _ran_out(self, obs: Observation) -> tuple[str, list[Answer]] | None:
         """A hand shown while the log says the round goes on: a player ran out of cards
         sooner than the log knows, the camera having missed the last card. When the card

@@ -580,6 +580,8 @@ class TablePipeline(Questions):
                    for c in obs.cards if self._accepts_all([{**one, "card": c}])]
         a, b = (Card.parse(c).pretty() for c in cards)
         answers.append(Answer(f"both, {a} then {b}", (dict(event),)))
+        # Two cards laid close together may be a hand shown, another's last card unread.
+        answers.extend(self._as_hand_shown(obs))
         return f"{who} played {a} or {b}?", answers
 
     def _misread_in_dump(self, obs: Observation, under: Sequence[str]
