@@ -1297,13 +1297,14 @@ def test_two_cards_shown_close_together_offer_another_players_last_card(
     """A rendered Boodle round whose last card, Dee's 2♣ led after her A♦, the camera never
     reads: Ann then shows her two cards close together, read as two cards on one card's place
     ("Ann played 9♥ or K♠?"). Its answers were those two cards alone, and the round ended
-    wrong in silence. Now the answers a hand shown gets follow, "Dee: another card, played
-    last…" among them; named 2♣, the round is logged exactly."""
+    wrong in silence. Now it asks whether they are a hand shown too, and the answers a hand
+    shown gets follow, "Dee: another card, played last…" among them; named 2♣, the round is
+    logged exactly."""
     from vision.pipeline.results import picked
 
     pipe, source, visual, path = _blind_round("boodle", 160, {"2C"}, tmp_path)
     [held] = pipe.pending.values()
-    assert held.question == "Ann played 9♥ or K♠?"
+    assert held.question == "Ann played 9♥ or K♠, or shows them as a hand?"
     labels = [a.label for a in held.options]
     assert labels[:3] == ["9♥", "K♠", "both, 9♥ then K♠"]
     [pick] = [a for a in held.options if a.label == "Dee: another card, played last…"]

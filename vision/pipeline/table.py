@@ -581,7 +581,9 @@ class TablePipeline(Questions):
         a, b = (Card.parse(c).pretty() for c in cards)
         answers.append(Answer(f"both, {a} then {b}", (dict(event),)))
         # Two cards laid close together may be a hand shown, another's last card unread.
-        answers.extend(self._as_hand_shown(obs))
+        shown = self._as_hand_shown(obs)
+        if shown:
+            return f"{who} played {a} or {b}, or shows them as a hand?", [*answers, *shown]
         return f"{who} played {a} or {b}?", answers
 
     def _misread_in_dump(self, obs: Observation, under: Sequence[str]
