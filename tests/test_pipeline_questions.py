@@ -1310,3 +1310,36 @@ def test_two_cards_shown_close_together_offer_another_players_last_card(
     [pick] = [a for a in held.options if a.label == "Dee: another card, played last…"]
     pipe.answer(held.id, picked(pick.events, "2C"))
     _play_out_exactly(pipe, source, path, visual)
+
+
+def test_a_last_play_missed_before_a_round_ended_by_hand_is_offered(tmp_path: Path) -> None:
+    """A rendered Michigan round ended by hand after two plays (MR-13), Bob's 10♥ then his
+    J♥, the J♥ never read. A person records the end of the round before the hands are shown;
+    Bob's hand is then a card short. The place before the recorded end was never tried, so
+    only cards before his 10♥ were offered; now his last card may be named there too, and
+    named J♥ it is logged as his last play and the round exactly."""
+    from companion.events import apply_corrections
+    from companion.referee import replay
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("michigan-rummy", 141, {"JH"}, tmp_path, False)
+    moves = source.video.truth.moves
+    assert [e.get("card") for e in visual[:2]] == ["TH", "JH"]
+    [ended] = [e for e in pipe.script if e["event"] == "end-round"]
+    assert ended["at"] == 2 and visual[2]["event"] == "reveal"
+    while not pipe.pending and (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+        if ended in pipe.script and frame.t >= moves[2].t0:  # as the hands start to show
+            pipe.script.remove(ended)
+            pipe.inject({k: v for k, v in ended.items() if k != "at"})
+    [held] = pipe.pending.values()
+    assert held.question.startswith("Bob's hand") and "is a card short" in held.question
+    [pick] = [a for a in held.options if a.label == "Bob: another card, earlier…"]
+    [last] = [a for a in pick.places if a.label == "Bob played J♥ last"]
+    pipe.answer(held.id, picked(pick.events, "JH"))
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    assert not pipe.flush().pending
+    events, _ = apply_corrections(read_log(path).events)
+    assert _moves([e.data for e in events]) == _moves(visual)
+    assert not replay(read_log(path)).errors

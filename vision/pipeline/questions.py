@@ -795,20 +795,29 @@ class Questions(TableLog):
         """The play of one card logged at ``line`` this round ({} where none)."""
         return next((ev for ln, ev in self._line_of.values() if ln == line), {})
 
+    @staticmethod
+    def _ended_at(line: int, resolved: Sequence[Event]) -> bool:
+        """Is ``line`` the recorded end of this round (MR-13), the log as corrected
+        ``resolved``?"""
+        start = max((k for k, ev in enumerate(resolved) if ev.kind == "round"), default=-1)
+        return any(ev.line == line and ev.kind == "end-round" for ev in resolved[start + 1:])
+
     def _played_before(self, play: dict[str, Any], line: int,
                        logged: Sequence[Event] | None = None,
                        instead: Mapping[int, dict[str, Any]] | None = None
                        ) -> tuple[dict[str, Any], ...] | None:
         """The events that log ``play`` before the play at ``line``: that line becomes
         ``play``, each later line of the log as corrected the one before it, and the last is
-        logged again. None where ``line`` is not a play of this round. ``logged``: the log's
+        logged again. None where ``line`` is not a play of this round or its recorded end
+        (MR-13: the play then the round's last). ``logged``: the log's
         events, where the caller has read them; ``instead``: a line's event to move as
         another (a play that was a hand shown)."""
         from companion.events import apply_corrections
 
-        if self._line_of_at(line).get("event") != "play":
-            return None
         resolved, _ = apply_corrections(logged or read_log(self.log.path).events)
+        if self._line_of_at(line).get("event") != "play" \
+                and not self._ended_at(line, resolved):
+            return None
         later = [ev for ev in resolved if ev.line >= line]
         shifted = [dict(play), *(dict((instead or {}).get(ev.line, ev.data)) for ev in later)]
         corrs = [{"event": "correct", "line": ev.line, "with": data}
@@ -1142,7 +1151,11 @@ class Questions(TableLog):
         closing = last is None and end == len(resolved)
         for k in range(plays[0], end + (closing or last is not None)):
             line = resolved[k].line if k < len(resolved) else len(logged) + 1
-            if (k == end or resolved[k].kind == "play") and len(found) <= self.PICK_SEARCH:
+            # The place before the round's recorded end is its last play's place (MR-13:
+            # Michigan 141, Bob's J♥ never read after his 10♥, the round then ended by hand).
+            ended = k < end and resolved[k].kind == "end-round"
+            if (k == end or resolved[k].kind == "play" or ended) \
+                    and len(found) <= self.PICK_SEARCH:
                 tries = self._could_play(at, out, sorted(glimpsed) if k == len(resolved)
                                          else unseen)
                 if k < end:
@@ -1154,7 +1167,8 @@ class Questions(TableLog):
                               if (p, c) not in tries]
                 next_card = getattr(at, "next_card", None)
                 expected = next_card() if callable(next_card) else None
-                below = _in_suit(str(resolved[k].get("card") or "2C"), -1) if k < end else None
+                below = _in_suit(str(resolved[k].get("card") or "2C"), -1) \
+                    if k < end and not ended else None
                 for p, card in tries:
                     play = {"event": "play", "player": p, "card": card}
                     whole = _ends_with_hand(at, Event(play, line), resolved[k:end], hand,
@@ -1220,7 +1234,7 @@ class Questions(TableLog):
                 events = self._played_before(play, line, logged,
                                              {} if last is None else {last.line: shown})
                 before = self._line_of_at(line)
-                if last is not None and line == last.line:
+                if last is not None and line == last.line or self._ended_at(line, resolved):
                     where = "last"
                 elif before:
                     where = (f"before {before.get('player')}'s "
