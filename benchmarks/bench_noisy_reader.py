@@ -17,7 +17,9 @@ not about) when one is, otherwise
 types the true events of that player or those cards ("something else"), or rejects a
 reading of nothing. Logs are compared with corrections applied, the vision's extra fields
 dropped, a revealed hand as a set of cards and the hands shown together at the end of a
-round in any order. Frames are small (160 x 120, no sensor noise) and the profile is the
+round in any order. What people enter (a round ended by hand, MR-13) goes in once the table
+has logged every move before it, or at the latest as the next move begins (`enter_by_hand`).
+Frames are small (160 x 120, no sensor noise) and the profile is the
 renderer's own (calibration is measured elsewhere): the reader's errors are what is
 measured.
 
@@ -221,6 +223,19 @@ def truthful_answer(p: Pending, log: list[dict[str, Any]], truth_visual: list[di
     return want, False
 
 
+def enter_by_hand(pipe: TablePipeline, moves: Sequence[Any], now: float) -> None:
+    """What people enter (the script: a round ended by hand, MR-13; a bid; a new round),
+    entered at the latest as the next move's cards start to be laid, as a person records it,
+    where the table holds nothing for them. The table itself logs the script once it has
+    logged every move before it; with a card it never read it never does (Michigan 83:
+    Bob's K♥ never read, the round ended by hand, and the hands shown read as plays)."""
+    while pipe.script and not pipe.holding:
+        at = int(pipe.script[0].get("at", 0))
+        if at >= len(moves) or now < moves[at].t0:
+            return
+        pipe.inject({k: v for k, v in pipe.script.pop(0).items() if k != "at"})
+
+
 def run_round(game: str, seed: int, noise: Mapping[str, float], fps: float,
               verbose: bool, answer_after: float = 3.0, deck: str | None = None,
               never: frozenset[str] = frozenset()) -> Outcome:
@@ -280,6 +295,7 @@ def run_round(game: str, seed: int, noise: Mapping[str, float], fps: float,
                 break
             pipe.process(frame.image, frame.t, frame.index)
             answer_all(frame.t)
+            enter_by_hand(pipe, truth.moves, frame.t)
         answer_all(float("inf"))
         while pipe.flush().pending:  # the video ended: what waited behind the last questions
             answer_all(float("inf"))
