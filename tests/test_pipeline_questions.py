@@ -1343,3 +1343,13 @@ def test_a_last_play_missed_before_a_round_ended_by_hand_is_offered(tmp_path: Pa
     events, _ = apply_corrections(read_log(path).events)
     assert _moves([e.data for e in events]) == _moves(visual)
     assert not replay(read_log(path)).errors
+
+
+def test_a_lead_passed_on_missed_before_a_play_proven_wrong_is_offered(tmp_path: Path) -> None:
+    """A rendered Great Lakes round whose 3♠, Bob's lead after Ann's 6♦ (the lead passed on
+    to him, MR-6), the camera never reads: his 4♥ then reads as his lead out of turn, shown
+    by his 6♠. Only Ann's leads were tried before the 4♥, where the rules name her; now its
+    own player's are too, and one click logs the round exactly."""
+    _asked_then_clicked("great-lakes", 85, "3S", tmp_path,
+                        ("Bob's 6♠ shows Bob's 4♥ broke a rule", "?"),
+                        "Bob played 3♠ before Bob's 4♥", 11)

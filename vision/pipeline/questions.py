@@ -1339,6 +1339,13 @@ class Questions(TableLog):
                 tries = self._could_play(at, self.players, unseen)
                 tries += [pc for pc in _below_next(ev.data, self.players, unseen)
                           if pc not in tries]
+                if ev.line == first:
+                    # Just before the play proven wrong, its own player's lead: the lead
+                    # passed on to them (MR-6) where the rules name another's (Great Lakes
+                    # 85: Bob's 3♠ never read after Ann's 6♦, then his 4♥ read as his lead
+                    # out of turn, shown by his 6♠).
+                    tries += [(who, c) for c in unseen
+                              if (who := str(ev.get("player"))) and (who, c) not in tries]
                 for p, card in tries:
                     play = {"event": "play", "player": p, "card": card}
                     if _fits_before(at, Event(play, ev.line), [*resolved[k:], this],
