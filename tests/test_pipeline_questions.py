@@ -1038,15 +1038,17 @@ def test_a_card_covered_at_once_by_its_players_next_card_ranks_first(tmp_path: P
 
 def test_up_to_nine_places_under_the_players_own_cards_are_offered(tmp_path: Path) -> None:
     """A rendered Boodle round whose 4♣, laid by Dee just before her 5♣, the camera never
-    reads. As Ann shows her hand the log still gives Dee a card: eight places fit, all just
-    before one of Dee's own plays, more than `MISSED_MOST` but no more than `LIKELY_MOST`,
-    so all are offered (before: none), and one click logs the round exactly."""
+    reads. As Ann shows her hand the log still gives Dee a card: more places fit than
+    `MISSED_MOST`, all just before one of Dee's own plays. Eight did, all offered (before:
+    none); with Dee's leads passed on to her tried too (`_passed_on`), more than
+    `LIKELY_MOST` fit, and the cards the sequence expected there are offered, with a card
+    named in each of their places. One click logs the round exactly."""
 
     pipe, source, visual, path = _blind_round("boodle", 42, {"4C"}, tmp_path)
     [held] = pipe.pending.values()
     labels = [a.label for a in held.options]
     places = [x for x in labels if " played " in x and " before " in x]
-    assert pipe.MISSED_MOST < len(places) <= pipe.LIKELY_MOST
+    assert 0 < len(places) <= pipe.LIKELY_MOST
     assert all(" before Dee's " in x for x in places)
     _click_and_play_out(pipe, source, held, "Dee played 4♣ before Dee's 5♣", path, visual)
 
@@ -1353,3 +1355,15 @@ def test_a_lead_passed_on_missed_before_a_play_proven_wrong_is_offered(tmp_path:
     _asked_then_clicked("great-lakes", 85, "3S", tmp_path,
                         ("Bob's 6♠ shows Bob's 4♥ broke a rule", "?"),
                         "Bob played 3♠ before Bob's 4♥", 11)
+
+
+def test_a_lead_passed_on_and_never_read_is_offered_when_the_hands_are_shown(
+        tmp_path: Path) -> None:
+    """A rendered Boodle round whose 4♦, Ann's lead after Dee's 4♠ stopped the spades (Dee
+    holding spades alone, the lead passed on to Ann: BO-4), the camera never reads; her 2♥
+    then reads as her lead. When Bob shows his hand the log still gives Ann a card, and
+    only Dee's leads were tried after the 4♠, where the rules name her: the round ended
+    wrong in silence. Now Ann's leads are tried there too, and one click logs it exactly."""
+    _asked_then_clicked("boodle", 181, "4D", tmp_path,
+                        ("A♠ was not seen: who played it?", "?"),
+                        "Ann played 4♦ before Ann's 2♥", 13)

@@ -1165,6 +1165,8 @@ class Questions(TableLog):
                     # 6♣, the lead passed on to him, then Ann's 7♣).
                     tries += [(p, c) for p, c in _below_next(resolved[k].data, out, unseen)
                               if (p, c) not in tries]
+                    tries += [pc for pc in _passed_on(at, resolved[k].data, out, unseen)
+                              if pc not in tries]
                 next_card = getattr(at, "next_card", None)
                 expected = next_card() if callable(next_card) else None
                 below = _in_suit(str(resolved[k].get("card") or "2C"), -1) \
@@ -2270,6 +2272,26 @@ def _move_splits(event: Mapping[str, Any], first: str, cards: Sequence[str]
                            *({"event": "play", "player": player, "card": c, **extra}
                              for c in order)])
     return splits
+
+
+def _passed_on(ref: Any, event: Mapping[str, Any], players: Sequence[str],
+               unseen: Sequence[str]) -> list[tuple[str, str]]:
+    """(player, card) for a play of one card that is a lead by another player than the one
+    the rules name after a stop (the lead passed on to them, MR-6, BO-4): each ``unseen``
+    card led by that player, where they are one of ``players`` (Boodle 181: Ann's 4♦ never
+    read, led after Dee's 4♠ stopped the spades, Dee holding spades alone; then Ann's 2♥).
+    None otherwise."""
+    def asked(name: str) -> Any:
+        method = getattr(ref, name, None)
+        return method() if callable(method) else None
+
+    card, player = event.get("card"), event.get("player")
+    if event.get("event") != "play" or not isinstance(card, str) or player not in players:
+        return []
+    stop = asked("stop_leader")
+    if not isinstance(stop, str) or stop == player or card == asked("next_card"):
+        return []
+    return [(str(player), c) for c in unseen]
 
 
 def _below_next(event: Mapping[str, Any], players: Sequence[str], unseen: Sequence[str]
