@@ -1350,11 +1350,19 @@ def test_a_last_play_missed_before_a_round_ended_by_hand_is_offered(tmp_path: Pa
 def test_a_lead_passed_on_missed_before_a_play_proven_wrong_is_offered(tmp_path: Path) -> None:
     """A rendered Great Lakes round whose 3♠, Bob's lead after Ann's 6♦ (the lead passed on
     to him, MR-6), the camera never reads: his 4♥ then reads as his lead out of turn, shown
-    by his 6♠. Only Ann's leads were tried before the 4♥, where the rules name her; now its
-    own player's are too, and one click logs the round exactly."""
-    _asked_then_clicked("great-lakes", 85, "3S", tmp_path,
-                        ("Bob's 6♠ shows Bob's 4♥ broke a rule", "?"),
-                        "Bob played 3♠ before Bob's 4♥", 11)
+    by his 6♠. Only Ann's leads were tried before the 4♥, where the rules name her, and a
+    person could name only hers there; now Bob's may be named too ("Bob: another card before
+    Bob's 4♥…"), and named 3♠ the round is logged exactly."""
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("great-lakes", 85, {"3S"}, tmp_path)
+    [held] = pipe.pending.values()
+    assert held.question.startswith("Bob's 6♠ shows Bob's 4♥ broke a rule")
+    labels = [a.label for a in held.options]
+    assert "Ann: another card before Bob's 4♥…" in labels
+    [pick] = [a for a in held.options if a.label == "Bob: another card before Bob's 4♥…"]
+    pipe.answer(held.id, picked(pick.events, "3S"))
+    _play_out_exactly(pipe, source, path, visual)
 
 
 def test_a_lead_passed_on_and_never_read_is_offered_when_the_hands_are_shown(

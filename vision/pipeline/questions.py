@@ -1341,13 +1341,17 @@ class Questions(TableLog):
                 tries = self._could_play(at, self.players, unseen)
                 tries += [pc for pc in _below_next(ev.data, self.players, unseen)
                           if pc not in tries]
+                passed: list[tuple[str, str]] = []
                 if ev.line == first:
                     # Just before the play proven wrong, its own player's lead: the lead
                     # passed on to them (MR-6) where the rules name another's (Great Lakes
                     # 85: Bob's 3♠ never read after Ann's 6♦, then his 4♥ read as his lead
-                    # out of turn, shown by his 6♠).
-                    tries += [(who, c) for c in unseen
+                    # out of turn, shown by his 6♠). Ranked with any other lead: the
+                    # player the rules name is likelier (Michigan 45: Ann's Q♣ led, then
+                    # Bob's 10♦ led with the lead passed on to him).
+                    passed = [(who, c) for c in unseen
                               if (who := str(ev.get("player"))) and (who, c) not in tries]
+                    tries += passed
                 for p, card in tries:
                     play = {"event": "play", "player": p, "card": card}
                     if _fits_before(at, Event(play, ev.line), [*resolved[k:], this],
@@ -1355,7 +1359,8 @@ class Questions(TableLog):
                         own = p == ev.get("player")
                         due = card == expected or card[1] == led  # (a trick: its suit led)
                         below = _in_suit(str(ev.get("card") or "2C"), -1) == card
-                        found.append((0 if below or (own and due) else 1 if own
+                        found.append((0 if below or (own and due) else
+                                      3 if (p, card) in passed else 1 if own
                                       else 2 if due else 3, ev.line, not own, play))
                 if len(found) > self.BROKEN_SEARCH:
                     return None
