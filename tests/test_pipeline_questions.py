@@ -1320,8 +1320,6 @@ def test_a_last_play_missed_before_a_round_ended_by_hand_is_offered(tmp_path: Pa
     Bob's hand is then a card short. The place before the recorded end was never tried, so
     only cards before his 10♥ were offered; now his last card may be named there too, and
     named J♥ it is logged as his last play and the round exactly."""
-    from companion.events import apply_corrections
-    from companion.referee import replay
     from vision.pipeline.results import picked
 
     pipe, source, visual, path = _blind_round("michigan-rummy", 141, {"JH"}, tmp_path, False)
@@ -1339,12 +1337,7 @@ def test_a_last_play_missed_before_a_round_ended_by_hand_is_offered(tmp_path: Pa
     [pick] = [a for a in held.options if a.label == "Bob: another card, earlier…"]
     [last] = [a for a in pick.places if a.label == "Bob played J♥ last"]
     pipe.answer(held.id, picked(pick.events, "JH"))
-    while (frame := source.read()) is not None:
-        pipe.process(frame.image, frame.t, frame.index)
-    assert not pipe.flush().pending
-    events, _ = apply_corrections(read_log(path).events)
-    assert _moves([e.data for e in events]) == _moves(visual)
-    assert not replay(read_log(path)).errors
+    _play_out_exactly(pipe, source, path, visual)
 
 
 def test_a_lead_passed_on_missed_before_a_play_proven_wrong_is_offered(tmp_path: Path) -> None:
