@@ -1236,7 +1236,7 @@ class Questions(TableLog):
                 events = self._played_before(play, line, logged,
                                              {} if last is None else {last.line: shown})
                 before = self._line_of_at(line)
-                if last is not None and line == last.line or self._ended_at(line, resolved):
+                if (last is not None and line == last.line) or self._ended_at(line, resolved):
                     where = "last"
                 elif before:
                     where = (f"before {before.get('player')}'s "
@@ -1349,8 +1349,8 @@ class Questions(TableLog):
                     # out of turn, shown by his 6♠). Ranked with any other lead: the
                     # player the rules name is likelier (Michigan 45: Ann's Q♣ led, then
                     # Bob's 10♦ led with the lead passed on to him).
-                    passed = [(who, c) for c in unseen
-                              if (who := str(ev.get("player"))) and (who, c) not in tries]
+                    who = str(ev.get("player"))
+                    passed = [(who, c) for c in unseen if (who, c) not in tries]
                     tries += passed
                 for p, card in tries:
                     play = {"event": "play", "player": p, "card": card}
@@ -2284,8 +2284,8 @@ def _passed_on(ref: Any, event: Mapping[str, Any], players: Sequence[str],
     """(player, card) for a play of one card that is a lead by another player than the one
     the rules name after a stop (the lead passed on to them, MR-6, BO-4): each ``unseen``
     card led by that player, where they are one of ``players`` (Boodle 181: Ann's 4♦ never
-    read, led after Dee's 4♠ stopped the spades, Dee holding spades alone; then Ann's 2♥).
-    None otherwise."""
+    read, led after Dee's 4♠ stopped the spades, Dee holding spades alone; then Ann's 2♥);
+    none otherwise."""
     def asked(name: str) -> Any:
         method = getattr(ref, name, None)
         return method() if callable(method) else None
