@@ -2291,12 +2291,13 @@ def _passed_on(ref: Any, event: Mapping[str, Any], players: Sequence[str],
         return method() if callable(method) else None
 
     card, player = event.get("card"), event.get("player")
-    if event.get("event") != "play" or not isinstance(card, str) or player not in players:
+    if event.get("event") != "play" or not isinstance(card, str):
         return []
     stop = asked("stop_leader")
     if not isinstance(stop, str) or stop == player or card == asked("next_card"):
         return []
-    return [(str(player), c) for c in unseen]
+    return [(str(p), c) for p in sorted(players, key=lambda p: p != player) if p != stop
+            for c in unseen]
 
 
 def _below_next(event: Mapping[str, Any], players: Sequence[str], unseen: Sequence[str]
