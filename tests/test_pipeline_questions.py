@@ -1368,3 +1368,30 @@ def test_a_lead_passed_on_and_never_read_is_offered_when_the_hands_are_shown(
     _asked_then_clicked("boodle", 181, "4D", tmp_path,
                         ("A♠ was not seen: who played it?", "?"),
                         "Ann played 4♦ before Ann's 2♥", 13)
+
+
+def test_a_lead_passed_on_twice_and_never_read_is_placed(tmp_path: Path) -> None:
+    """A rendered Michigan round whose 2♦, Bob's lead after Ann's 2♠ (the lead passed on to
+    him, then on again to Dee, who led 8♣: MR-6), the camera never reads. Bob's last card,
+    K♦, is confirmed as read; Ann's one-card hand is then logged as her play, and Bob shows
+    no hand though the log gives him a card. Only
+    the leads of the player the rules named, or of the next play's player, were tried after
+    a stop, so the place before Dee's 8♣ was never offered. Now every player asked about is
+    tried there: named 2♦, the table asks where, and that place logs the round exactly."""
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("michigan-rummy", 44, {"2D"}, tmp_path)
+    [held] = pipe.pending.values()
+    assert held.question == "Bob played K♦?"
+    pipe.answer(held.id, list(held.options[0].events))
+    while not pipe.pending and (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    [held] = pipe.pending.values() or pipe.flush().pending
+    assert held.question.startswith("Bob shows no hand")
+    [pick] = [a for a in held.options if a.label == "Bob: another card, earlier…"]
+    pipe.answer(held.id, picked(pick.events, "2D"))
+    [held] = pipe.pending.values()
+    assert held.question == "Where did Bob play 2♦?"
+    [place] = [a for a in held.options if a.label == "Bob played 2♦ before Dee's 8♣"]
+    pipe.answer(held.id, list(place.events))
+    _play_out_exactly(pipe, source, path, visual)
