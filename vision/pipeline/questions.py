@@ -2282,10 +2282,11 @@ def _move_splits(event: Mapping[str, Any], first: str, cards: Sequence[str]
 def _passed_on(ref: Any, event: Mapping[str, Any], players: Sequence[str],
                unseen: Sequence[str]) -> list[tuple[str, str]]:
     """(player, card) for a play of one card that is a lead by another player than the one
-    the rules name after a stop (the lead passed on to them, MR-6, BO-4): each ``unseen``
-    card led by that player, where they are one of ``players`` (Boodle 181: Ann's 4♦ never
-    read, led after Dee's 4♠ stopped the spades, Dee holding spades alone; then Ann's 2♥);
-    none otherwise."""
+    the rules name after a stop (the lead passed on, MR-6, BO-4): each ``unseen`` card led
+    by each of ``players`` but the one the rules name, that play's own player first. Boodle
+    181: Ann's 4♦ never read, led after Dee's 4♠ stopped the spades, Dee holding spades
+    alone; then Ann's 2♥. Michigan 44: Bob's 2♦ never read, led after Ann's 2♠, the lead
+    passed on to him and on again to Dee, who led 8♣. None otherwise."""
     def asked(name: str) -> Any:
         method = getattr(ref, name, None)
         return method() if callable(method) else None
