@@ -1188,9 +1188,6 @@ def test_a_last_card_never_read_before_a_hand_logged_as_a_play_is_offered(
     to lead), so the round ends with Ann out and Cy holding a card by the log. Once the
     table is still Cy shows no hand; the place just before Ann's Q♥ is offered ("Cy played
     K♣ last"; before, nothing was asked), and one click logs the round exactly."""
-    from companion.events import apply_corrections
-    from companion.referee import replay
-
     pipe, source, visual, path = _blind_round("boodle", 101, {"KC"}, tmp_path, False)
     _played_out(pipe, source)
     [held] = pipe.flush().pending
@@ -1199,10 +1196,7 @@ def test_a_last_card_never_read_before_a_hand_logged_as_a_play_is_offered(
     labels = [a.label for a in held.options]
     assert labels[0] == "Cy played K♣ last" and labels[-1] == "No: Cy still holds a card"
     pipe.answer(held.id, list(held.options[0].events))
-    assert not pipe.flush().pending
-    events, _ = apply_corrections(read_log(path).events)
-    assert _moves([e.data for e in events]) == _moves(visual)
-    assert not replay(read_log(path)).errors
+    _play_out_exactly(pipe, source, path, visual)  # (every frame read already)
 
 
 def test_a_card_of_more_places_than_are_offered_is_named_then_placed(tmp_path: Path) -> None:
@@ -1278,8 +1272,6 @@ def test_a_last_card_led_where_the_search_tries_none_is_named(tmp_path: Path) ->
     search tries only the 10♣ and Cy's leads there, so Dee was asked about with the 10♣
     alone. Now "Dee: another card, played last…" lets a person name it, and the round is
     then logged exactly."""
-    from companion.events import apply_corrections
-    from companion.referee import replay
     from vision.pipeline.results import picked
 
     pipe, source, visual, path = _blind_round("michigan-rummy", 142, {"TH"}, tmp_path, False)
@@ -1288,10 +1280,7 @@ def test_a_last_card_led_where_the_search_tries_none_is_named(tmp_path: Path) ->
     assert held.question.startswith("Dee shows no hand")
     [pick] = [a for a in held.options if a.label == "Dee: another card, played last…"]
     pipe.answer(held.id, picked(pick.events, "TH"))
-    assert not pipe.flush().pending
-    events, _ = apply_corrections(read_log(path).events)
-    assert _moves([e.data for e in events]) == _moves(visual)
-    assert not replay(read_log(path)).errors
+    _play_out_exactly(pipe, source, path, visual)  # (every frame read already)
 
 
 def test_two_cards_shown_close_together_offer_another_players_last_card(
