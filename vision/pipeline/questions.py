@@ -1053,8 +1053,7 @@ class Questions(TableLog):
         that comes next, played by someone, ends the round so that this hand may be shown,
         it asks "5♦ was not seen: who played it?", one answer per such player (both logged)."""
         ref = self.referee
-        next_card = getattr(ref, "next_card", None)
-        missing = next_card() if callable(next_card) else None
+        missing = _asked(ref, "next_card")
         if ref is None or not isinstance(missing, str) or missing in obs.cards \
                 or self._round_cards.get(missing, 0) or obs.seat is None:
             return None
@@ -1167,8 +1166,7 @@ class Questions(TableLog):
                               if (p, c) not in tries]
                     tries += [pc for pc in _passed_on(at, resolved[k].data, out, unseen)
                               if pc not in tries]
-                next_card = getattr(at, "next_card", None)
-                expected = next_card() if callable(next_card) else None
+                expected = _asked(at, "next_card")
                 below = _in_suit(str(resolved[k].get("card") or "2C"), -1) \
                     if k < end and not ended else None
                 for p, card in tries:
@@ -1335,8 +1333,7 @@ class Questions(TableLog):
             if ev.line > first:
                 break
             if ev.kind == "play":
-                next_card = getattr(at, "next_card", None)
-                expected = next_card() if callable(next_card) else None
+                expected = _asked(at, "next_card")
                 led = _led_suit(at)
                 tries = self._could_play(at, self.players, unseen)
                 tries += [pc for pc in _below_next(ev.data, self.players, unseen)
@@ -1570,15 +1567,11 @@ class Questions(TableLog):
         the card that continues the sequence, that card's by anyone, and any card of the
         player who leads if the sequence stops there (its card may lie in the dead hand:
         MR-6); else every one. Any other play is a rule broken, tried for nothing."""
-        def asked(name: str) -> Any:
-            method = getattr(ref, name, None)
-            return method() if callable(method) else None
-
-        lead, nxt = asked("turn"), asked("next_card")
+        lead, nxt = _asked(ref, "turn"), _asked(ref, "next_card")
         if isinstance(lead, str):
             return [(lead, c) for c in cards] if lead in players else []
         if isinstance(nxt, str):
-            stop = asked("stop_leader")
+            stop = _asked(ref, "stop_leader")
             return [*((p, nxt) for p in players if nxt in cards),
                     *((stop, c) for c in cards if stop in players and c != nxt)]
         return [(p, c) for p in players for c in cards]
@@ -2279,6 +2272,13 @@ def _move_splits(event: Mapping[str, Any], first: str, cards: Sequence[str]
     return splits
 
 
+def _asked(ref: Any, name: str) -> Any:
+    """What the referee ``ref`` answers when asked ``name`` (one of its methods taking no
+    argument: ``next_card``, ``stop_leader``, ``turn``); None where it has no such method."""
+    method = getattr(ref, name, None)
+    return method() if callable(method) else None
+
+
 def _passed_on(ref: Any, event: Mapping[str, Any], players: Sequence[str],
                unseen: Sequence[str]) -> list[tuple[str, str]]:
     """(player, card) for a play of one card that is a lead by another player than the one
@@ -2287,15 +2287,11 @@ def _passed_on(ref: Any, event: Mapping[str, Any], players: Sequence[str],
     181: Ann's 4♦ never read, led after Dee's 4♠ stopped the spades, Dee holding spades
     alone; then Ann's 2♥. Michigan 44: Bob's 2♦ never read, led after Ann's 2♠, the lead
     passed on to him and on again to Dee, who led 8♣. None otherwise."""
-    def asked(name: str) -> Any:
-        method = getattr(ref, name, None)
-        return method() if callable(method) else None
-
     card, player = event.get("card"), event.get("player")
     if event.get("event") != "play" or not isinstance(card, str):
         return []
-    stop = asked("stop_leader")
-    if not isinstance(stop, str) or stop == player or card == asked("next_card"):
+    stop = _asked(ref, "stop_leader")
+    if not isinstance(stop, str) or stop == player or card == _asked(ref, "next_card"):
         return []
     return [(str(p), c) for p in sorted(players, key=lambda p: p != player) if p != stop
             for c in unseen]
