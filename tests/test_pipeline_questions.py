@@ -1384,3 +1384,24 @@ def test_a_lead_passed_on_twice_and_never_read_is_placed(tmp_path: Path) -> None
     [place] = [a for a in held.options if a.label == "Bob played 2♦ before Dee's 8♣"]
     pipe.answer(held.id, list(place.events))
     _play_out_exactly(pipe, source, path, visual)
+
+
+def test_a_lead_left_out_beside_the_likeliest_cards_is_named_in_its_place(
+        tmp_path: Path) -> None:
+    """A rendered Boodle round whose A♠, Cy's lead after his 3♦ stopped the diamonds, the
+    camera never reads: his 5♦ then reads as a lead in the suit just stopped, shown by his
+    6♥. Before the 5♦ the 4♦ is likeliest (the sequence's next card, by any of three
+    players), and only it was offered: Cy's other leads, too many to name, were left out
+    and the round ended wrong. Now "Cy: another card before Cy's 5♦…" stands beside the
+    4♦; named A♠, the round is logged exactly."""
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("boodle", 225, {"AS"}, tmp_path)
+    [held] = pipe.pending.values()
+    assert held.question == "Cy's 6♥ shows Cy's 5♦ broke a rule: was a card before it not seen?"
+    labels = [a.label for a in held.options]
+    assert "Cy played 4♦ before Cy's 5♦" in labels
+    [place] = [a for a in held.options if a.picks is not None]
+    assert place.label == "Cy: another card before Cy's 5♦…"
+    pipe.answer(held.id, picked(place.events, "AS"))
+    _play_out_exactly(pipe, source, path, visual)

@@ -1269,6 +1269,9 @@ class Questions(TableLog):
 
     #: `_missed_before_broken`'s places offered beside a trick's due cards: at most these.
     BROKEN_BESIDE = 3
+    #: `_missed_before_broken`: beside the likeliest cards offered, at most this many places
+    #: whose other cards were left out are offered for a person to name the card.
+    BROKEN_PICKS = 2
     #: `_missed_before_broken`: the most places and cards tried that fit before nothing is
     #: offered (a lead by the player whose turn it is fits with almost any card).
     BROKEN_SEARCH = 80
@@ -1376,8 +1379,15 @@ class Questions(TableLog):
         # Too many to offer, in few places: one answer a place, the card named by a person
         # (Michigan 45: Cy's 2♣ led before his 2♦; any black card of his fits there).
         places = list(dict.fromkeys((f[1], f[3]["player"]) for f in fitting))
+        if found:
+            # Beside the likeliest cards, the nearest places whose other cards were left
+            # out, a card there named by a person (Boodle 225: Cy's A♠ led after his 3♦
+            # stopped the diamonds, never read, then his 5♦ read as a lead in the suit
+            # stopped; the 4♦ alone offered, by three players, and none of his other leads).
+            places = list(dict.fromkeys((f[1], f[3]["player"]) for f in fitting
+                                        if f not in found))[:self.BROKEN_PICKS]
         picks = [(line, {"event": "play", "player": p, "card": PICK}) for line, p in places] \
-            if not found and len(places) <= self.PICK_PLACES else []
+            if len(places) <= self.PICK_PLACES else []
         answers: list[Answer] = []
         for line, play in [*((f[1], f[3]) for f in found), *picks]:
             before = self._line_of_at(line)
