@@ -10,9 +10,12 @@ render, prints per condition:
   the box and IoU >= 0.3), and share of the boxes that find one, at the reader's
   ``index_conf`` and at a lower threshold;
 - ``heads``: rank, suit and both right on the true index boxes (the localiser taken out: the
-  heads' own share of the loss), with the rank OCR fused as the reader does.
+  heads' own share of the loss), with the rank OCR fused as the reader does;
+- with ``--ocr``, the rank right on the same boxes by the rank head alone (``rank head``)
+  and by the rank OCR alone (``OCR``), each index turned upright by its true orientation:
+  whether the OCR would help if fused more widely.
 
-    python benchmarks/bench_index_stages.py [--scenes 8] [--low 0.1]
+    python benchmarks/bench_index_stages.py [--scenes 8] [--low 0.1] [--ocr]
 """
 
 from __future__ import annotations
@@ -44,6 +47,28 @@ def true_index_boxes(scene: Scene) -> np.ndarray:
     return quad_boxes([q for _, q in scene.indices])
 
 
+def rank_alone(reader: IndexReader, frame: np.ndarray, scene: Scene) -> tuple[int, int]:
+    """How many of the scene's legible indices the rank head alone and the rank OCR alone
+    name the rank of, on the true boxes, each index turned upright by its true orientation
+    for the OCR (the reader turns it by the heads' orientation)."""
+    import cv2
+
+    from vision.readers.index_heads import orientation_of
+    from vision.readers.index_reader import upright_cut
+
+    truth = true_index_boxes(scene)
+    if not len(truth):
+        return 0, 0
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    heads = reader._heads_read(grey, truth, np.ones(len(truth), np.float32))
+    p_ocr, _ = reader.ocr.rank_probs([upright_cut(frame, box, orientation_of(q))
+                                      for box, (_, q) in zip(truth, scene.indices,
+                                                             strict=True)])
+    codes = [code for code, _ in scene.indices]
+    return (sum(RANKS[int(r.rank.argmax())] == c[0] for r, c in zip(heads, codes, strict=True)),
+            sum(RANKS[int(p.argmax())] == c[0] for p, c in zip(p_ocr, codes, strict=True)))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--scenes", type=int, default=8, help="scenes per condition")
@@ -54,6 +79,8 @@ def main() -> int:
                     help="other index heads ONNX to measure (default: the shipped "
                          "index_heads.onnx; the photo heads: models/index_heads_photo.onnx)")
     ap.add_argument("--designs", choices=["heldout", "train"], default="heldout")
+    ap.add_argument("--ocr", action="store_true",
+                    help="also the rank head alone and the rank OCR alone on the true boxes")
     args = ap.parse_args()
     names = design_names(args.designs)
     if not names or not available():
@@ -67,12 +94,16 @@ def main() -> int:
           f"{reader.index_conf} (and {args.low}); {args.scenes} scenes per condition of "
           f"{', '.join(names)}")
     print(f"{'condition':<14} {'cards w/ index':>14} {'loc R / P':>13} {'loc R / P low':>14} "
-          f"{'heads rank':>10} {'suit':>6} {'both':>6}  true indices")
+          f"{'heads rank':>10} {'suit':>6} {'both':>6}"
+          + (f" {'rank head':>9} {'OCR':>6}" if args.ocr else "") + "  true indices")
+    if args.ocr and reader.ocr is None:
+        print("--ocr needs the rank OCR (rapidocr-onnxruntime)")
+        return 2
     for cond in CONDITIONS:
         n_cards = n_indexed = 0
         n_true = hit = hit_low = 0
         n_boxes = good = n_boxes_low = good_low = 0
-        rank_ok = suit_ok = both_ok = 0
+        rank_ok = suit_ok = both_ok = head_ok = ocr_ok = 0
         for scene in scenes(cond, args.scenes, names, args.seed):
             frame = scene.image
             n_cards += len(scene.cards)
@@ -96,6 +127,9 @@ def main() -> int:
                     rank_ok += rk
                     suit_ok += st
                     both_ok += rk and st
+                if args.ocr:
+                    head_ok, ocr_ok = (a + b for a, b in zip(
+                        (head_ok, ocr_ok), rank_alone(reader, frame, scene), strict=True))
 
         def share(a: int, b: int) -> str:
             return f"{a / b:.3f}" if b else "  -  "
@@ -104,7 +138,9 @@ def main() -> int:
               f"{share(hit, n_true):>6} / {share(good, n_boxes):<5} "
               f"{share(hit_low, n_true):>6} / {share(good_low, n_boxes_low):<5} "
               f"{share(rank_ok, n_true):>10} {share(suit_ok, n_true):>6} "
-              f"{share(both_ok, n_true):>6}  {n_true}", flush=True)
+              f"{share(both_ok, n_true):>6}"
+              + (f" {share(head_ok, n_true):>9} {share(ocr_ok, n_true):>6}" if args.ocr else "")
+              + f"  {n_true}", flush=True)
     return 0
 
 

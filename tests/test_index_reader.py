@@ -546,6 +546,36 @@ def test_the_hybrid_asks_the_ocr_only_about_cards_the_classifier_is_unsure_of() 
     assert set(got.labels) == {"9H", "4C"}  # one OCR'd 2 does not outvote two 9s
 
 
+def test_the_ocr_votes_only_where_its_rank_explains_the_index_well() -> None:
+    from vision.readers.index_reader import IndexReader
+
+    class OCR:
+        """Reads a 2 in every cut, as sure as each index's turn in ``sure`` says."""
+
+        def __init__(self, sure: list[float]) -> None:
+            self.sure = np.array(sure)
+
+        def rank_probs(self, cuts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+            p = np.full((len(cuts), 13), 1e-4)
+            p[:, RANKS.index("2")] = 1
+            return p / p.sum(1, keepdims=True), self.sure[:len(cuts)]
+
+    unsure_rank = np.full(13, 0.4 / 12)
+    unsure_rank[RANKS.index("7")] = 0.6
+    clubs = np.array([0.97, 0.01, 0.01, 0.01])
+    readings = [IndexReading((5, 5, 25, 45), 0.9, unsure_rank, clubs, 0, 1.0),
+                IndexReading((105, 5, 125, 45), 0.9, unsure_rank, clubs, 0, 1.0)]
+    frame = np.full((60, 160, 3), 255, np.uint8)
+    reader = IndexReader.__new__(IndexReader)
+    reader.ocr_mode, reader.ocr_below = True, 0.9
+    reader.ocr = OCR([-0.5, -6.0])  # type: ignore[assignment]
+    assert [r.code for r in reader.fuse_ocr(frame, readings)] == ["2C", "2C"]  # (default)
+    reader.ocr_sure = -4.0
+    # The first index's 2 is read clearly and outvotes the unsure 7; the second's is a
+    # guess (its likeliest text explains the picture poorly): the rank head's 7 stands.
+    assert [r.code for r in reader.fuse_ocr(frame, readings)] == ["2C", "7C"]
+
+
 def _hybrid(boxes: np.ndarray, favourite: str) -> Any:
     """An index reader with whole-card boxes and a crop classifier sure of ``favourite``."""
     from vision.readers.index_reader import IndexReader
@@ -964,6 +994,9 @@ def test_auto_reads_photos_with_the_hybrid_and_the_table_with_the_card_reader() 
     assert photo.index_conf == load.PHOTO_INDEX_CONF == 0.1
     assert photo.faint_below == load.PHOTO_FAINT_BELOW == 0.25
     assert load.load_reader("hybrid", threads=1, ocr=False, table=True).index_conf == 0.25
+    # Photos: the OCR votes only where its rank explains the index well; the table as before.
+    assert photo.ocr_sure == load.PHOTO_OCR_SURE == -4.0
+    assert load.load_reader("hybrid", threads=1, ocr=False, table=True).ocr_sure == -math.inf
     assert load.load_reader("index", threads=1, ocr=False, index_conf=0.3).index_conf == 0.3
     assert isinstance(load.load_reader("auto", threads=1, table=True), CardDetector)
     assert isinstance(load.load_reader("auto", "models/cards.onnx", threads=1),

@@ -20,6 +20,7 @@ and a code is read once per deck.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -198,7 +199,9 @@ class IndexReader:
       its card box (the indices inside one box are one card). Off, a card's box is the union of
       its index boxes (enough at the table, where zones say where a card lies).
     - ``ocr``: fuse the PP-OCRv4 recogniser's rank likelihoods for indices whose rank head is
-      unsure (below ``ocr_below``); ``"always"`` for every index, ``False`` never.
+      unsure (below ``ocr_below``); ``"always"`` for every index, ``False`` never. Only where
+      the OCR's likeliest rank explains the index at least ``ocr_sure`` well (its CTC
+      log-likelihood; the default, minus infinity, everywhere it reads).
     - ``decks``: how many decks are in play (a code is read at most this many times).
     - ``deck``: a deck profile from ``companion teach-deck`` (`use_deck`: rank and suit layers
       refitted on photos of the user's own cards, and a dark-faced deck's colours).
@@ -248,11 +251,13 @@ class IndexReader:
     names = CARD_CODES
     regrow = gaps = True
     magnify, magnified_sure = 1.0, 0.85
+    ocr_sure = -math.inf
     courts_by_index = False
 
     def __init__(self, localiser: str | Path | None = None, heads: str | Path | None = None,
                  conf: float = 0.5, index_conf: float = 0.25, threads: int = 2,
                  card_boxes: bool = True, ocr: bool | str = True, ocr_below: float = 0.9,
+                 ocr_sure: float = -math.inf,
                  decks: int = 1, tta: bool | str = "unsure",
                  deck: str | Path | dict[str, Any] | None = None,
                  whole_cards: bool = False, index_weight: float = 1.0,
@@ -308,6 +313,7 @@ class IndexReader:
         self.ocr: Any = None
         self.ocr_mode = ocr
         self.ocr_below = float(ocr_below)
+        self.ocr_sure = float(ocr_sure)
         if ocr:
             from vision.readers.rank_ocr import RankOCR, recogniser_path
 
@@ -539,9 +545,11 @@ class IndexReader:
                if self.ocr_mode == "always" or r.rank.max() < self.ocr_below]
         if not idx:
             return out
-        p_ocr, _ = self.ocr.rank_probs([upright_cut(frame, out[i].box, out[i].orient)
-                                        for i in idx])
+        p_ocr, sure = self.ocr.rank_probs([upright_cut(frame, out[i].box, out[i].orient)
+                                           for i in idx])
         for j, i in enumerate(idx):
+            if sure[j] < self.ocr_sure:
+                continue
             fused = out[i].rank * np.sqrt(p_ocr[j] + 1e-3)
             out[i] = replace(out[i], rank=fused / fused.sum())
         return out

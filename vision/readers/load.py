@@ -54,6 +54,17 @@ PHOTO_EIGHTHS = True
 #: "Twenty-eighth session"; `bench_reader_conditions.py --magnify 2` measures it).
 PHOTO_MAGNIFY, PHOTO_MAGNIFIED_SURE = 1.0, 0.85
 
+#: How well the rank OCR's likeliest rank must explain an index it reads in a photo (its CTC
+#: log-likelihood: 0 is that text beyond doubt) for its vote to count (`IndexReader`
+#: ``ocr_sure``). On the held-out designs' true index boxes (`bench_index_stages.py
+#: --ocr`) the OCR names 0.63 of the ranks, the rank head 0.89, and the OCR fused
+#: everywhere costs the head ranks it had right; at -4 the OCR keeps its vote on the
+#: indices whose text it reads clearly. Chosen on the training designs' rendered tables
+#: (`bench_reader_conditions.py --designs train`, seeds 7 and 11, 12 scenes): 0.902 /
+#: 0.573 -> 0.910 / 0.567; real photos without the dev sets (`bench_real_pooled.py
+#: --without-dev`) 864 / 9 / 117 either way. models/INDEX.md, "Forty-eighth session".
+PHOTO_OCR_SURE = -4.0
+
 
 def load_reader(reader: str = "auto", model: str | Path | None = None,
                 conf: float | None = None, threads: int = 2, table: bool = False,
@@ -83,6 +94,7 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
             kwargs.setdefault("eighths", PHOTO_EIGHTHS)
             kwargs.setdefault("magnify", PHOTO_MAGNIFY)
             kwargs.setdefault("magnified_sure", PHOTO_MAGNIFIED_SURE)
+            kwargs.setdefault("ocr_sure", PHOTO_OCR_SURE)
             if kwargs.get("deck") is None:
                 # The photo models, where installed; with a deck profile the models it was
                 # taught on (its layers read those heads' feature), as at the table.
