@@ -376,3 +376,31 @@ def test_nine_long_places_keep_the_window_within_a_small_screen(
     assert hint.width() <= 1366 and hint.height() <= 768
     rows = {b.y() for b in window.answer_buttons}
     assert len(rows) == 6  # two to a row
+
+
+def test_every_answer_of_a_long_question_shows_short_ones_sharing_rows(
+        qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
+    """A missed card's question with sixteen answers (the nine cards due, the places a
+    person names a card in, the misreads, and the reading as read): the bar cut them at
+    twelve, so "nobody (2♥ as read)" was never on a button, and went one to a row, taller
+    than the screen. Now every answer shows, short card names several to a row, and the
+    window still fits 1366 x 768."""
+    from ui.panels import answer_rows
+
+    due = ["3♥", "4♥", "5♥", "6♥", "7♥", "9♥", "10♥", "J♥", "Q♥"]
+    labels = [*due, "Dee: another card before Dee's 8♥…", "Dee: another card before Dee's A♠…",
+              "Dee: another card before Ann's A♥…", "Dee: another card…", "Dee's 8♥ was 8♦",
+              "Dee's 8♥ was 3♦", "nobody (2♥ as read)"]
+    answers = [(label, [play("Dee", "3H")]) for label in labels]
+    window.resize(1366, 768)
+    start(qtbot, window, store, [(6, "Dee's card before Bob's 2♥ was not seen: which was it?",
+                                  play("Bob", "2H"), answers)])
+    qtbot.waitUntil(lambda: window.confirm_bar.isVisibleTo(window), timeout=5000)
+    assert [b.text() for b in window.answer_buttons][-1] == "nobody (2♥ as read)"
+    assert len(window.answer_buttons) == len(labels)
+    hint = window.minimumSizeHint()
+    assert hint.width() <= 1366 and hint.height() <= 768
+    rows = {b.mapTo(window, b.rect().topLeft()).y() for b in window.answer_buttons}
+    assert len(rows) <= 6  # one to a row, they took sixteen
+    # In order, as many as fit: a wider answer than the room alone.
+    assert answer_rows([100, 100, 100, 700, 900, 50], 400, 10) == [[0, 1, 2], [3], [4], [5]]

@@ -59,14 +59,31 @@ def game_over_text(report: dict[str, Any]) -> str:
     return f"Game over — {', '.join(best[:-1])} and {best[-1]} tie with {top} {unit}"
 
 
-#: One-click answers on a row of the question bar (as many go beside Something else… and
-#: No), and how many it shows.
-ANSWERS_PER_ROW = 3
-MAX_ANSWERS = 12
+#: How many one-click answers the question bar shows: every one a question offers (its
+#: longest so far, a missed card's, some 16: the cards due, the places a person names one
+#: in, the misreads, and the reading as read), which used to be cut at 12.
+MAX_ANSWERS = 20
+#: Pixels between two answers on a row.
+ANSWER_SPACING = 6
 #: The width (px) the answers may take in a row: the live panel's share of a 1366 px screen
 #: beside the report panel (440 px). Long answers ("Ann played 2♥ before Ann's Q♣") go two
 #: or one to a row so that the window never grows past such a screen.
 ANSWER_ROOM = 860
+
+
+def answer_rows(widths: Sequence[int], room: int, spacing: int) -> list[list[int]]:
+    """The answers on each row of the question bar, in order, each row as many as fit in
+    ``room`` pixels (a wider answer alone): ``widths`` are the buttons' own."""
+    rows: list[list[int]] = []
+    used = 0
+    for i, w in enumerate(widths):
+        if rows and used + spacing + w <= room:
+            rows[-1].append(i)
+            used += spacing + w
+        else:
+            rows.append([i])
+            used = w
+    return rows
 
 
 class QuestionBar(QWidget):
@@ -100,8 +117,8 @@ class QuestionBar(QWidget):
         self.confirm_no.clicked.connect(lambda: self.answered.emit(False))
         self.confirm_fix.clicked.connect(lambda: self.fixRequested.emit())
         # One-click answers (the likeliest cards, who played a missed card), keys 1-9; many
-        # of them in rows of ANSWERS_PER_ROW (nine in one row made the window 2,560 px wide,
-        # far wider than a 1366 x 768 or a 1920 x 1080 screen).
+        # of them in rows that fit `ANSWER_ROOM` (nine in one row made the window 2,560 px
+        # wide, far wider than a 1366 x 768 or a 1920 x 1080 screen).
         self.answer_box = QWidget()
         self.answer_row = QGridLayout(self.answer_box)
         self.answer_row.setContentsMargins(0, 0, 0, 0)
@@ -145,29 +162,40 @@ class QuestionBar(QWidget):
 
     def _show_answers(self, answers: list[tuple[str, list[dict[str, Any]]]]) -> None:
         """The question's one-click answers as buttons, the first nine numbered for keys 1-9:
-        beside Something else… / No where they are few, else in rows of `ANSWERS_PER_ROW`
-        under the question (up to `MAX_ANSWERS`: a missed card's question offers the players
-        and the misreads that explain it, a dozen at most). With them, the answer 'as read'
-        is one of the buttons, and Fix… is 'something else'."""
+        beside Something else… / No where they are few, else in rows under the question, in
+        order, each row as many as fit in `ANSWER_ROOM` (`answer_rows`: short card names
+        share a row, long places go two or one to a row), up to `MAX_ANSWERS` (a missed
+        card's question offers the players, the places and the misreads that explain it,
+        and the reading as read). With them, the answer 'as read' is one of the buttons,
+        and Fix… is 'something else'."""
+        while (item := self.answer_row.takeAt(0)) is not None:
+            row = item.layout()
+            if row is not None:
+                while row.takeAt(0) is not None:
+                    pass
+                row.deleteLater()
         for b in self.answer_buttons:
-            self.answer_row.removeWidget(b)
             b.deleteLater()
         self.answer_buttons.clear()  # the same list: the window names it too
         shown = answers[:MAX_ANSWERS]
         texts = [f"{label}  [{i + 1}]" if i < 9 else label
                  for i, (label, _events) in enumerate(shown)]
         # (the button's padding and border, 14 + 2 px a side, and the grid's spacing)
-        widest = max((QFontMetrics(font(14, True)).horizontalAdvance(t) + 40 for t in texts),
-                     default=1)
-        per_row = max(1, min(ANSWERS_PER_ROW, ANSWER_ROOM // widest))
+        metrics = QFontMetrics(font(14, True))
+        widths = [metrics.horizontalAdvance(t) + 40 for t in texts]
+        rows = answer_rows(widths, ANSWER_ROOM, ANSWER_SPACING)
         # (beside Something else… and No, which take some 300 px, only where they all fit)
-        wide = len(shown) > per_row or len(shown) * widest + 300 > ANSWER_ROOM
-        for i, text in enumerate(texts):
-            b = QPushButton(text)
-            b.setFont(font(14, True))
-            b.clicked.connect(lambda _c=False, k=i: self.optionChosen.emit(k))
-            self.answer_row.addWidget(b, *divmod(i, per_row) if wide else (0, i))
-            self.answer_buttons.append(b)
+        wide = len(rows) > 1 or sum(widths) + 300 > ANSWER_ROOM
+        for r, members in enumerate(rows if wide else [list(range(len(texts)))]):
+            line = QHBoxLayout()
+            line.setSpacing(ANSWER_SPACING)
+            for i in members:
+                b = QPushButton(texts[i])
+                b.setFont(font(14, True))
+                b.clicked.connect(lambda _c=False, k=i: self.optionChosen.emit(k))
+                line.addWidget(b)
+                self.answer_buttons.append(b)
+            self.answer_row.addLayout(line, r, 0)
         self.answer_box.setVisible(bool(answers))
         self.confirm_yes.setVisible(not answers)
         self.confirm_fix.setText("Something else…" if answers else "Fix…")
