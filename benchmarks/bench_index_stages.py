@@ -99,6 +99,7 @@ def main() -> int:
     if args.ocr and reader.ocr is None:
         print("--ocr needs the rank OCR (rapidocr-onnxruntime)")
         return 2
+    total = np.zeros(3, np.int64)  # (true indices, rank head right, OCR right) with --ocr
     for cond in CONDITIONS:
         n_cards = n_indexed = 0
         n_true = hit = hit_low = 0
@@ -141,6 +142,10 @@ def main() -> int:
               f"{share(both_ok, n_true):>6}"
               + (f" {share(head_ok, n_true):>9} {share(ocr_ok, n_true):>6}" if args.ocr else "")
               + f"  {n_true}", flush=True)
+        total += (n_true, head_ok, ocr_ok)
+    if args.ocr and total[0]:
+        print(f"all: the rank head alone {total[1] / total[0]:.3f}, the OCR alone "
+              f"{total[2] / total[0]:.3f} of {total[0]} true indices")
     return 0
 
 
