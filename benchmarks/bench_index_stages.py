@@ -129,8 +129,8 @@ def main() -> int:
                     suit_ok += st
                     both_ok += rk and st
                 if args.ocr:
-                    head_ok, ocr_ok = (a + b for a, b in zip(
-                        (head_ok, ocr_ok), rank_alone(reader, frame, scene), strict=True))
+                    by_head, by_ocr = rank_alone(reader, frame, scene)
+                    head_ok, ocr_ok = head_ok + by_head, ocr_ok + by_ocr
 
         def share(a: int, b: int) -> str:
             return f"{a / b:.3f}" if b else "  -  "
