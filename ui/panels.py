@@ -186,7 +186,8 @@ class QuestionBar(QWidget):
         rows = answer_rows(widths, ANSWER_ROOM, ANSWER_SPACING)
         # (beside Something else… and No, which take some 300 px, only where they all fit)
         wide = len(rows) > 1 or sum(widths) + 300 > ANSWER_ROOM
-        for r, members in enumerate(rows if wide else [list(range(len(texts)))]):
+        lines = rows if wide else [list(range(len(texts)))] if texts else []
+        for r, members in enumerate(lines):
             line = QHBoxLayout()
             line.setSpacing(ANSWER_SPACING)
             for i in members:
