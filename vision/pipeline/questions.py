@@ -1270,7 +1270,8 @@ class Questions(TableLog):
     #: `_missed_before_broken`'s places offered beside a trick's due cards: at most these.
     BROKEN_BESIDE = 3
     #: `_missed_before_broken`: beside the likeliest cards offered, at most this many places
-    #: whose other cards were left out are offered for a person to name the card.
+    #: whose other cards were left out (the first as the cards were ranked) are offered for
+    #: a person to name the card.
     BROKEN_PICKS = 2
     #: `_missed_before_broken`: the most places and cards tried that fit before nothing is
     #: offered (a lead by the player whose turn it is fits with almost any card).
@@ -1380,8 +1381,9 @@ class Questions(TableLog):
         # (Michigan 45: Cy's 2♣ led before his 2♦; any black card of his fits there).
         places = list(dict.fromkeys((f[1], f[3]["player"]) for f in fitting))
         if found:
-            # Beside the likeliest cards, the nearest places whose other cards were left
-            # out, a card there named by a person (Boodle 225: Cy's A♠ led after his 3♦
+            # Beside the likeliest cards, the first places (as the cards were ranked: the
+            # likeliest kind, then the nearest) whose other cards were left out, a card
+            # there named by a person (Boodle 225: Cy's A♠ led after his 3♦
             # stopped the diamonds, never read, then his 5♦ read as a lead in the suit
             # stopped; the 4♦ alone offered, by three players, and none of his other leads).
             places = list(dict.fromkeys((f[1], f[3]["player"]) for f in fitting
