@@ -47,18 +47,16 @@ def true_index_boxes(scene: Scene) -> np.ndarray:
     return quad_boxes([q for _, q in scene.indices])
 
 
-def rank_alone(reader: IndexReader, frame: np.ndarray, scene: Scene) -> tuple[int, int]:
-    """How many of the scene's legible indices the rank head alone and the rank OCR alone
-    name the rank of, on the true boxes, each index turned upright by its true orientation
-    for the OCR (the reader turns it by the heads' orientation)."""
+def rank_alone(reader: IndexReader, frame: np.ndarray, scene: Scene, truth: np.ndarray
+               ) -> tuple[int, int]:
+    """How many of the scene's legible indices (their boxes ``truth``) the rank head alone
+    and the rank OCR alone name the rank of, each index turned upright by its true
+    orientation for the OCR (the reader turns it by the heads' orientation)."""
     import cv2
 
     from vision.readers.index_heads import orientation_of
     from vision.readers.index_reader import upright_cut
 
-    truth = true_index_boxes(scene)
-    if not len(truth):
-        return 0, 0
     grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     heads = reader._heads_read(grey, truth, np.ones(len(truth), np.float32))
     p_ocr, _ = reader.ocr.rank_probs([upright_cut(frame, box, orientation_of(q))
@@ -129,7 +127,7 @@ def main() -> int:
                     suit_ok += st
                     both_ok += rk and st
                 if args.ocr:
-                    by_head, by_ocr = rank_alone(reader, frame, scene)
+                    by_head, by_ocr = rank_alone(reader, frame, scene, truth)
                     head_ok, ocr_ok = head_ok + by_head, ocr_ok + by_ocr
 
         def share(a: int, b: int) -> str:

@@ -496,16 +496,20 @@ def test_photos_are_read_with_eighth_turns_and_the_table_without() -> None:
 
 
 class _CountingOCR:
-    """A rank OCR that reads every index as a 2 and remembers how many it read."""
+    """A rank OCR that reads every index as a 2, as sure as ``sure`` says for each cut in
+    turn (its CTC log-likelihood; 0 for every one by default), and remembers how many it
+    read."""
 
-    def __init__(self) -> None:
+    def __init__(self, sure: list[float] | None = None) -> None:
         self.read = 0
+        self.sure = sure
 
     def rank_probs(self, cuts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         self.read += len(cuts)
         p = np.full((len(cuts), 13), 1e-4)
         p[:, RANKS.index("2")] = 1
-        return p / p.sum(1, keepdims=True), np.zeros(len(cuts))
+        sure = np.zeros(len(cuts)) if self.sure is None else np.array(self.sure[:len(cuts)])
+        return p / p.sum(1, keepdims=True), sure
 
 
 def test_the_hybrid_asks_the_ocr_only_about_cards_the_classifier_is_unsure_of() -> None:
@@ -549,17 +553,6 @@ def test_the_hybrid_asks_the_ocr_only_about_cards_the_classifier_is_unsure_of() 
 def test_the_ocr_votes_only_where_its_rank_explains_the_index_well() -> None:
     from vision.readers.index_reader import IndexReader
 
-    class OCR:
-        """Reads a 2 in every cut, as sure as each index's turn in ``sure`` says."""
-
-        def __init__(self, sure: list[float]) -> None:
-            self.sure = np.array(sure)
-
-        def rank_probs(self, cuts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-            p = np.full((len(cuts), 13), 1e-4)
-            p[:, RANKS.index("2")] = 1
-            return p / p.sum(1, keepdims=True), self.sure[:len(cuts)]
-
     unsure_rank = np.full(13, 0.4 / 12)
     unsure_rank[RANKS.index("7")] = 0.6
     clubs = np.array([0.97, 0.01, 0.01, 0.01])
@@ -568,7 +561,7 @@ def test_the_ocr_votes_only_where_its_rank_explains_the_index_well() -> None:
     frame = np.full((60, 160, 3), 255, np.uint8)
     reader = IndexReader.__new__(IndexReader)
     reader.ocr_mode, reader.ocr_below = True, 0.9
-    reader.ocr = OCR([-0.5, -6.0])  # type: ignore[assignment]
+    reader.ocr = _CountingOCR([-0.5, -6.0])  # type: ignore[assignment]
     assert [r.code for r in reader.fuse_ocr(frame, readings)] == ["2C", "2C"]  # (default)
     reader.ocr_sure = -4.0
     # The first index's 2 is read clearly and outvotes the unsure 7; the second's is a

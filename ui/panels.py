@@ -20,7 +20,6 @@ from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -120,9 +119,9 @@ class QuestionBar(QWidget):
         # of them in rows that fit `ANSWER_ROOM` (nine in one row made the window 2,560 px
         # wide, far wider than a 1366 x 768 or a 1920 x 1080 screen).
         self.answer_box = QWidget()
-        self.answer_row = QGridLayout(self.answer_box)
+        self.answer_row = QVBoxLayout(self.answer_box)  # a row of answers each
         self.answer_row.setContentsMargins(0, 0, 0, 0)
-        self.answer_row.setVerticalSpacing(4)  # six rows of long answers fit 768 lines
+        self.answer_row.setSpacing(4)  # six rows of long answers fit 768 lines
         self.answer_buttons: list[QPushButton] = []
         self._answers_for: Any = None
         cb.addWidget(self.confirm_label, 1)
@@ -187,7 +186,7 @@ class QuestionBar(QWidget):
         # (beside Something else… and No, which take some 300 px, only where they all fit)
         wide = len(rows) > 1 or sum(widths) + 300 > ANSWER_ROOM
         lines = rows if wide else [list(range(len(texts)))] if texts else []
-        for r, members in enumerate(lines):
+        for members in lines:
             line = QHBoxLayout()
             line.setSpacing(ANSWER_SPACING)
             for i in members:
@@ -196,7 +195,7 @@ class QuestionBar(QWidget):
                 b.clicked.connect(lambda _c=False, k=i: self.optionChosen.emit(k))
                 line.addWidget(b)
                 self.answer_buttons.append(b)
-            self.answer_row.addLayout(line, r, 0)
+            self.answer_row.addLayout(line)
         self.answer_box.setVisible(bool(answers))
         self.confirm_yes.setVisible(not answers)
         self.confirm_fix.setText("Something else…" if answers else "Fix…")

@@ -1379,15 +1379,14 @@ class Questions(TableLog):
             found = kept
         # Too many to offer, in few places: one answer a place, the card named by a person
         # (Michigan 45: Cy's 2♣ led before his 2♦; any black card of his fits there).
-        places = list(dict.fromkeys((f[1], f[3]["player"]) for f in fitting))
+        # Beside the likeliest cards, the first places (as the cards were ranked: the
+        # likeliest kind, then the nearest) whose other cards were left out, a card there
+        # named by a person (Boodle 225: Cy's A♠ led after his 3♦ stopped the diamonds,
+        # never read, then his 5♦ read as a lead in the suit stopped; the 4♦ alone offered,
+        # by three players, and none of his other leads).
+        places = list(dict.fromkeys((f[1], f[3]["player"]) for f in fitting if f not in found))
         if found:
-            # Beside the likeliest cards, the first places (as the cards were ranked: the
-            # likeliest kind, then the nearest) whose other cards were left out, a card
-            # there named by a person (Boodle 225: Cy's A♠ led after his 3♦
-            # stopped the diamonds, never read, then his 5♦ read as a lead in the suit
-            # stopped; the 4♦ alone offered, by three players, and none of his other leads).
-            places = list(dict.fromkeys((f[1], f[3]["player"]) for f in fitting
-                                        if f not in found))[:self.BROKEN_PICKS]
+            places = places[:self.BROKEN_PICKS]
         picks = [(line, {"event": "play", "player": p, "card": PICK}) for line, p in places] \
             if len(places) <= self.PICK_PLACES else []
         answers: list[Answer] = []
