@@ -404,3 +404,35 @@ def test_every_answer_of_a_long_question_shows_short_ones_sharing_rows(
     assert len(rows) <= 6  # one to a row, they took sixteen
     # In order, as many as fit: a wider answer than the room alone.
     assert answer_rows([100, 100, 100, 700, 900, 50], 400, 10) == [[0, 1, 2], [3], [4], [5]]
+
+
+def test_a_question_of_more_answers_than_the_bar_holds_keeps_the_reading_as_read(
+        qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
+    """More answers than the bar shows (`MAX_ANSWERS`): the least likely places go, never
+    the reading as read, a card a person names, or "not a card"; the buttons are the ones
+    a click or a key answers with."""
+    from ui.worker import MAX_ANSWERS, fewest_answers
+
+    due = [f"{r}♥" for r in ("3", "4", "5", "6", "7", "9", "10", "J", "Q", "K", "A")]
+    places = [f"Dee's {r}♠ was {r}♣" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10",
+                                               "J", "Q")]
+    answers = ([(label, [play("Dee", "3H")]) for label in due]
+               + [("Dee: another card…", [play("Dee", "?")])]
+               + [(label, [play("Dee", "4H")]) for label in places]
+               + [("nobody (2♥ as read)", [play("Bob", "2H")]), ("not a card", [])])
+    assert len(answers) == 25
+    kept = fewest_answers(answers, MAX_ANSWERS)
+    labels = [label for label, _ in kept]
+    assert len(kept) == MAX_ANSWERS
+    assert labels[:11] == due and labels[11] == "Dee: another card…"
+    assert labels[-2:] == ["nobody (2♥ as read)", "not a card"]
+    assert labels[12:-2] == places[:6]  # the likeliest places, in order
+    assert fewest_answers(answers[:5], MAX_ANSWERS) == answers[:5]
+    feed = start(qtbot, window, store,
+                 [(7, "Dee's card before Bob's 2♥ was not seen: which was it?",
+                   play("Bob", "2H"), answers)])
+    qtbot.waitUntil(lambda: window.confirm_bar.isVisibleTo(window), timeout=5000)
+    assert [b.text().split("  [")[0] for b in window.answer_buttons] == labels
+    window.answer_buttons[-2].click()
+    qtbot.waitUntil(lambda: bool(feed.answers), timeout=5000)
+    assert feed.answers[-1] == (7, [play("Bob", "2H")])

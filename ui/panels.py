@@ -35,7 +35,7 @@ from companion.events import Event
 from ui.models import ChipTableModel, EventsModel, ViolationsModel
 from ui.setup import GAMES
 from ui.views import ChipChart, LiveView
-from ui.worker import Held, answers_of
+from ui.worker import MAX_ANSWERS, Held, answers_of
 
 
 def font(points: int, bold: bool = False) -> QFont:
@@ -58,10 +58,6 @@ def game_over_text(report: dict[str, Any]) -> str:
     return f"Game over — {', '.join(best[:-1])} and {best[-1]} tie with {top} {unit}"
 
 
-#: How many one-click answers the question bar shows: every one a question offers (its
-#: longest so far, a missed card's, some 16: the cards due, the places a person names one
-#: in, the misreads, and the reading as read), which used to be cut at 12.
-MAX_ANSWERS = 20
 #: Pixels between two answers on a row.
 ANSWER_SPACING = 6
 #: The width (px) the answers may take in a row: the live panel's share of a 1366 px screen

@@ -108,9 +108,38 @@ def named_pick(event: dict[str, Any], card: str, player: str, extra: dict[str, A
     return named if play is event else {**event, "with": named}
 
 
+#: How many one-click answers the question bar shows at most: every one a question has
+#: offered so far (a missed card's, some 17: the cards due, the places a person names one
+#: in, the misreads, and the reading as read), which used to be cut at 12.
+MAX_ANSWERS = 20
+
+
 def answers_of(held: Held) -> list[tuple[str, list[dict[str, Any]]]]:
-    """The one-click answers of a held reading (none for a feed that gives none)."""
-    return list(held[3]) if len(held) > 3 else []
+    """The one-click answers of a held reading (none for a feed that gives none), at most
+    `MAX_ANSWERS` of them (`fewest_answers`)."""
+    return fewest_answers(list(held[3]) if len(held) > 3 else [], MAX_ANSWERS)
+
+
+def kept_answer(label: str, events: list[dict[str, Any]]) -> bool:
+    """Whether a one-click answer stays however many a question offers: one that names no
+    card in advance (a person names it: "Cy: another card…"), the reading as read
+    ("nobody (2♥ as read)", "it was 7♠") and nothing logged at all ("not a card"). Without
+    them no click could answer as the camera read, or name a card not offered."""
+    return (not events or pick_play(events[0]) is not None
+            or label.startswith(("nobody (", "it was ")))
+
+
+def fewest_answers(answers: list[tuple[str, list[dict[str, Any]]]], most: int
+                   ) -> list[tuple[str, list[dict[str, Any]]]]:
+    """``answers`` cut to ``most``, in their order: the answers every question keeps
+    (`kept_answer`) first, then the likeliest of the rest (a question lists its answers
+    likeliest first). "Something else…" still enters any other."""
+    if len(answers) <= most:
+        return answers
+    kept = [i for i, (label, events) in enumerate(answers) if kept_answer(label, events)]
+    kept = kept[:most]
+    rest = [i for i in range(len(answers)) if i not in set(kept)][:most - len(kept)]
+    return [answers[i] for i in sorted(kept + rest)]
 
 
 class PipelineFeed:
