@@ -136,9 +136,8 @@ def fewest_answers(answers: list[tuple[str, list[dict[str, Any]]]], most: int
     likeliest first). "Something else…" still enters any other."""
     if len(answers) <= most:
         return answers
-    kept = [i for i, (label, events) in enumerate(answers) if kept_answer(label, events)]
-    kept = kept[:most]
-    rest = [i for i in range(len(answers)) if i not in set(kept)][:most - len(kept)]
+    kept = [i for i, (label, events) in enumerate(answers) if kept_answer(label, events)][:most]
+    rest = [i for i in range(len(answers)) if i not in kept][:most - len(kept)]
     return [answers[i] for i in sorted(kept + rest)]
 
 
