@@ -35,7 +35,7 @@ from companion.events import Event
 from ui.models import ChipTableModel, EventsModel, ViolationsModel
 from ui.setup import GAMES
 from ui.views import ChipChart, LiveView
-from ui.worker import MAX_ANSWERS, Held, answers_of
+from ui.worker import Held, answers_of
 
 
 def font(points: int, bold: bool = False) -> QFont:
@@ -159,7 +159,7 @@ class QuestionBar(QWidget):
         """The question's one-click answers as buttons, the first nine numbered for keys 1-9:
         beside Something else… / No where they are few, else in rows under the question, in
         order, each row as many as fit in `ANSWER_ROOM` (`answer_rows`: short card names
-        share a row, long places go two or one to a row), up to `MAX_ANSWERS` (a missed
+        share a row, long places go two or one to a row), as `answers_of` cut them (a missed
         card's question offers the players, the places and the misreads that explain it,
         and the reading as read). With them, the answer 'as read' is one of the buttons,
         and Fix… is 'something else'."""
@@ -172,9 +172,8 @@ class QuestionBar(QWidget):
         for b in self.answer_buttons:
             b.deleteLater()
         self.answer_buttons.clear()  # the same list: the window names it too
-        shown = answers[:MAX_ANSWERS]
         texts = [f"{label}  [{i + 1}]" if i < 9 else label
-                 for i, (label, _events) in enumerate(shown)]
+                 for i, (label, _events) in enumerate(answers)]
         # (the button's padding and border, 14 + 2 px a side, and the grid's spacing)
         metrics = QFontMetrics(font(14, True))
         widths = [metrics.horizontalAdvance(t) + 40 for t in texts]

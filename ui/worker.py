@@ -122,9 +122,11 @@ def answers_of(held: Held) -> list[tuple[str, list[dict[str, Any]]]]:
 
 def kept_answer(label: str, events: list[dict[str, Any]]) -> bool:
     """Whether a one-click answer stays however many a question offers: one that names no
-    card in advance (a person names it: "Cy: another card…"), the reading as read
-    ("nobody (2♥ as read)", "it was 7♠") and nothing logged at all ("not a card"). Without
-    them no click could answer as the camera read, or name a card not offered."""
+    card in advance (a person names it: "Cy: another card…"), the reading's own answers
+    after a missed card's (as read, "nobody (2♥ as read)", or as its lookalike, "it was
+    7♠"; `vision.pipeline.questions` labels them so) and nothing logged at all ("not a
+    card"). Without them no click could answer as the camera read, or name a card not
+    offered."""
     return (not events or pick_play(events[0]) is not None
             or label.startswith(("nobody (", "it was ")))
 
