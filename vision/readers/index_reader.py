@@ -97,6 +97,13 @@ def fuse_cards(readings: Sequence[IndexReading], card_boxes: np.ndarray | None =
             # Where the card lies, from its indices: each implies the card around it.
             arr = np.array([implied_card_box(r.box, r.orient) for r in rs])
             x1, y1, x2, y2 = np.average(arr, axis=0, weights=w)
+            # ... and holds those indices whole: an index larger on its card than most
+            # (`INDEX_SHARE`) implies a card too small to reach its other corner.
+            near = overlapped(np.array([[x1, y1, x2, y2]]), arr)
+            for r, n in zip(rs, near, strict=True):
+                if n and r.is_index >= 0.5:
+                    x1, y1 = min(x1, r.box[0]), min(y1, r.box[1])
+                    x2, y2 = max(x2, r.box[2]), max(y2, r.box[3])
             box = (float(x1), float(y1), float(x2), float(y2))
         cards.append((code, box, conf))
     cards.sort(key=lambda c: -c[2])
@@ -954,6 +961,7 @@ def own_boxes(dets: Detections, readings: Sequence[IndexReading], min_index: flo
     if not rs:
         return dets
     centres = np.array([((r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2) for r in rs])
+    own_boxes_ = np.array([r.box for r in rs], np.float64).reshape(-1, 4)
     codes = [r.code for r in rs]
     boxes = dets.xyxy.astype(np.float64)
     labels = dets.labels
@@ -973,7 +981,7 @@ def own_boxes(dets: Detections, readings: Sequence[IndexReading], min_index: flo
             implied = np.array([implied_card_box(rs[i].box, rs[i].orient) for i in own])
             cut = np.array([max(b[0], implied[:, 0].min()), max(b[1], implied[:, 1].min()),
                             min(b[2], implied[:, 2].max()), min(b[3], implied[:, 3].max())])
-            if cut[2] > cut[0] and cut[3] > cut[1] and within(cut, centres[own]).all():
+            if cut[2] > cut[0] and cut[3] > cut[1] and holds(cut, own_boxes_[own]):
                 b = cut
         for i in others:
             o = np.array(implied_card_box(rs[i].box, rs[i].orient))
@@ -986,7 +994,7 @@ def own_boxes(dets: Detections, readings: Sequence[IndexReading], min_index: flo
                     continue
                 t = b.copy()
                 t[side] = edge
-                if len(own) and not within(t, centres[own]).all():
+                if len(own) and not holds(t, own_boxes_[own]):
                     continue
                 if within(t, centres[i:i + 1], 0.0)[0]:
                     continue
@@ -997,6 +1005,12 @@ def own_boxes(dets: Detections, readings: Sequence[IndexReading], min_index: flo
                 b = best
         out[k] = b
     return Detections(out.astype(np.float32), dets.confidence, dets.class_id)
+
+
+def holds(box: Sequence[float] | np.ndarray, boxes: np.ndarray, pad: float = 2.0) -> bool:
+    """Whether ``box`` grown by ``pad`` pixels holds each of ``boxes`` (N, 4) whole."""
+    return bool(((boxes[:, 0] >= box[0] - pad) & (boxes[:, 2] <= box[2] + pad)
+                 & (boxes[:, 1] >= box[1] - pad) & (boxes[:, 3] <= box[3] + pad)).all())
 
 
 def one_per_deck(dets: Detections, dists: Sequence[np.ndarray], cardness: np.ndarray,
