@@ -1199,6 +1199,25 @@ def test_a_last_card_never_read_before_a_hand_logged_as_a_play_is_offered(
     _play_out_exactly(pipe, source, path, visual)  # (every frame read already)
 
 
+def test_a_hand_shown_read_as_several_plays_after_a_last_card_never_read_is_one_hand(
+        tmp_path: Path) -> None:
+    """A rendered Boodle round whose Q♣, Dee's last card after Bob's J♣, the camera never
+    reads: Ann's four-card hand shown next is read card by card as four plays of hers, so
+    the round ends with Ann out and Dee holding a card by the log. Before, the question took
+    Ann's last play alone for her hand (9♥), no place fitted and the Q♣ could not be logged;
+    the round ended wrong in silence. Now her last plays together are the hand, the place
+    just before them is offered, and one click logs the round exactly."""
+    pipe, source, visual, path = _blind_round("boodle", 343, {"QC"}, tmp_path, False)
+    _played_out(pipe, source)
+    [held] = pipe.flush().pending
+    assert held.question == ("Dee shows no hand: was a card of Dee's missed, Ann's 2♠ 2♦ 8♥ "
+                             "9♥ being a hand shown?")
+    labels = [a.label for a in held.options]
+    assert labels[0] == "Dee played Q♣ last" and labels[-1] == "No: Dee still holds a card"
+    pipe.answer(held.id, list(held.options[0].events))
+    _play_out_exactly(pipe, source, path, visual)  # (every frame read already)
+
+
 def test_a_card_of_more_places_than_are_offered_is_named_then_placed(tmp_path: Path) -> None:
     """A rendered Great Lakes round whose K♥, Bob's lead after his dump and before his 8♠,
     the camera never reads. As Ann shows her hand the log still gives Bob a card: 15 cards

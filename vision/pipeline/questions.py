@@ -804,14 +804,16 @@ class Questions(TableLog):
 
     def _played_before(self, play: dict[str, Any], line: int,
                        logged: Sequence[Event] | None = None,
-                       instead: Mapping[int, dict[str, Any]] | None = None
-                       ) -> tuple[dict[str, Any], ...] | None:
+                       instead: Mapping[int, dict[str, Any]] | None = None,
+                       drop: Collection[int] = ()) -> tuple[dict[str, Any], ...] | None:
         """The events that log ``play`` before the play at ``line``: that line becomes
         ``play``, each later line of the log as corrected the one before it, and the last is
         logged again. None where ``line`` is not a play of this round or its recorded end
         (MR-13: the play then the round's last). ``logged``: the log's
         events, where the caller has read them; ``instead``: a line's event to move as
-        another (a play that was a hand shown)."""
+        another (a play that was a hand shown); ``drop``: later lines that move nowhere (the
+        other cards of that hand, each read as a play of its own), the last lines of the
+        log then withdrawn."""
         from companion.events import apply_corrections
 
         resolved, _ = apply_corrections(logged or read_log(self.log.path).events)
@@ -819,10 +821,13 @@ class Questions(TableLog):
                 and not self._ended_at(line, resolved):
             return None
         later = [ev for ev in resolved if ev.line >= line]
-        shifted = [dict(play), *(dict((instead or {}).get(ev.line, ev.data)) for ev in later)]
+        shifted: list[dict[str, Any] | None] = [dict(play), *(
+            dict((instead or {}).get(ev.line, ev.data)) for ev in later
+            if ev.line not in drop)]
+        shifted += [None] * (len(later) + 1 - len(shifted))
         corrs = [{"event": "correct", "line": ev.line, "with": data}
                  for ev, data in zip(later, shifted, strict=False)]
-        return (*corrs, shifted[-1])
+        return tuple(corrs) if shifted[-1] is None else (*corrs, shifted[-1])
 
     def _accepts_after(self, events: Sequence[Mapping[str, Any]],
                        read: tuple[Sequence[Event], Replay] | None = None) -> bool:
@@ -1108,13 +1113,15 @@ class Questions(TableLog):
 
     def _missed_places(self, logged: Sequence[Event], out: Sequence[str],
                        shown: dict[str, Any], showing: Sequence[str] = (),
-                       last: Event | None = None) -> list[Answer]:
+                       last: Event | None = None, drop: Collection[int] = ()
+                       ) -> list[Answer]:
         """`_missed_earlier`, `_missed_by` and `_never_shown`: the answers that each put one
         card of a player of ``out`` (one nobody played, shows, is asked about or is read on
         the table now) in one place of this round's plays, where the log then takes every
         later line as it is, ends the round with it and takes the hand ``shown``, breaking no
         more rules. ``last``: the round's last play, which is then ``shown`` instead (and the
-        log's lines after it, after it)."""
+        log's lines after it, after it); ``drop``: lines after it that are that hand's other
+        cards (each read as a play), withdrawn."""
         from companion.events import apply_corrections
 
         ref = self.referee
@@ -1128,7 +1135,7 @@ class Questions(TableLog):
             end = next((k for k in plays if resolved[k].line == last.line), -1)
             if end < 0:
                 return []
-            after = resolved[end + 1:]
+            after = [ev for ev in resolved[end + 1:] if ev.line not in drop]
         base = replay(resolved[:plays[0]])
         if base.errors or base.referee is None:
             return []
@@ -1232,7 +1239,8 @@ class Questions(TableLog):
                 where = "last"
             else:
                 events = self._played_before(play, line, logged,
-                                             {} if last is None else {last.line: shown})
+                                             {} if last is None else {last.line: shown},
+                                             drop)
                 before = self._line_of_at(line)
                 if (last is not None and line == last.line) or self._ended_at(line, resolved):
                     where = "last"
@@ -1460,27 +1468,52 @@ class Questions(TableLog):
         last = next((ev for ev in reversed(resolved) if ev.kind in ("play", *NEW_DEAL)), None)
         if last is None or last.kind != "play":
             return None
-        cards = [str(c) for c in ([last.get("card")] if "card" in last.data
-                                  else list(last.get("cards") or []))]
         player = last.get("player")
-        if not cards or player not in self.players or player == who \
-                or _holds(ref, str(player)) != 0:
+        if player not in self.players or player == who or _holds(ref, str(player)) != 0:
             return None
-        shown = {"event": "reveal", "player": player, "cards": cards,
-                 **{k: last.data[k] for k in ("t", "confidence") if k in last.data}}
-        answers = self._missed_places(logged, [who], shown, (), last)
+        # That player's plays just before, back to another's: the hand shown may be the
+        # last of them together, each card read as a play of its own as it was laid down
+        # (Boodle 343: Dee's Q♣ going out never read; Ann's 2♠ 2♦ 8♥ 9♥ shown, logged as
+        # four plays of hers). The fewest that fit, as before the last play alone.
+        at = resolved.index(last)
+        run = [last]
+        while at > 0 and resolved[at - 1].kind == "play" \
+                and resolved[at - 1].get("player") == player:
+            at -= 1
+            run.insert(0, resolved[at])
+        answers: list[Answer] = []
+        for k in range(1, len(run) + 1):
+            hand, first = run[-k:], run[-k]
+            cards = [str(c) for ev in hand for c in (
+                [ev.get("card")] if "card" in ev.data else list(ev.get("cards") or []))]
+            if not cards:
+                return None
+            drop = frozenset(ev.line for ev in hand[1:])
+            shown = {"event": "reveal", "player": player, "cards": cards,
+                     **{key: first.data[key] for key in ("t", "confidence")
+                        if key in first.data}}
+            answers = self._missed_places(logged, [who], shown, (), first, drop)
+            if answers:
+                break
+        if len(run) > 1 and not answers:
+            first, drop = last, frozenset()  # (none fits: the last play alone, as before)
+            cards = [str(c) for c in ([last.get("card")] if "card" in last.data
+                                      else list(last.get("cards") or []))]
+            shown = {"event": "reveal", "player": player, "cards": cards,
+                     **{key: last.data[key] for key in ("t", "confidence")
+                        if key in last.data}}
         # The card a person names as the last play, where the search offers no such answer
         # (Michigan 142: Dee's 10♥, her last card, led after Cy's 9♣ stopped the clubs and
         # the lead passed on to her; only the 10♣ was tried by her there).
         pick = self._played_before({"event": "play", "player": who, "card": PICK},
-                                   last.line, logged, {last.line: shown})
+                                   first.line, logged, {first.line: shown}, drop)
         if pick is not None and all(a.events != pick for a in answers):
             answers.append(Answer(f"{who}: another card, played last…", pick))
         if not answers:
             return None
         obs = self._pile_seen(self.players.index(str(player)), cards,
-                              float(last.data.get("confidence", 1.0)),
-                              float(last.data.get("t", self.tracker.t)))
+                              float(first.data.get("confidence", 1.0)),
+                              float(first.data.get("t", self.tracker.t)))
         answers.append(Answer(f"No: {who} still holds a card"))
         return (obs, who, f"{who} holds 1 card by the log and shows none",
                 f"{who} shows no hand: was a card of {who}'s missed, {player}'s "
