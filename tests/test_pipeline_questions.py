@@ -1098,6 +1098,19 @@ def test_a_trick_card_never_read_before_its_players_lead_is_offered(tmp_path: Pa
         "Cy played A♦ before Cy's Q♦", 3 + Questions.MISSED_MOST)
 
 
+def test_the_likeliest_trick_cards_missed_a_trick_back_are_offered_beside_the_due_ones(
+        tmp_path: Path) -> None:
+    """A rendered Oh Claire! hand whose 6♣, Ann's, winning a trick, the camera never reads:
+    her 7♦ lead then reads as her card to that trick, Bob wins it and leads, and his 8♦ on
+    the next trick is out of turn. Six cards missed a trick back fit, more than are offered
+    beside the cards due (Ann's now); before, none of them was offered and the hand ended
+    wrong in silence. Now the likeliest three are (the 6♣ first), and one click logs the
+    hand exactly."""
+    _asked_then_clicked("oh-claire", 364, "6C", tmp_path, (
+        "Ann's card before Bob's 8♦ was not seen: which was it?", ""),
+        "Ann played 6♣ before Ann's 7♦", 16)
+
+
 def test_the_last_card_of_a_hand_never_read_is_asked_for(tmp_path: Path) -> None:
     """A rendered Oh Claire! hand whose last card, Bob's 4♦ (void in the clubs led), the
     camera never reads: the hand was left unscored with no question. Once no frame follows

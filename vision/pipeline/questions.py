@@ -493,8 +493,10 @@ class Questions(TableLog):
                 broken = self._missed_before_broken(ev(read), 2 * len(self.players))
                 if broken is not None and not cands:
                     return broken[0], [*broken[1], *answers, *others]
-                if broken is not None and len(broken[1]) <= self.BROKEN_BESIDE:
-                    answers[-1:-1] = broken[1]
+                if broken is not None:
+                    # (the likeliest first: Oh Claire! 364, Ann's 6♣ never read, her 7♦
+                    # then logged to that trick, first of six; all were left out for six)
+                    answers[-1:-1] = broken[1][:self.BROKEN_BESIDE]
                 return (f"{due}'s card before {player}'s {Card.parse(read).pretty()} "
                         f"was not seen: which was it?", answers + others)
             rank = RANKS.index(read[0])
@@ -1275,7 +1277,8 @@ class Questions(TableLog):
                                             "placed": EARLIER},), places=where))
         return answers
 
-    #: `_missed_before_broken`'s places offered beside a trick's due cards: at most these.
+    #: `_missed_before_broken`'s places offered beside a trick's due cards: at most these,
+    #: the likeliest.
     BROKEN_BESIDE = 3
     #: `_missed_before_broken`: beside the likeliest cards offered, at most this many places
     #: whose other cards were left out (the first as the cards were ranked) are offered for
