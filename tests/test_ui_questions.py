@@ -4,6 +4,7 @@ alone, and the next one only once it is answered."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -436,3 +437,23 @@ def test_a_question_of_more_answers_than_the_bar_holds_keeps_the_reading_as_read
     window.answer_buttons[-2].click()
     qtbot.waitUntil(lambda: bool(feed.answers), timeout=5000)
     assert feed.answers[-1] == (7, [play("Bob", "2H")])
+
+
+def test_the_window_keeps_the_reading_as_the_table_labels_it(tmp_path: Path) -> None:
+    """The bar recognises the reading's own answer by the label the table gives it (`ui`
+    imports no vision package to do so): the table's "nobody (4♣ as read)" is one the bar
+    always keeps, as a lookalike's ("it was 3♣"), and a missed card's places not."""
+    from test_pipeline_questions import at, join, new_pipe, run
+
+    from ui.worker import kept_answer
+
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(1, "2C")] * 8, 0.0)
+    run(pipe, det, [join(*[at(1, "2C"), at(2, "4C")])] * 8, 1.0)
+    [held] = pipe.pending.values()
+    kept = {a.label for a in held.options if kept_answer(a.label, list(a.events))}
+    # The reading's own answers log it alone (as read, or as a lookalike: "it was 3♣"); a
+    # missed card's log that card, then the reading.
+    own = {a.label for a in held.options if len(a.events) == 1}
+    assert "nobody (4♣ as read)" in own and len(own) < len(held.options)
+    assert kept == own
