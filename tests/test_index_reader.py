@@ -1470,3 +1470,23 @@ def test_a_spreads_unboxed_indices_are_read_at_its_steps() -> None:
     read = index_reader.IndexReader(**kw).read_indices(frame, found, score)
     assert sorted(r.code for r in read) == sorted(codes)
     assert all(r.confidence >= index_reader.GAP_SURE for r in read)
+
+
+def test_a_card_read_in_negative_over_another_stands_where_the_frame_read_it_alike() -> None:
+    """A dark cascade (held-out dark recolour, scene 7): the Q♠'s index, read Q♠ in the frame
+    too but too unsurely for a card there, lies in the box the A♠'s index implies. Read in
+    negative it stands, since both looks read that index alike; not where the frame read it
+    as another card, or never boxed it."""
+    from vision.readers.index_reader import read_otherwise
+
+    card = (200, 100, 380, 235)
+    negative = [reading("QS", (325, 179, 374, 223)), reading("QS", (203, 104, 256, 156))]
+    neighbours = [reading("8D", (335, 163, 386, 209)), reading("AS", (307, 204, 359, 242))]
+    assert not read_otherwise("QS", card, negative,
+                              [*neighbours, reading("QS", (325, 181, 372, 223), p=0.8)])
+    assert read_otherwise("QS", card, negative,
+                          [*neighbours, reading("QD", (325, 181, 372, 223))])
+    assert read_otherwise("QS", card, negative, neighbours)
+    # (an index of its code outside the box is not its own)
+    assert read_otherwise("QS", (0, 0, 100, 100), negative,
+                          [reading("QS", (325, 181, 372, 223))])

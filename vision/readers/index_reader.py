@@ -589,7 +589,8 @@ class IndexReader:
         if self.negative:  # (a deck taught dark-faced: its frame is the negative already)
             sure = np.array([r.box for r in used if r.confidence >= min_conf],
                             np.float32).reshape(-1, 4)
-            dets = self._and_negative(frame, sure, dets, card_conf, min_conf, used)
+            dets = self._and_negative(frame, sure, dets, card_conf, min_conf, used,
+                                      list(used))
         return in_frame(dets, frame.shape[1], frame.shape[0]), used
 
     def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
@@ -613,16 +614,19 @@ class IndexReader:
 
     def _and_negative(self, frame: np.ndarray, sure: np.ndarray, dets: Detections,
                       card_conf: float | None, min_conf: float,
-                      readings: list[IndexReading] | None = None) -> Detections:
+                      readings: list[IndexReading] | None = None,
+                      framed: Sequence[IndexReading] = ()) -> Detections:
         """The cards of a deck printed light on a dark face, read in the frame's negative
         (where they look like the cards the models know) when the localiser finds indices
         there that are not in ``sure``, the boxes of the indices the frame itself was read
         by at ``min_conf`` or more (an index found in both but read unsurely in the frame is
         read again in negative: the held-out dark recolour, 0.34 of its cards read instead
-        of 0.31); each added where no card was read, and only when an index of its code was
-        read by a corner of its box (`cornered`). The crop classifier never saw a card in
-        negative, and a dark card back turns into a light card with its art (a large letter)
-        in the middle: on the held-out empty tables every phantom card came from the
+        of 0.31); each added where no card was read (or over one, where the frame read that
+        card's index as the same code, too unsurely for a card: `read_otherwise`; a dark
+        cascade's Q♠ in the box its neighbour's index implied), and only when an index of
+        its code was read by a corner of its box (`cornered`). The crop classifier never
+        saw a card in negative, and a dark card back turns into a light card with its art (a
+        large letter) in the middle: on the held-out empty tables every phantom card came from the
         negative so (7 in 200 frames; none with this rule). (For a deck taught dark-faced the
         frame is the negative, and this reads the photo itself.) ``readings`` gets the
         negative look's index readings."""
@@ -635,7 +639,8 @@ class IndexReader:
         if readings is not None:
             readings.extend(used)
         keep = [i for i in range(len(more)) if more.labels[i] not in dets.labels
-                and not (len(dets) and overlapped(dets.xyxy, more.xyxy[i:i + 1])[0])
+                and not (len(dets) and overlapped(dets.xyxy, more.xyxy[i:i + 1])[0]
+                         and read_otherwise(more.labels[i], more.xyxy[i], used, framed))
                 and cornered(past_edges(more.xyxy[i], frame.shape[1], frame.shape[0]),
                              more.labels[i], used)]
         if not keep:
@@ -1005,6 +1010,30 @@ def own_boxes(dets: Detections, readings: Sequence[IndexReading], min_index: flo
                 b = best
         out[k] = b
     return Detections(out.astype(np.float32), dets.confidence, dets.class_id)
+
+
+def read_otherwise(code: str, card: Sequence[float] | np.ndarray,
+                   readings: Sequence[IndexReading], framed: Sequence[IndexReading],
+                   min_index: float = 0.5) -> bool:
+    """Whether the frame's own look (``framed``) read an index of the card ``code`` in the
+    box ``card`` (its indices among ``readings``, the negative's) as another code, or read
+    none of them: the negative's card then stands only where no card of the frame lies."""
+    own = np.array([r.box for r in readings if r.code == code and r.is_index >= min_index
+                    and within(card, np.array([[(r.box[0] + r.box[2]) / 2,
+                                                (r.box[1] + r.box[3]) / 2]]))[0]],
+                   np.float32).reshape(-1, 4)
+    if not len(own):
+        return True
+    same = np.array([r.box for r in framed if r.code == code and r.is_index >= min_index],
+                    np.float32).reshape(-1, 4)
+    other = np.array([r.box for r in framed if r.code != code and r.is_index >= min_index],
+                     np.float32).reshape(-1, 4)
+    from vision.readers.detector import iou_matrix
+
+    def found(boxes: np.ndarray) -> bool:  # (one index boxed alike in both looks)
+        return bool(len(boxes) and (iou_matrix(boxes, own) >= 0.5).any())
+
+    return not found(same) or found(other)
 
 
 def holds(box: Sequence[float] | np.ndarray, boxes: np.ndarray, pad: float = 2.0) -> bool:
