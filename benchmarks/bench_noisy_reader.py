@@ -184,10 +184,10 @@ def truthful_answer(p: Pending, log: list[dict[str, Any]], truth_visual: list[di
     second, where the first left the 3♦ wrong)."""
     true = [[dict(e) for e in o.events] for o in p.options if o.events and o.picks is None
             and _true_option(log, [dict(e) for e in o.events], truth_visual)]
-    if true:
-        return max(true, key=lambda evs: _rightness(log, evs, truth_visual)), True
     # An answer that picks a player's card ("Cy: another card…"): the person names the card
-    # they saw in the dialog it opens (a click on the card picker, counted as typed).
+    # they saw in the dialog it opens (a click on the card picker, counted as typed); taken
+    # over a one-click answer only where it leaves the log more right (Boodle 402: Cy's 2♦
+    # never read before his 2♥; "2♦" for the 2♥ logs a true card, but not the 2♥).
     # (given, what it logs)
     named = [(evs, evs) for o in p.options if o.picks is not None and not o.places
              for card in CARD_CODES
@@ -197,8 +197,14 @@ def truthful_answer(p: Pending, log: list[dict[str, Any]], truth_visual: list[di
     named += [(picked(o.events, str(placed_play(a.events[0]).get("card"))), evs)
               for o in p.options if o.picks is not None for a in o.places
               if _true_option(log, evs := [dict(e) for e in a.events], truth_visual)]
+    best = max(true, key=lambda evs: _rightness(log, evs, truth_visual)) if true else None
     if named:
-        return max(named, key=lambda n: _rightness(log, n[1], truth_visual))[0], False
+        pick = max(named, key=lambda n: _rightness(log, n[1], truth_visual))
+        if best is None or _rightness(log, pick[1], truth_visual) \
+                > _rightness(log, best, truth_visual):
+            return pick[0], False
+    if best is not None:
+        return best, True
     # The true moves around the moment the cards settled that the log lacks, of the player
     # asked about or with a card the question names (an earlier error elsewhere in the log
     # is not what this question is about: Oh Claire! 328, "Dee played Q♠ or Q♣?" is

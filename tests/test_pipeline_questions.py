@@ -1231,6 +1231,25 @@ def test_a_hand_shown_read_as_several_plays_after_a_last_card_never_read_is_one_
     _play_out_exactly(pipe, source, path, visual)  # (every frame read already)
 
 
+def test_a_doubted_lead_may_follow_a_card_of_its_player_never_read(tmp_path: Path) -> None:
+    """A rendered Boodle round whose 2♦, Cy's lead after his 6♥ stopped the hearts, the
+    camera never reads: his 2♥ lead next reads as a heart led after hearts, which only a
+    hand of hearts alone excuses. Its lookalike 2♦ was offered (true of a card Cy laid, so
+    taken, and the 2♥ then lost) but no card before it; now a person may name one, and the
+    round is logged exactly. Given unnamed, the answer is refused."""
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("boodle", 402, {"2D"}, tmp_path)
+    [held] = pipe.pending.values()
+    assert held.question == "Cy played 2♥?"
+    [pick] = [a for a in held.options if a.picks is not None]
+    assert pick.label == "Cy: another card before this 2♥…" and pick.picks == "Cy"
+    with pytest.raises(ValueError):
+        pipe.answer(held.id, list(pick.events))
+    pipe.answer(held.id, picked(pick.events, "2D"))
+    _play_out_exactly(pipe, source, path, visual)
+
+
 def test_a_card_of_more_places_than_are_offered_is_named_then_placed(tmp_path: Path) -> None:
     """A rendered Great Lakes round whose K♥, Bob's lead after his dump and before his 8♠,
     the camera never reads. As Ann shows her hand the log still gives Bob a card: 15 cards

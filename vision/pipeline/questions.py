@@ -469,6 +469,14 @@ class Questions(TableLog):
             # Lakes, seed 346: Bob's 6♥ read as 6♦ for seconds, then his 7♥ "after 6♦ the
             # lead is in a black suit").
             options.extend(self._misread_before(ev(read), following=True))
+            if self._doubt(ev(read)):
+                # Or a card of the same player's never read just before it, after which it
+                # is an ordinary play (Boodle 402: Cy's 2♦ led after his 6♥ stopped the
+                # hearts, never read; his 2♥ lead next read as a heart led after hearts, and
+                # its lookalike 2♦ taken for it, the 2♥ then lost). A person names it.
+                options.append(Answer(f"{player}: another card before this "
+                                      f"{Card.parse(read).pretty()}…",
+                                      (ev(PICK), ev(read))))
         skipped = self._skipped(ev(read))
         passed = self._passed_over(ev(read), obs) if kind == "play" else None
         if kind == "play" and read in unplayed and (
