@@ -1201,13 +1201,21 @@ def test_a_last_card_never_read_before_a_hand_logged_as_a_play_is_offered(
     to lead), so the round ends with Ann out and Cy holding a card by the log. Once the
     table is still Cy shows no hand; the place just before Ann's Q♥ is offered ("Cy played
     K♣ last"; before, nothing was asked), and one click logs the round exactly."""
-    pipe, source, visual, path = _blind_round("boodle", 101, {"KC"}, tmp_path, False)
+    _never_shown_clicked("boodle", 101, "KC", tmp_path, "Cy", "Ann's Q♥", "Cy played K♣ last")
+
+
+def _never_shown_clicked(game: str, seed: int, unread: str, tmp_path: Path, who: str,
+                         shown: str, first: str) -> None:
+    """A round whose ``unread`` card is never read, played out: once the table is still
+    ``who`` shows no hand, ``shown`` being a hand shown; its first answer is ``first``,
+    its last that ``who`` still holds a card, and the first clicked logs the round exactly."""
+    pipe, source, visual, path = _blind_round(game, seed, {unread}, tmp_path, False)
     _played_out(pipe, source)
     [held] = pipe.flush().pending
-    assert held.question == ("Cy shows no hand: was a card of Cy's missed, Ann's Q♥ being a "
-                             "hand shown?")
+    assert held.question == (f"{who} shows no hand: was a card of {who}'s missed, {shown} "
+                             "being a hand shown?")
     labels = [a.label for a in held.options]
-    assert labels[0] == "Cy played K♣ last" and labels[-1] == "No: Cy still holds a card"
+    assert labels[0] == first and labels[-1] == f"No: {who} still holds a card"
     pipe.answer(held.id, list(held.options[0].events))
     _play_out_exactly(pipe, source, path, visual)  # (every frame read already)
 
@@ -1220,15 +1228,8 @@ def test_a_hand_shown_read_as_several_plays_after_a_last_card_never_read_is_one_
     Ann's last play alone for her hand (9♥), no place fitted and the Q♣ could not be logged;
     the round ended wrong in silence. Now her last plays together are the hand, the place
     just before them is offered, and one click logs the round exactly."""
-    pipe, source, visual, path = _blind_round("boodle", 343, {"QC"}, tmp_path, False)
-    _played_out(pipe, source)
-    [held] = pipe.flush().pending
-    assert held.question == ("Dee shows no hand: was a card of Dee's missed, Ann's 2♠ 2♦ 8♥ "
-                             "9♥ being a hand shown?")
-    labels = [a.label for a in held.options]
-    assert labels[0] == "Dee played Q♣ last" and labels[-1] == "No: Dee still holds a card"
-    pipe.answer(held.id, list(held.options[0].events))
-    _play_out_exactly(pipe, source, path, visual)  # (every frame read already)
+    _never_shown_clicked("boodle", 343, "QC", tmp_path, "Dee", "Ann's 2♠ 2♦ 8♥ 9♥",
+                         "Dee played Q♣ last")
 
 
 def test_a_doubted_lead_may_follow_a_card_of_its_player_never_read(tmp_path: Path) -> None:
