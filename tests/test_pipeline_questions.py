@@ -1457,3 +1457,39 @@ def test_a_lead_left_out_beside_the_likeliest_cards_is_named_in_its_place(
     assert place.label == "Cy: another card before Cy's 5♦…"
     pipe.answer(held.id, picked(place.events, "AS"))
     _play_out_exactly(pipe, source, path, visual)
+
+
+def test_a_hand_a_card_short_offers_the_card_in_its_players_dump_or_straight(
+        tmp_path: Path) -> None:
+    """A Great Lakes round whose 10♠, in Ann's straight A♦ 10♠ J♥ Q♥ after Bob's K♦ (GL-4),
+    the camera never read: the move was logged without it, and Ann's hand 8♠ is then a card
+    short. Only a play of the 10♠ somewhere else could be offered, and the round ended wrong
+    in silence (Great Lakes 502); now the move holding one more card is offered, each ten
+    nobody played (one per suit left), and the one clicked logs the move whole."""
+    import json
+
+    from companion.events import apply_corrections
+    from companion.referee import replay
+    from vision.render.demo import simulated_round
+    from vision.render.plan import RenderConfig
+    from vision.render.table import TableVideo
+
+    events = simulated_round("great-lakes", seed=502)
+    end = next(i for i, e in enumerate(events) if e.get("event") == "reveal")
+    straight = ["AD", "TS", "JH", "QH"]
+    log = [{k: v for k, v in e.items() if k not in ("t", "t_placed")}
+           | ({"cards": ["AD", "JH", "QH"]} if e.get("cards") == straight else {})
+           for e in events[:end]]
+    path = tmp_path / "g.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in log))
+    video = TableVideo(events, RenderConfig(width=160, height=120, seed=502, noise=0.0))
+    pipe = TablePipeline(video.profile(), None, None, path, script=[])
+    hand = {"event": "reveal", "player": "Ann", "cards": ["8S"]}
+    answers = {a.label: a for a in pipe._missed_by(hand)}
+    assert set(answers) == {f"Ann's A♦ J♥ Q♥ held 10{s} too" for s in "♣♦♠"}
+    for ev in answers["Ann's A♦ J♥ Q♥ held 10♠ too"].events:
+        pipe.inject(ev)
+    resolved, _ = apply_corrections(read_log(path).events)
+    assert sorted(next(e.get("cards") for e in resolved if "TS" in (e.get("cards") or []))) \
+        == sorted(straight)
+    assert not replay(read_log(path)).errors and resolved[-1].data == hand

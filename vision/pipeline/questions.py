@@ -1441,7 +1441,36 @@ class Questions(TableLog):
                 or _holds(ref, who) != len(cards) + 1:
             return []
         logged = read_log(self.log.path).events
-        return [a for a in self._missed_places(logged, [who], reveal, cards) if not a.again]
+        return [*self._short_moves(logged, who, reveal, cards),
+                *(a for a in self._missed_places(logged, [who], reveal, cards) if not a.again)]
+
+    def _short_moves(self, logged: Sequence[Event], who: str, reveal: dict[str, Any],
+                     cards: Sequence[str]) -> list[Answer]:
+        """`_missed_by`: a move of several cards of ``who``'s this round (a dump or a straight,
+        GL-3, GL-4) held one card more that the camera never read, where the log then takes
+        the hand ``reveal`` whole, breaking no more rules (Great Lakes 502: Ann's straight
+        A♦ J♥ Q♥ 10♠ after Bob's K♦, logged without the 10♠; her hand 8♠ then a card
+        short, and only a play of the 10♠ elsewhere was offered). At most `MISSED_MOST`."""
+        from companion.events import apply_corrections
+
+        resolved, _ = apply_corrections(logged)
+        start = max((k for k, ev in enumerate(resolved) if ev.kind in NEW_DEAL), default=-1)
+        moves = [ev for ev in resolved[start + 1:] if ev.kind == "play"
+                 and ev.get("player") == who and len(ev.get("cards") or []) > 1]
+        if not moves:
+            return []
+        read = (logged, replay(logged))
+        answers: list[Answer] = []
+        for move in reversed(moves):  # (the latest first)
+            laid = [str(c) for c in move.get("cards") or []]
+            for card in self._unaccounted(cards):
+                fix = {"event": "correct", "line": move.line,
+                       "with": {**move.data, "cards": [*laid, card]}}
+                if self._accepts_after([fix, reveal], read):
+                    answers.append(Answer(
+                        f"{who}'s {' '.join(pretty_cards(laid))} held "
+                        f"{Card.parse(card).pretty()} too", (fix, reveal)))
+        return answers if len(answers) <= self.MISSED_MOST else []
 
     def _pile_seen(self, seat: int, cards: list[str], confidence: float, t_still: float
                    ) -> Observation:
