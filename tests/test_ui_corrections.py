@@ -255,3 +255,29 @@ def test_a_held_reading_can_be_fixed_into_a_revealed_hand(qtbot: QtBot) -> None:
     qtbot.addWidget(plain)
     assert plain.kind_combo is None and plain.events()[0] == {
         "event": "play", "player": "Bob", "card": "KH", "source": "user"}
+
+
+def test_the_end_of_round_dialog_says_who_has_shown_no_hand(
+        qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
+    """Once a player is out by the log, the End of round dialog says who holds cards by the
+    log and has shown no hand, with how many (a last play the camera never saw leaves its
+    player holding one: the round's chips depend on it); nothing while the round goes on."""
+    from ui.dialogs import EndRoundDialog
+
+    events = DemoTable.simulated("michigan-rummy", seed=4, rounds=2, mistakes=0.1).events
+    first = next(i for i, e in enumerate(events) if e.get("event") == "reveal")
+    session, _ = _load_game(window, store, upto=first + 1)
+    shown = str(events[first]["player"])
+    counts = replay_dicts(events[:first + 1]).referee.state.counts  # type: ignore[union-attr]
+    held = {p: n for p, n in counts.items() if n and p != shown}
+    assert held
+    dlg = window._end_dialog()
+    assert isinstance(dlg, EndRoundDialog) and dlg.note is not None
+    for p, n in held.items():
+        assert f"{p} holds {n} card{'s' if n != 1 else ''}" in dlg.note.text()
+    assert f"{shown} holds" not in dlg.note.text()
+    assert "Missed play" in dlg.note.text()
+    session.close(finished_by_user=False)
+    session, _ = _load_game(window, store, upto=first - 3)
+    dlg = window._end_dialog()
+    assert isinstance(dlg, EndRoundDialog) and dlg.note is None

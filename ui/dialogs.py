@@ -8,7 +8,7 @@ or wraps them in a ``correct`` event. No rules are checked here: the referee jud
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import Signal
@@ -319,8 +319,24 @@ class EndRoundDialog(EventDialog):
     and who deals next (which starts the next round)."""
 
     def __init__(self, players: Sequence[str], next_dealer: str | None = None,
-                 game_over: bool = False, parent: QWidget | None = None) -> None:
+                 game_over: bool = False, parent: QWidget | None = None,
+                 unshown: Mapping[str, int] | None = None) -> None:
         super().__init__("End of the round", parent)
+        #: What the log says is still to show (``unshown``: player -> cards held by the log,
+        #: no hand shown), said before anything is entered: a hand the camera never saw
+        #: shown, or a last play it never saw (that player then went out, and the chips of
+        #: the round depend on it: enter that play first).
+        self.note: QLabel | None = None
+        if unshown:
+            held = "; ".join(f"{p} holds {n} card{'s' if n != 1 else ''}"
+                             for p, n in unshown.items())
+            self.note = QLabel(
+                f"By the log, not shown yet: {held}. If a player went out with a card the "
+                "camera did not see, enter that play first (Enter ▸ Missed play…): the "
+                "round's chips depend on who went out.")
+            self.note.setWordWrap(True)
+            self.note.setStyleSheet("font-weight: bold")
+            self.form.addRow(self.note)
         grid = QGridLayout()
         grid.addWidget(QLabel("Cards left in hand (leave empty when none or not shown)"), 0, 0,
                        1, 2)

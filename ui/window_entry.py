@@ -86,7 +86,18 @@ class WindowEntry(WindowFeed):
                 i = players.index(str(rounds[-1].get("dealer")))
                 dealer = players[(i + 1) % len(players)]
         finished = bool(self.session and self.session.report()["finished"])
-        return EndRoundDialog(players, dealer, game_over=finished)
+        return EndRoundDialog(players, dealer, game_over=finished, unshown=self._unshown())
+
+    def _unshown(self) -> dict[str, int]:
+        """The players who hold cards by the log and have shown no hand this round, with how
+        many (a count every player at the table sees), once the round is over by the log."""
+        ref = self.session.referee if self.session is not None else None
+        state = getattr(ref, "state", None)
+        counts = getattr(state, "counts", None)
+        if ref is None or not isinstance(counts, dict) or "reveal" not in (ref.expects() or ()):
+            return {}
+        revealed = getattr(state, "revealed", None) or {}
+        return {str(p): int(n) for p, n in counts.items() if n and p not in revealed}
 
     # --- corrections -----------------------------------------------------------------------
     def correct(self, line: int, new_event: dict[str, Any] | None) -> int | None:
