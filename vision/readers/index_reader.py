@@ -626,10 +626,11 @@ class IndexReader:
         cascade's Q♠ in the box its neighbour's index implied), and only when an index of
         its code was read by a corner of its box (`cornered`). The crop classifier never
         saw a card in negative, and a dark card back turns into a light card with its art (a
-        large letter) in the middle: on the held-out empty tables every phantom card came from the
-        negative so (7 in 200 frames; none with this rule). (For a deck taught dark-faced the
-        frame is the negative, and this reads the photo itself.) ``readings`` gets the
-        negative look's index readings."""
+        large letter) in the middle: on the held-out empty tables every phantom card came
+        from the negative so (7 in 200 frames; none with this rule). (For a deck taught
+        dark-faced the frame is the negative, and this reads the photo itself.)
+        ``readings`` gets the negative look's index readings; ``framed`` holds the frame's
+        own look's."""
         negative = 255 - frame
         nb, ns, looks = self.index_looks(negative, card_conf)
         if not len(nb) or (len(sure) and overlapped(sure, nb).all()):
@@ -966,7 +967,7 @@ def own_boxes(dets: Detections, readings: Sequence[IndexReading], min_index: flo
     if not rs:
         return dets
     centres = np.array([((r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2) for r in rs])
-    own_boxes_ = np.array([r.box for r in rs], np.float64).reshape(-1, 4)
+    index_boxes = np.array([r.box for r in rs], np.float64).reshape(-1, 4)
     codes = [r.code for r in rs]
     boxes = dets.xyxy.astype(np.float64)
     labels = dets.labels
@@ -986,7 +987,7 @@ def own_boxes(dets: Detections, readings: Sequence[IndexReading], min_index: flo
             implied = np.array([implied_card_box(rs[i].box, rs[i].orient) for i in own])
             cut = np.array([max(b[0], implied[:, 0].min()), max(b[1], implied[:, 1].min()),
                             min(b[2], implied[:, 2].max()), min(b[3], implied[:, 3].max())])
-            if cut[2] > cut[0] and cut[3] > cut[1] and holds(cut, own_boxes_[own]):
+            if cut[2] > cut[0] and cut[3] > cut[1] and holds(cut, index_boxes[own]):
                 b = cut
         for i in others:
             o = np.array(implied_card_box(rs[i].box, rs[i].orient))
@@ -999,7 +1000,7 @@ def own_boxes(dets: Detections, readings: Sequence[IndexReading], min_index: flo
                     continue
                 t = b.copy()
                 t[side] = edge
-                if len(own) and not holds(t, own_boxes_[own]):
+                if len(own) and not holds(t, index_boxes[own]):
                     continue
                 if within(t, centres[i:i + 1], 0.0)[0]:
                     continue
@@ -1018,6 +1019,8 @@ def read_otherwise(code: str, card: Sequence[float] | np.ndarray,
     """Whether the frame's own look (``framed``) read an index of the card ``code`` in the
     box ``card`` (its indices among ``readings``, the negative's) as another code, or read
     none of them: the negative's card then stands only where no card of the frame lies."""
+    from vision.readers.detector import iou_matrix
+
     own = np.array([r.box for r in readings if r.code == code and r.is_index >= min_index
                     and within(card, np.array([[(r.box[0] + r.box[2]) / 2,
                                                 (r.box[1] + r.box[3]) / 2]]))[0]],
@@ -1028,7 +1031,6 @@ def read_otherwise(code: str, card: Sequence[float] | np.ndarray,
                     np.float32).reshape(-1, 4)
     other = np.array([r.box for r in framed if r.code != code and r.is_index >= min_index],
                      np.float32).reshape(-1, 4)
-    from vision.readers.detector import iou_matrix
 
     def found(boxes: np.ndarray) -> bool:  # (one index boxed alike in both looks)
         return bool(len(boxes) and (iou_matrix(boxes, own) >= 0.5).any())
