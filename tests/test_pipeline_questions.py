@@ -1459,6 +1459,18 @@ def test_a_lead_left_out_beside_the_likeliest_cards_is_named_in_its_place(
     _play_out_exactly(pipe, source, path, visual)
 
 
+def test_a_card_never_read_in_a_dump_and_the_lead_after_it_read_as_one_move(
+        tmp_path: Path) -> None:
+    """A rendered Great Lakes round whose 5♠, in Bob's dump 9♦ 5♠ 6♣ 7♥ after Dee's 8♦
+    (GL-3), the camera never reads: his 10♣ lead laid next is read with the dump as the
+    straight 9♦ 6♣ 7♥ 10♣ (GL-4), which the log takes, and Bob then holds a card by the log
+    as the hands are shown. Before, only a card of his played last was offered, and the
+    round ended wrong in silence; now the move with a card nobody played in the lead's
+    place, then the lead, is offered, and one click logs the round exactly."""
+    _asked_then_clicked("great-lakes", 501, "5S", tmp_path, ("", ""),
+                        "Bob's 9♦ 7♥ 6♣ 5♠, then 10♣ led", 16)
+
+
 def test_a_hand_a_card_short_offers_the_card_in_its_players_dump_or_straight(
         tmp_path: Path) -> None:
     """A Great Lakes round whose 10♠, in Ann's straight A♦ 10♠ J♥ Q♥ after Bob's K♦ (GL-4),

@@ -1119,7 +1119,45 @@ class Questions(TableLog):
         if not out:
             return []
         logged = read_log(self.log.path).events
-        return self._missed_places(logged, out, self._shown_now(obs), list(obs.cards))
+        shown = self._shown_now(obs)
+        return [*self._lead_in_move(logged, out, shown, list(obs.cards)),
+                *self._missed_places(logged, out, shown, list(obs.cards))]
+
+    def _lead_in_move(self, logged: Sequence[Event], out: Sequence[str],
+                      shown: dict[str, Any], showing: Sequence[str] = ()) -> list[Answer]:
+        """`_missed_earlier`, `_missed_by`: a move of several cards (a dump or a straight,
+        GL-3, GL-4) of a player of ``out`` that held a card the camera never read, its last
+        card read being that player's lead laid just after it (the player who dumps leads
+        next): the move with that card in the lead's place, the lead played after it, where
+        the log then takes every later line and the hand ``shown``, breaking no more rules
+        (Great Lakes 501: Bob's dump 9♦ 5♠ 6♣ 7♥ with the 5♠ never read, then his 10♣ lead,
+        read together as the straight 9♦ 6♣ 7♥ 10♣; Bob then held a card by the log). The
+        latest move first; at most `MISSED_MOST`."""
+        from companion.events import apply_corrections
+
+        resolved, _ = apply_corrections(logged)
+        start = max((k for k, ev in enumerate(resolved) if ev.kind in NEW_DEAL), default=-1)
+        read = (logged, replay(logged))
+        answers: list[Answer] = []
+        for k in range(len(resolved) - 2, start, -1):
+            move, nxt = resolved[k], resolved[k + 1]
+            laid = [str(c) for c in move.get("cards") or []]
+            if move.kind != "play" or move.get("player") not in out or len(laid) < 2 \
+                    or nxt.kind != "play":
+                continue
+            who, lead = str(move.get("player")), laid[-1]
+            play = {"event": "play", "player": who, "card": lead}
+            for card in self._unaccounted(showing):
+                fix = {"event": "correct", "line": move.line,
+                       "with": {**move.data, "cards": [*laid[:-1], card]}}
+                after = self._played_before(play, nxt.line, logged)
+                if after is None:
+                    break
+                if self._accepts_after([fix, *after, shown], read):
+                    answers.append(Answer(
+                        f"{who}'s {' '.join(pretty_cards([*laid[:-1], card]))}, then "
+                        f"{Card.parse(lead).pretty()} led", (fix, *after, shown)))
+        return answers if len(answers) <= self.MISSED_MOST else []
 
     def _missed_places(self, logged: Sequence[Event], out: Sequence[str],
                        shown: dict[str, Any], showing: Sequence[str] = (),
@@ -1442,6 +1480,7 @@ class Questions(TableLog):
             return []
         logged = read_log(self.log.path).events
         return [*self._short_moves(logged, who, reveal, cards),
+                *self._lead_in_move(logged, [who], reveal, cards),
                 *(a for a in self._missed_places(logged, [who], reveal, cards) if not a.again)]
 
     def _short_moves(self, logged: Sequence[Event], who: str, reveal: dict[str, Any],
