@@ -1471,13 +1471,19 @@ def test_a_card_never_read_in_a_dump_and_the_lead_after_it_read_as_one_move(
                         "Bob's 9♦ 7♥ 6♣ 5♠, then 10♣ led", 16)
 
 
+@pytest.mark.parametrize(("seed", "truth", "logged", "card", "hand", "offered"), [
+    (502, ["AD", "TS", "JH", "QH"], ["AD", "JH", "QH"], "TS", ("Ann", ["8S"]), 3),
+    (305, ["8D", "4H", "5D", "6D"], ["5D", "4H", "6D"], "8D", ("Dee", ["7H", "2H"]), 1)])
 def test_a_hand_a_card_short_offers_the_card_in_its_players_dump_or_straight(
-        tmp_path: Path) -> None:
-    """A Great Lakes round whose 10♠, in Ann's straight A♦ 10♠ J♥ Q♥ after Bob's K♦ (GL-4),
-    the camera never read: the move was logged without it, and Ann's hand 8♠ is then a card
-    short. Only a play of the 10♠ somewhere else could be offered, and the round ended wrong
-    in silence (Great Lakes 502); now the move holding one more card is offered, each ten
-    nobody played (one per suit left), and the one clicked logs the move whole."""
+        tmp_path: Path, seed: int, truth: list[str], logged: list[str], card: str,
+        hand: tuple[str, list[str]], offered: int) -> None:
+    """A Great Lakes round whose card in a move of four (GL-3, GL-4) the camera never read:
+    the move was logged without it, and its player's hand is then a card short. Only a play
+    of that card somewhere else could be offered, and the round ended wrong in silence. Now
+    the move holding one card more is offered, for each card nobody played that it can hold
+    breaking the fewest rules, after its cards or first (the card that follows the one
+    before: Great Lakes 305, Dee's 8♦ after Cy's 7♦, alone; 502, Ann's straight A♦ 10♠ J♥
+    Q♥, each ten left), and the one clicked logs the move whole."""
     import json
 
     from companion.events import apply_corrections
@@ -1486,22 +1492,25 @@ def test_a_hand_a_card_short_offers_the_card_in_its_players_dump_or_straight(
     from vision.render.plan import RenderConfig
     from vision.render.table import TableVideo
 
-    events = simulated_round("great-lakes", seed=502)
-    end = next(i for i, e in enumerate(events) if e.get("event") == "reveal")
-    straight = ["AD", "TS", "JH", "QH"]
+    events = simulated_round("great-lakes", seed=seed)
+    end = next(i for i, e in enumerate(events)
+               if e.get("event") == "reveal" and e.get("player") == hand[0])
     log = [{k: v for k, v in e.items() if k not in ("t", "t_placed")}
-           | ({"cards": ["AD", "JH", "QH"]} if e.get("cards") == straight else {})
+           | ({"cards": logged} if e.get("cards") == truth else {})
            for e in events[:end]]
+    assert sum(e.get("cards") == logged for e in log) == 1
     path = tmp_path / "g.jsonl"
     path.write_text("".join(json.dumps(e) + "\n" for e in log))
-    video = TableVideo(events, RenderConfig(width=160, height=120, seed=502, noise=0.0))
+    video = TableVideo(events, RenderConfig(width=160, height=120, seed=seed, noise=0.0))
     pipe = TablePipeline(video.profile(), None, None, path, script=[])
-    hand = {"event": "reveal", "player": "Ann", "cards": ["8S"]}
-    answers = {a.label: a for a in pipe._missed_by(hand)}
-    assert set(answers) == {f"Ann's A♦ J♥ Q♥ held 10{s} too" for s in "♣♦♠"}
-    for ev in answers["Ann's A♦ J♥ Q♥ held 10♠ too"].events:
+    shown = {"event": "reveal", "player": hand[0], "cards": hand[1]}
+    answers = {a.label: a for a in pipe._missed_by(shown) if a.label.endswith(" too")}
+    assert len(answers) == offered
+    [right] = [a for label, a in answers.items()
+               if label.endswith(f"held {Card.parse(card).pretty()} too")]
+    for ev in right.events:
         pipe.inject(ev)
     resolved, _ = apply_corrections(read_log(path).events)
-    assert sorted(next(e.get("cards") for e in resolved if "TS" in (e.get("cards") or []))) \
-        == sorted(straight)
-    assert not replay(read_log(path)).errors and resolved[-1].data == hand
+    assert sorted(next(e.get("cards") for e in resolved if card in (e.get("cards") or []))) \
+        == sorted(truth)
+    assert not replay(read_log(path)).errors and resolved[-1].data == shown

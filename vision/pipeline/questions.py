@@ -843,15 +843,23 @@ class Questions(TableLog):
                        read: tuple[Sequence[Event], Replay] | None = None) -> bool:
         """Does the log take ``events`` with no more errors and no more rules broken?
         ``read``: the log's events and their replay, where the caller has them."""
+        return self._broken_after(events, read) is not None
+
+    def _broken_after(self, events: Sequence[Mapping[str, Any]],
+                      read: tuple[Sequence[Event], Replay] | None = None) -> int | None:
+        """How many rules the log breaks once it takes ``events``, where it takes them with
+        no more errors and no more rules broken than now (`_accepts_after`); else None."""
         if read is None:
             events_now = read_log(self.log.path).events
             read = (events_now, replay(events_now))
         logged, base = read
         n = self.log.lines
         after = replay([*logged, *(Event(dict(e), n + 1 + i) for i, e in enumerate(events))])
-        return base.referee is not None and after.referee is not None \
-            and len(after.errors) <= len(base.errors) \
-            and len(after.referee.violations) <= len(base.referee.violations)
+        if base.referee is None or after.referee is None \
+                or len(after.errors) > len(base.errors) \
+                or len(after.referee.violations) > len(base.referee.violations):
+            return None
+        return len(after.referee.violations)
 
     def _covered_misread(self, reveal: dict[str, Any]) -> list[Answer]:
         """Answers for a hand shown a card short of what the player holds: one of their plays
@@ -1499,16 +1507,26 @@ class Questions(TableLog):
         if not moves:
             return []
         read = (logged, replay(logged))
-        answers: list[Answer] = []
+        found: list[tuple[int, Answer]] = []  # (rules the log then breaks, answer)
         for move in reversed(moves):  # (the latest first)
             laid = [str(c) for c in move.get("cards") or []]
             for card in self._unaccounted(cards):
-                fix = {"event": "correct", "line": move.line,
-                       "with": {**move.data, "cards": [*laid, card]}}
-                if self._accepts_after([fix, reveal], read):
-                    answers.append(Answer(
-                        f"{who}'s {' '.join(pretty_cards(laid))} held "
-                        f"{Card.parse(card).pretty()} too", (fix, reveal)))
+                # (after the others, or first: the card that follows the one before, GL-3;
+                # Great Lakes 305, Dee's 8♦ after Cy's 7♦, her dump logged as 5♦ 4♥ 6♦)
+                for whole in ([*laid, card], [card, *laid]):
+                    fix = {"event": "correct", "line": move.line,
+                           "with": {**move.data, "cards": whole}}
+                    broken = self._broken_after([fix, reveal], read)
+                    if broken is not None:
+                        found.append((broken, Answer(
+                            f"{who}'s {' '.join(pretty_cards(laid))} held "
+                            f"{Card.parse(card).pretty()} too", (fix, reveal))))
+                        break
+        # A move short of a card mostly breaks a rule as logged (a dump of three): the cards
+        # that mend the most are the ones that fit (305: the 8♦ mends every one; a 4♣ or a
+        # 5♣ laid first, none).
+        least = min((b for b, _ in found), default=0)
+        answers = [a for b, a in found if b == least]
         return answers if len(answers) <= self.MISSED_MOST else []
 
     def _pile_seen(self, seat: int, cards: list[str], confidence: float, t_still: float
