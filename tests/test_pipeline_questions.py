@@ -1471,6 +1471,29 @@ def test_a_card_never_read_in_a_dump_and_the_lead_after_it_read_as_one_move(
                         "Bob's 9♦ 7♥ 6♣ 5♠, then 10♣ led", 16)
 
 
+def _great_lakes_logged(seed: int, truth: list[str], logged: list[str], until: str,
+                        tmp_path: Path) -> tuple[TablePipeline, Path]:
+    """A rendered Great Lakes round logged up to ``until``'s hand shown, its move ``truth``
+    logged as ``logged`` (a card never read), and a table pipeline on that log."""
+    import json
+
+    from vision.render.demo import simulated_round
+    from vision.render.plan import RenderConfig
+    from vision.render.table import TableVideo
+
+    events = simulated_round("great-lakes", seed=seed)
+    end = next(i for i, e in enumerate(events)
+               if e.get("event") == "reveal" and e.get("player") == until)
+    log = [{k: v for k, v in e.items() if k not in ("t", "t_placed")}
+           | ({"cards": logged} if e.get("cards") == truth else {})
+           for e in events[:end]]
+    assert sum(e.get("cards") == logged for e in log) == 1
+    path = tmp_path / "g.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in log))
+    video = TableVideo(events, RenderConfig(width=160, height=120, seed=seed, noise=0.0))
+    return TablePipeline(video.profile(), None, None, path, script=[]), path
+
+
 @pytest.mark.parametrize(("seed", "truth", "logged", "card", "hand", "offered"), [
     (502, ["AD", "TS", "JH", "QH"], ["AD", "JH", "QH"], "TS", ("Ann", ["8S"]), 3),
     (305, ["8D", "4H", "5D", "6D"], ["5D", "4H", "6D"], "8D", ("Dee", ["7H", "2H"]), 1)])
@@ -1484,25 +1507,10 @@ def test_a_hand_a_card_short_offers_the_card_in_its_players_dump_or_straight(
     breaking the fewest rules, after its cards or first (the card that follows the one
     before: Great Lakes 305, Dee's 8♦ after Cy's 7♦, alone; 502, Ann's straight A♦ 10♠ J♥
     Q♥, each ten left), and the one clicked logs the move whole."""
-    import json
-
     from companion.events import apply_corrections
     from companion.referee import replay
-    from vision.render.demo import simulated_round
-    from vision.render.plan import RenderConfig
-    from vision.render.table import TableVideo
 
-    events = simulated_round("great-lakes", seed=seed)
-    end = next(i for i, e in enumerate(events)
-               if e.get("event") == "reveal" and e.get("player") == hand[0])
-    log = [{k: v for k, v in e.items() if k not in ("t", "t_placed")}
-           | ({"cards": logged} if e.get("cards") == truth else {})
-           for e in events[:end]]
-    assert sum(e.get("cards") == logged for e in log) == 1
-    path = tmp_path / "g.jsonl"
-    path.write_text("".join(json.dumps(e) + "\n" for e in log))
-    video = TableVideo(events, RenderConfig(width=160, height=120, seed=seed, noise=0.0))
-    pipe = TablePipeline(video.profile(), None, None, path, script=[])
+    pipe, path = _great_lakes_logged(seed, truth, logged, hand[0], tmp_path)
     shown = {"event": "reveal", "player": hand[0], "cards": hand[1]}
     answers = {a.label: a for a in pipe._missed_by(shown) if a.label.endswith(" too")}
     assert len(answers) == offered
@@ -1514,3 +1522,21 @@ def test_a_hand_a_card_short_offers_the_card_in_its_players_dump_or_straight(
     assert sorted(next(e.get("cards") for e in resolved if card in (e.get("cards") or []))) \
         == sorted(truth)
     assert not replay(read_log(path)).errors and resolved[-1].data == shown
+
+
+def test_a_player_who_holds_a_card_by_the_log_may_have_laid_it_in_a_dump(
+        tmp_path: Path) -> None:
+    """Great Lakes 200: Cy's dump J♣ Q♣ K♦ A♦ after Bob's 10♣ (GL-3) logged without its J♣,
+    never read: as the others show their hands the log says the round goes on, Cy holding a
+    card. The J♣ first in that move is offered beside the places for a play of his."""
+    from vision.render.demo import simulated_round
+
+    first = next(e for e in simulated_round("great-lakes", seed=200)
+                 if e.get("event") == "reveal")
+    pipe, _path = _great_lakes_logged(200, ["JC", "QC", "KD", "AD"], ["KD", "AD", "QC"],
+                                      str(first["player"]), tmp_path)
+    shown = {"event": "reveal", "player": first["player"], "cards": first["cards"]}
+    [answer] = pipe._short_moves(read_log(pipe.log.path).events, ["Cy"], shown,
+                                 list(first["cards"]))
+    assert answer.label == "Cy's K♦ A♦ Q♣ held J♣ too"
+    assert answer.events[0]["with"]["cards"][0] == "JC" and answer.events[-1] == shown

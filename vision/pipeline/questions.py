@@ -1128,7 +1128,8 @@ class Questions(TableLog):
             return []
         logged = read_log(self.log.path).events
         shown = self._shown_now(obs)
-        return [*self._lead_in_move(logged, out, shown, list(obs.cards)),
+        return [*self._short_moves(logged, out, shown, list(obs.cards)),
+                *self._lead_in_move(logged, out, shown, list(obs.cards)),
                 *self._missed_places(logged, out, shown, list(obs.cards))]
 
     def _lead_in_move(self, logged: Sequence[Event], out: Sequence[str],
@@ -1487,28 +1488,31 @@ class Questions(TableLog):
                 or _holds(ref, who) != len(cards) + 1:
             return []
         logged = read_log(self.log.path).events
-        return [*self._short_moves(logged, who, reveal, cards),
+        return [*self._short_moves(logged, [who], reveal, cards),
                 *self._lead_in_move(logged, [who], reveal, cards),
                 *(a for a in self._missed_places(logged, [who], reveal, cards) if not a.again)]
 
-    def _short_moves(self, logged: Sequence[Event], who: str, reveal: dict[str, Any],
+    def _short_moves(self, logged: Sequence[Event], out: Sequence[str], reveal: dict[str, Any],
                      cards: Sequence[str]) -> list[Answer]:
-        """`_missed_by`: a move of several cards of ``who``'s this round (a dump or a straight,
-        GL-3, GL-4) held one card more that the camera never read, where the log then takes
-        the hand ``reveal`` whole, breaking no more rules (Great Lakes 502: Ann's straight
-        A♦ J♥ Q♥ 10♠ after Bob's K♦, logged without the 10♠; her hand 8♠ then a card
-        short, and only a play of the 10♠ elsewhere was offered). At most `MISSED_MOST`."""
+        """`_missed_by`, `_missed_earlier`: a move of several cards of a player of ``out``
+        this round (a dump or a straight, GL-3, GL-4) held one card more that the camera
+        never read, where the log then takes the hand ``reveal`` whole, breaking no more
+        rules (Great Lakes 502: Ann's straight A♦ J♥ Q♥ 10♠ after Bob's K♦, logged without
+        the 10♠; her hand 8♠ then a card short, and only a play of the 10♠ elsewhere was
+        offered; 200: Cy's dump J♣ Q♣ K♦ A♦ without its J♣, Cy then holding a card by the
+        log as the others showed their hands). At most `MISSED_MOST`."""
         from companion.events import apply_corrections
 
         resolved, _ = apply_corrections(logged)
         start = max((k for k, ev in enumerate(resolved) if ev.kind in NEW_DEAL), default=-1)
         moves = [ev for ev in resolved[start + 1:] if ev.kind == "play"
-                 and ev.get("player") == who and len(ev.get("cards") or []) > 1]
+                 and ev.get("player") in out and len(ev.get("cards") or []) > 1]
         if not moves:
             return []
         read = (logged, replay(logged))
         found: list[tuple[int, Answer]] = []  # (rules the log then breaks, answer)
         for move in reversed(moves):  # (the latest first)
+            who = str(move.get("player"))
             laid = [str(c) for c in move.get("cards") or []]
             for card in self._unaccounted(cards):
                 # (after the others, or first: the card that follows the one before, GL-3;
