@@ -1505,7 +1505,7 @@ def test_a_hand_a_card_short_offers_the_card_in_its_players_dump_or_straight(
     of that card somewhere else could be offered, and the round ended wrong in silence. Now
     the move holding one card more is offered, for each card nobody played that it can hold
     breaking the fewest rules, after its cards or first (the card that follows the one
-    before: Great Lakes 305, Dee's 8♦ after Cy's 7♦, alone; 502, Ann's straight A♦ 10♠ J♥
+    before: Great Lakes 305, Dee's 8♦ after Bob's 7♦, alone; 502, Ann's straight A♦ 10♠ J♥
     Q♥, each ten left), and the one clicked logs the move whole."""
     from companion.events import apply_corrections
     from companion.referee import replay

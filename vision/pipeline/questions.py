@@ -1516,7 +1516,7 @@ class Questions(TableLog):
             laid = [str(c) for c in move.get("cards") or []]
             for card in self._unaccounted(cards):
                 # (after the others, or first: the card that follows the one before, GL-3;
-                # Great Lakes 305, Dee's 8♦ after Cy's 7♦, her dump logged as 5♦ 4♥ 6♦)
+                # Great Lakes 305, Dee's 8♦ after Bob's 7♦, her dump logged as 5♦ 4♥ 6♦)
                 for whole in ([*laid, card], [card, *laid]):
                     fix = {"event": "correct", "line": move.line,
                            "with": {**move.data, "cards": whole}}
