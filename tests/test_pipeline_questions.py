@@ -1540,3 +1540,39 @@ def test_a_player_who_holds_a_card_by_the_log_may_have_laid_it_in_a_dump(
                                  list(first["cards"]))
     assert answer.label == "Cy's K♦ A♦ Q♣ held J♣ too"
     assert answer.events[0]["with"]["cards"][0] == "JC" and answer.events[-1] == shown
+
+
+def test_a_card_missed_in_a_dump_before_a_hand_read_as_plays_is_offered(
+        tmp_path: Path) -> None:
+    """Great Lakes 407: Dee's dump A♣ K♥ A♦ A♥ logged without its A♦, never read; Dee goes
+    out with her J♦ but holds a card by the log, so Ann's hand 4♥ 6♠ shown next is read as
+    two plays of hers, and the round ends with Ann out. "Dee shows no hand" offered only
+    places for a play of Dee's (all wrong); now the dump with the A♦, Ann's plays then her
+    hand shown, is offered, and it logs the round as it was played."""
+    from companion.events import apply_corrections
+    from companion.referee import replay
+    from vision.render.demo import simulated_round
+
+    truth = ["AC", "KH", "AD", "AH"]
+    events = simulated_round("great-lakes", seed=407)
+    pipe, path = _great_lakes_logged(407, truth, ["AC", "AH", "KH"], "Ann", tmp_path)
+    hand = next(e for e in events if e.get("event") == "reveal" and e.get("player") == "Ann")
+    assert sorted(hand["cards"]) == ["4H", "6S"]
+    lines = [pipe.inject({"event": "play", "player": "Ann", "card": c})[0] for c in ("6S", "4H")]
+    for e in events:
+        if e.get("event") == "reveal" and e.get("player") != "Ann":
+            pipe.inject({k: v for k, v in e.items() if k not in ("t", "t_placed")})
+    asked = pipe._never_shown()
+    assert asked is not None
+    _obs, who, _reason, question, answers = asked
+    assert who == "Dee" and "Ann's 6♠ 4♥ being a hand shown" in question
+    [right] = [a for a in answers if a.label == "Dee's A♣ A♥ K♥ held A♦ too"]
+    assert right.events[1] == {"event": "correct", "line": lines[0],
+                               "with": {**right.events[1]["with"], "cards": ["6S", "4H"]}}
+    for ev in right.events:
+        pipe.inject(ev)
+    resolved, _ = apply_corrections(read_log(path).events)
+    assert not replay(read_log(path)).errors
+    assert sorted(next(e.get("cards") for e in resolved if "AD" in (e.get("cards") or []))) \
+        == sorted(truth)
+    assert [e.data.get("cards") for e in resolved if e.kind == "reveal"][0] == ["6S", "4H"]

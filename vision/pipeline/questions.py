@@ -1493,14 +1493,18 @@ class Questions(TableLog):
                 *(a for a in self._missed_places(logged, [who], reveal, cards) if not a.again)]
 
     def _short_moves(self, logged: Sequence[Event], out: Sequence[str], reveal: dict[str, Any],
-                     cards: Sequence[str]) -> list[Answer]:
+                     cards: Sequence[str], plays: tuple[int, Collection[int]] | None = None
+                     ) -> list[Answer]:
         """`_missed_by`, `_missed_earlier`: a move of several cards of a player of ``out``
         this round (a dump or a straight, GL-3, GL-4) held one card more that the camera
         never read, where the log then takes the hand ``reveal`` whole, breaking no more
         rules (Great Lakes 502: Ann's straight A♦ J♥ Q♥ 10♠ after Bob's K♦, logged without
         the 10♠; her hand 8♠ then a card short, and only a play of the 10♠ elsewhere was
         offered; 200: Cy's dump J♣ Q♣ K♦ A♦ without its J♣, Cy then holding a card by the
-        log as the others showed their hands). At most `MISSED_MOST`."""
+        log as the others showed their hands). ``plays``: (line, lines) where the hand was
+        logged as plays (`_never_shown`): the first becomes the hand, the others are
+        withdrawn (Great Lakes 407: Dee's dump A♣ K♥ A♦ A♥ without its A♦, then Ann's hand
+        6♠ 4♥ logged as two plays). At most `MISSED_MOST`."""
         from companion.events import apply_corrections
 
         resolved, _ = apply_corrections(logged)
@@ -1510,6 +1514,9 @@ class Questions(TableLog):
         if not moves:
             return []
         read = (logged, replay(logged))
+        hand: tuple[dict[str, Any], ...] = (reveal,) if plays is None else (
+            {"event": "correct", "line": plays[0], "with": reveal},
+            *({"event": "correct", "line": ln, "with": None} for ln in sorted(plays[1])))
         found: list[tuple[int, Answer]] = []  # (rules the log then breaks, answer)
         for move in reversed(moves):  # (the latest first)
             who = str(move.get("player"))
@@ -1520,11 +1527,11 @@ class Questions(TableLog):
                 for whole in ([*laid, card], [card, *laid]):
                     fix = {"event": "correct", "line": move.line,
                            "with": {**move.data, "cards": whole}}
-                    broken = self._broken_after([fix, reveal], read)
+                    broken = self._broken_after([fix, *hand], read)
                     if broken is not None:
                         found.append((broken, Answer(
                             f"{who}'s {' '.join(pretty_cards(laid))} held "
-                            f"{Card.parse(card).pretty()} too", (fix, reveal))))
+                            f"{Card.parse(card).pretty()} too", (fix, *hand))))
                         break
         # A move short of a card mostly breaks a rule as logged (a dump of three): the cards
         # that mend the most are the ones that fit (305: the 8♦ mends every one; a 4♣ or a
@@ -1593,7 +1600,8 @@ class Questions(TableLog):
             shown = {"event": "reveal", "player": player, "cards": cards,
                      **{key: first.data[key] for key in ("t", "confidence")
                         if key in first.data}}
-            answers = self._missed_places(logged, [who], shown, (), first, drop)
+            answers = [*self._short_moves(logged, [who], shown, (), (first.line, drop)),
+                       *self._missed_places(logged, [who], shown, (), first, drop)]
             if answers:
                 break
         if len(run) > 1 and not answers:
