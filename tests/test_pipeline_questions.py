@@ -1576,3 +1576,13 @@ def test_a_card_missed_in_a_dump_before_a_hand_read_as_plays_is_offered(
     assert sorted(next(e.get("cards") for e in resolved if "AD" in (e.get("cards") or []))) \
         == sorted(truth)
     assert [e.data.get("cards") for e in resolved if e.kind == "reveal"][0] == ["6S", "4H"]
+
+
+def test_a_lead_read_inside_the_dump_before_it_is_split_off(tmp_path: Path) -> None:
+    """A rendered Great Lakes round whose 6♣, in Ann's dump 10♠ 6♣ 7♦ 8♣ after Dee's 9♠
+    (GL-3), the camera never reads: her 6♦ lead laid next is read in the move in its place
+    (10♠ 6♦ 7♦ 8♣), Ann then goes out with a card by the log, and Bob's one-card hand shown
+    next is logged as his play. The move with a card nobody played in the place of any of
+    its cards but the first, that card then led, is offered; one click logs it exactly."""
+    _never_shown_clicked("great-lakes", 705, "6C", tmp_path, "Ann", "Bob's Q♣",
+                         "Ann's 10♠ 7♦ 8♣ 6♣, then 6♦ led")

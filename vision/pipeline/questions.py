@@ -1133,39 +1133,51 @@ class Questions(TableLog):
                 *self._missed_places(logged, out, shown, list(obs.cards))]
 
     def _lead_in_move(self, logged: Sequence[Event], out: Sequence[str],
-                      shown: dict[str, Any], showing: Sequence[str] = ()) -> list[Answer]:
+                      shown: dict[str, Any], showing: Sequence[str] = (),
+                      plays: tuple[int, Collection[int]] | None = None) -> list[Answer]:
         """`_missed_earlier`, `_missed_by`: a move of several cards (a dump or a straight,
         GL-3, GL-4) of a player of ``out`` that held a card the camera never read, its last
         card read being that player's lead laid just after it (the player who dumps leads
         next): the move with that card in the lead's place, the lead played after it, where
         the log then takes every later line and the hand ``shown``, breaking no more rules
         (Great Lakes 501: Bob's dump 9♦ 5♠ 6♣ 7♥ with the 5♠ never read, then his 10♣ lead,
-        read together as the straight 9♦ 6♣ 7♥ 10♣; Bob then held a card by the log). The
-        latest move first; at most `MISSED_MOST`."""
+        read together as the straight 9♦ 6♣ 7♥ 10♣; Bob then held a card by the log). Any
+        card of the move but its first may be the lead (705: Ann's dump 10♠ 6♣ 7♦ 8♣, her
+        6♦ lead read in it as 10♠ 6♦ 7♦ 8♣). ``plays``: as `_short_moves`'. The latest move
+        first, those that leave the fewest rules broken; at most `MISSED_MOST`."""
         from companion.events import apply_corrections
 
         resolved, _ = apply_corrections(logged)
         start = max((k for k, ev in enumerate(resolved) if ev.kind in NEW_DEAL), default=-1)
         read = (logged, replay(logged))
-        answers: list[Answer] = []
+        instead = {} if plays is None else {plays[0]: shown}
+        drop = () if plays is None else plays[1]
+        found: list[tuple[int, Answer]] = []  # (rules the log then breaks, answer)
         for k in range(len(resolved) - 2, start, -1):
             move, nxt = resolved[k], resolved[k + 1]
             laid = [str(c) for c in move.get("cards") or []]
             if move.kind != "play" or move.get("player") not in out or len(laid) < 2 \
                     or nxt.kind != "play":
                 continue
-            who, lead = str(move.get("player")), laid[-1]
-            play = {"event": "play", "player": who, "card": lead}
-            for card in self._unaccounted(showing):
-                fix = {"event": "correct", "line": move.line,
-                       "with": {**move.data, "cards": [*laid[:-1], card]}}
-                after = self._played_before(play, nxt.line, logged)
+            who = str(move.get("player"))
+            for at in range(len(laid) - 1, 0, -1):  # (the last laid first)
+                lead = laid[at]
+                after = self._played_before({"event": "play", "player": who, "card": lead},
+                                            nxt.line, logged, instead, drop)
                 if after is None:
                     break
-                if self._accepts_after([fix, *after, shown], read):
-                    answers.append(Answer(
-                        f"{who}'s {' '.join(pretty_cards([*laid[:-1], card]))}, then "
-                        f"{Card.parse(lead).pretty()} led", (fix, *after, shown)))
+                events = after if plays is not None else (*after, shown)
+                for card in self._unaccounted(showing):
+                    whole = [*laid[:at], card, *laid[at + 1:]]
+                    fix = {"event": "correct", "line": move.line,
+                           "with": {**move.data, "cards": whole}}
+                    broken = self._broken_after([fix, *events], read)
+                    if broken is not None:
+                        found.append((broken, Answer(
+                            f"{who}'s {' '.join(pretty_cards(whole))}, then "
+                            f"{Card.parse(lead).pretty()} led", (fix, *events))))
+        least = min((b for b, _ in found), default=0)
+        answers = [a for b, a in found if b == least]
         return answers if len(answers) <= self.MISSED_MOST else []
 
     def _missed_places(self, logged: Sequence[Event], out: Sequence[str],
@@ -1601,6 +1613,7 @@ class Questions(TableLog):
                      **{key: first.data[key] for key in ("t", "confidence")
                         if key in first.data}}
             answers = [*self._short_moves(logged, [who], shown, (), (first.line, drop)),
+                       *self._lead_in_move(logged, [who], shown, (), (first.line, drop)),
                        *self._missed_places(logged, [who], shown, (), first, drop)]
             if answers:
                 break
