@@ -1169,16 +1169,21 @@ class Questions(TableLog):
                 events = after if plays is not None else (*after, shown)
                 for card in self._unaccounted(showing):
                     whole = [*laid[:at], card, *laid[at + 1:]]
-                    fix = {"event": "correct", "line": move.line,
-                           "with": {**move.data, "cards": whole}}
-                    broken = self._broken_after([fix, *events], read)
-                    if broken is not None:
-                        found.append((broken, Answer(
+                    if (moved := self._moved(move, whole, events, read)) is not None:
+                        found.append((moved[0], Answer(
                             f"{who}'s {' '.join(pretty_cards(whole))}, then "
-                            f"{Card.parse(lead).pretty()} led", (fix, *events))))
-        least = min((b for b, _ in found), default=0)
-        answers = [a for b, a in found if b == least]
-        return answers if len(answers) <= self.MISSED_MOST else []
+                            f"{Card.parse(lead).pretty()} led", moved[1])))
+        return _fewest_broken(found, self.MISSED_MOST)
+
+    def _moved(self, move: Event, whole: list[str], events: Sequence[dict[str, Any]],
+               read: tuple[Sequence[Event], Replay]
+               ) -> tuple[int, tuple[dict[str, Any], ...]] | None:
+        """The events that log the move ``move`` as the cards ``whole``, then ``events``,
+        with how many rules the log then breaks; None where it does not take them
+        (`_broken_after`)."""
+        fix = {"event": "correct", "line": move.line, "with": {**move.data, "cards": whole}}
+        broken = self._broken_after([fix, *events], read)
+        return None if broken is None else (broken, (fix, *events))
 
     def _missed_places(self, logged: Sequence[Event], out: Sequence[str],
                        shown: dict[str, Any], showing: Sequence[str] = (),
@@ -1537,20 +1542,15 @@ class Questions(TableLog):
                 # (after the others, or first: the card that follows the one before, GL-3;
                 # Great Lakes 305, Dee's 8♦ after Bob's 7♦, her dump logged as 5♦ 4♥ 6♦)
                 for whole in ([*laid, card], [card, *laid]):
-                    fix = {"event": "correct", "line": move.line,
-                           "with": {**move.data, "cards": whole}}
-                    broken = self._broken_after([fix, *hand], read)
-                    if broken is not None:
-                        found.append((broken, Answer(
+                    if (moved := self._moved(move, whole, hand, read)) is not None:
+                        found.append((moved[0], Answer(
                             f"{who}'s {' '.join(pretty_cards(laid))} held "
-                            f"{Card.parse(card).pretty()} too", (fix, *hand))))
+                            f"{Card.parse(card).pretty()} too", moved[1])))
                         break
         # A move short of a card mostly breaks a rule as logged (a dump of three): the cards
         # that mend the most are the ones that fit (305: the 8♦ mends every one; a 4♣ or a
         # 5♣ laid first, none).
-        least = min((b for b, _ in found), default=0)
-        answers = [a for b, a in found if b == least]
-        return answers if len(answers) <= self.MISSED_MOST else []
+        return _fewest_broken(found, self.MISSED_MOST)
 
     def _pile_seen(self, seat: int, cards: list[str], confidence: float, t_still: float
                    ) -> Observation:
@@ -2355,6 +2355,14 @@ def _take(ref: Any, play: Event, rest: Sequence[Event]) -> bool:
     for ev in rest:
         ref.apply(ev)
     return True
+
+
+def _fewest_broken(found: Sequence[tuple[int, Answer]], most: int) -> list[Answer]:
+    """Of ``found`` (how many rules the log then breaks, answer), the answers that leave the
+    fewest broken, in order; none where more than ``most`` do."""
+    least = min((broken for broken, _ in found), default=0)
+    answers = [a for broken, a in found if broken == least]
+    return answers if len(answers) <= most else []
 
 
 def _ends_with_hand(ref: Any, play: Event, rest: Sequence[Event], shown: Event,
