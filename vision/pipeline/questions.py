@@ -1128,28 +1128,31 @@ class Questions(TableLog):
             return []
         logged = read_log(self.log.path).events
         shown = self._shown_now(obs)
-        return [*self._short_moves(logged, out, shown, list(obs.cards)),
-                *self._lead_in_move(logged, out, shown, list(obs.cards)),
+        read = (logged, replay(logged))
+        return [*self._short_moves(read, out, shown, list(obs.cards)),
+                *self._lead_in_move(read, out, shown, list(obs.cards)),
                 *self._missed_places(logged, out, shown, list(obs.cards))]
 
-    def _lead_in_move(self, logged: Sequence[Event], out: Sequence[str],
+    def _lead_in_move(self, read: tuple[Sequence[Event], Replay], out: Sequence[str],
                       shown: dict[str, Any], showing: Sequence[str] = (),
                       plays: tuple[int, Collection[int]] | None = None) -> list[Answer]:
-        """`_missed_earlier`, `_missed_by`: a move of several cards (a dump or a straight,
-        GL-3, GL-4) of a player of ``out`` that held a card the camera never read, its last
-        card read being that player's lead laid just after it (the player who dumps leads
-        next): the move with that card in the lead's place, the lead played after it, where
-        the log then takes every later line and the hand ``shown``, breaking no more rules
-        (Great Lakes 501: Bob's dump 9♦ 5♠ 6♣ 7♥ with the 5♠ never read, then his 10♣ lead,
-        read together as the straight 9♦ 6♣ 7♥ 10♣; Bob then held a card by the log). Any
-        card of the move but its first may be the lead (705: Ann's dump 10♠ 6♣ 7♦ 8♣, her
-        6♦ lead read in it as 10♠ 6♦ 7♦ 8♣). ``plays``: as `_short_moves`'. The latest move
-        first, those that leave the fewest rules broken; at most `MISSED_MOST`."""
+        """`_missed_earlier`, `_missed_by`, `_never_shown`: a move of several cards (a dump
+        or a straight, GL-3, GL-4) of a player of ``out`` that held a card the camera never
+        read, one of its cards read (any but its first) being that player's lead laid just
+        after it (the player who dumps leads next): the move with that card in the lead's
+        place, the lead played after it, where the log then takes every later line and the
+        hand ``shown``, breaking no more rules (Great Lakes 501: Bob's dump 9♦ 5♠ 6♣ 7♥
+        with the 5♠ never read, then his 10♣ lead, read together as the straight 9♦ 6♣ 7♥
+        10♣; Bob then held a card by the log; 705: Ann's dump 10♠ 6♣ 7♦ 8♣, her 6♦ lead
+        read in it as 10♠ 6♦ 7♦ 8♣). ``read``: the log's events and their replay;
+        ``plays``: as `_short_moves`'. The latest move first, those that leave the fewest
+        rules broken; at most `MISSED_MOST`."""
         from companion.events import apply_corrections
 
+        logged = read[0]
         resolved, _ = apply_corrections(logged)
         start = max((k for k, ev in enumerate(resolved) if ev.kind in NEW_DEAL), default=-1)
-        read = (logged, replay(logged))
+        unseen = self._unaccounted(showing)
         instead = {} if plays is None else {plays[0]: shown}
         drop = () if plays is None else plays[1]
         found: list[tuple[int, Answer]] = []  # (rules the log then breaks, answer)
@@ -1167,7 +1170,7 @@ class Questions(TableLog):
                 if after is None:
                     break
                 events = after if plays is not None else (*after, shown)
-                for card in self._unaccounted(showing):
+                for card in unseen:
                     whole = [*laid[:at], card, *laid[at + 1:]]
                     if (moved := self._moved(move, whole, events, read)) is not None:
                         found.append((moved[0], Answer(
@@ -1505,32 +1508,34 @@ class Questions(TableLog):
                 or _holds(ref, who) != len(cards) + 1:
             return []
         logged = read_log(self.log.path).events
-        return [*self._short_moves(logged, [who], reveal, cards),
-                *self._lead_in_move(logged, [who], reveal, cards),
+        read = (logged, replay(logged))
+        return [*self._short_moves(read, [who], reveal, cards),
+                *self._lead_in_move(read, [who], reveal, cards),
                 *(a for a in self._missed_places(logged, [who], reveal, cards) if not a.again)]
 
-    def _short_moves(self, logged: Sequence[Event], out: Sequence[str], reveal: dict[str, Any],
-                     cards: Sequence[str], plays: tuple[int, Collection[int]] | None = None
-                     ) -> list[Answer]:
+    def _short_moves(self, read: tuple[Sequence[Event], Replay], out: Sequence[str],
+                     reveal: dict[str, Any], cards: Sequence[str],
+                     plays: tuple[int, Collection[int]] | None = None) -> list[Answer]:
         """`_missed_by`, `_missed_earlier`: a move of several cards of a player of ``out``
         this round (a dump or a straight, GL-3, GL-4) held one card more that the camera
         never read, where the log then takes the hand ``reveal`` whole, breaking no more
         rules (Great Lakes 502: Ann's straight A♦ J♥ Q♥ 10♠ after Bob's K♦, logged without
         the 10♠; her hand 8♠ then a card short, and only a play of the 10♠ elsewhere was
         offered; 200: Cy's dump J♣ Q♣ K♦ A♦ without its J♣, Cy then holding a card by the
-        log as the others showed their hands). ``plays``: (line, lines) where the hand was
+        log as the others showed their hands). ``read``: the log's events and their replay.
+        ``plays``: (line, lines) where the hand was
         logged as plays (`_never_shown`): the first becomes the hand, the others are
         withdrawn (Great Lakes 407: Dee's dump A♣ K♥ A♦ A♥ without its A♦, then Ann's hand
         6♠ 4♥ logged as two plays). At most `MISSED_MOST`."""
         from companion.events import apply_corrections
 
-        resolved, _ = apply_corrections(logged)
+        resolved, _ = apply_corrections(read[0])
         start = max((k for k, ev in enumerate(resolved) if ev.kind in NEW_DEAL), default=-1)
         moves = [ev for ev in resolved[start + 1:] if ev.kind == "play"
                  and ev.get("player") in out and len(ev.get("cards") or []) > 1]
         if not moves:
             return []
-        read = (logged, replay(logged))
+        unseen = self._unaccounted(cards)
         hand: tuple[dict[str, Any], ...] = (reveal,) if plays is None else (
             {"event": "correct", "line": plays[0], "with": reveal},
             *({"event": "correct", "line": ln, "with": None} for ln in sorted(plays[1])))
@@ -1538,7 +1543,7 @@ class Questions(TableLog):
         for move in reversed(moves):  # (the latest first)
             who = str(move.get("player"))
             laid = [str(c) for c in move.get("cards") or []]
-            for card in self._unaccounted(cards):
+            for card in unseen:
                 # (after the others, or first: the card that follows the one before, GL-3;
                 # Great Lakes 305, Dee's 8♦ after Bob's 7♦, her dump logged as 5♦ 4♥ 6♦)
                 for whole in ([*laid, card], [card, *laid]):
@@ -1601,29 +1606,31 @@ class Questions(TableLog):
                 and resolved[at - 1].get("player") == player:
             at -= 1
             run.insert(0, resolved[at])
-        answers: list[Answer] = []
-        for k in range(1, len(run) + 1):
-            hand, first = run[-k:], run[-k]
-            cards = [str(c) for ev in hand for c in (
+
+        def hand_of(k: int) -> tuple[Event, frozenset[int], list[str], dict[str, Any]]:
+            """The last ``k`` plays of the run as one hand shown: (its first play, the
+            other plays' lines, its cards, the hand)."""
+            first, *rest = run[-k:]
+            cards = [str(c) for ev in (first, *rest) for c in (
                 [ev.get("card")] if "card" in ev.data else list(ev.get("cards") or []))]
-            if not cards:
-                return None
-            drop = frozenset(ev.line for ev in hand[1:])
             shown = {"event": "reveal", "player": player, "cards": cards,
                      **{key: first.data[key] for key in ("t", "confidence")
                         if key in first.data}}
-            answers = [*self._short_moves(logged, [who], shown, (), (first.line, drop)),
-                       *self._lead_in_move(logged, [who], shown, (), (first.line, drop)),
+            return first, frozenset(ev.line for ev in rest), cards, shown
+
+        read = (logged, replay(logged))
+        answers: list[Answer] = []
+        for k in range(1, len(run) + 1):
+            first, drop, cards, shown = hand_of(k)
+            if not cards:
+                return None
+            answers = [*self._short_moves(read, [who], shown, (), (first.line, drop)),
+                       *self._lead_in_move(read, [who], shown, (), (first.line, drop)),
                        *self._missed_places(logged, [who], shown, (), first, drop)]
             if answers:
                 break
-        if len(run) > 1 and not answers:
-            first, drop = last, frozenset()  # (none fits: the last play alone, as before)
-            cards = [str(c) for c in ([last.get("card")] if "card" in last.data
-                                      else list(last.get("cards") or []))]
-            shown = {"event": "reveal", "player": player, "cards": cards,
-                     **{key: last.data[key] for key in ("t", "confidence")
-                        if key in last.data}}
+        if not answers:
+            first, drop, cards, shown = hand_of(1)  # (none fits: the last play alone)
         # The card a person names as the last play, where the search offers no such answer
         # (Michigan 142: Dee's 10♥, her last card, led after Cy's 9♣ stopped the clubs and
         # the lead passed on to her; only the 10♣ was tried by her there).
