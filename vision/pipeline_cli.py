@@ -116,6 +116,10 @@ def register_watch(sub: argparse._SubParsersAction) -> None:
                         "this (grey levels) once it was read the same 3 times in a row; 0 "
                         "reads every zone in every frame (slower: frames are dropped on a "
                         "slow machine) (default: %(default)s)")
+    p.add_argument("--average", type=int, default=0, metavar="FRAMES",
+                   help="average away a webcam's noise over up to this many frames wherever "
+                        "the picture lies still (1 or 0: each frame as it comes) "
+                        "(default: %(default)s)")
     p.add_argument("--still-time", type=float, default=TrackerConfig.still_time,
                    help="seconds a card must lie still before it counts")
     p.add_argument("--confirm-below", type=float, default=TrackerConfig.confirm_below,
@@ -396,6 +400,7 @@ def run_watch(args: argparse.Namespace) -> int:
         print(f"companion watch: cannot load the detector: {exc}", file=sys.stderr)
         return 2
     from vision.chips import ChipCounter
+    from vision.denoise import StillAverage
 
     look = build_second_look(args, detector)
     config = TrackerConfig(still_time=args.still_time, confirm_below=args.confirm_below)
@@ -415,7 +420,8 @@ def run_watch(args: argparse.Namespace) -> int:
                          refit=make_refit(profile) if args.refit_every > 0 else None,
                          refit_every=args.refit_every or 5.0,
                          # nobody answers at a terminal: later readings go on being logged
-                         queue_questions=False, second_look=look)
+                         queue_questions=False, second_look=look,
+                         still_average=StillAverage(args.average) if args.average > 1 else None)
     if pipe.referee is None:
         log.close()
         return _refuse(f"cannot referee {args.log}: " + "; ".join(pipe.errors))

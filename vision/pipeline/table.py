@@ -82,9 +82,13 @@ class TablePipeline(Questions):
                  refit_every: float = 5.0, merge_window: float = 1.5,
                  queue_questions: bool = True, reread_frames: int = 6,
                  second_look: ZoneLook | None = None,
+                 still_average: Callable[[np.ndarray], np.ndarray] | None = None,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         self.profile = profile
         self.detector = detector
+        #: Each frame goes through this first (`vision.denoise.StillAverage`: a webcam's noise
+        #: averaged away where the table lies still), None: read as it comes.
+        self.still_average = still_average
         self.second_look = second_look
         self._frame = None
         self._changes = None
@@ -289,6 +293,8 @@ class TablePipeline(Questions):
         inferred across it: what changed meanwhile is asked about, seat by seat."""
         start = self.clock()
         result = FrameResult(t, index)
+        if self.still_average is not None:
+            frame = self.still_average(frame)
         self._frame = frame
         if gap > OUTAGE_GAP:
             before = self._outage[0] if self._outage is not None else self._lying(

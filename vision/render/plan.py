@@ -59,6 +59,11 @@ class RenderConfig:
     lighting: float = 0.25
     noise: float = 3.0
     hands: bool = True
+    #: A cheap webcam's spoilers, per frame (off by default): ``salt`` is the share of pixels
+    #: turned black or white (salt-and-pepper), ``contrast`` squeezes the picture towards a
+    #: dim grey (1: as drawn; 0.5: half the contrast, a dim room).
+    salt: float = 0.0
+    contrast: float = 1.0
 
 
 @dataclass

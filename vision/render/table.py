@@ -48,6 +48,9 @@ from vision.render.plan import (
     write_truth,
 )
 
+#: The grey level a dim webcam's picture is squeezed towards (`RenderConfig.contrast`).
+DIM_GREY = 90.0
+
 
 def camera_homography(config: RenderConfig) -> np.ndarray:
     """Board units -> frame pixels for a camera looking at the table from seat 0's side."""
@@ -200,10 +203,17 @@ class TableVideo:
     def _finish(self, frame: np.ndarray, index: int) -> np.ndarray:
         cfg = self.config
         out = frame.astype(np.float32) * self._light
+        rng = np.random.default_rng(cfg.seed * 100003 + index)
+        if cfg.contrast != 1.0:
+            out = DIM_GREY + (out - DIM_GREY) * cfg.contrast
         if cfg.noise > 0:
-            rng = np.random.default_rng(cfg.seed * 100003 + index)
             out += rng.normal(0, cfg.noise, out.shape[:2])[:, :, None].astype(np.float32)
-        return np.clip(out, 0, 255).astype(np.uint8)
+        img = np.clip(out, 0, 255).astype(np.uint8)
+        if cfg.salt > 0:
+            spots = rng.random(img.shape[:2])
+            img[spots < cfg.salt / 2] = 0
+            img[spots > 1 - cfg.salt / 2] = 255
+        return img
 
     def _box(self, x: float, y: float, angle: float) -> tuple[float, float, float, float]:
         from calibration.profile import apply_homography
