@@ -26,6 +26,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from vision.denoise import AVERAGE_FRAMES  # noqa: E402
 from vision.detections import Detections  # noqa: E402
 from vision.pipeline.results import FrameResult  # noqa: E402
 from vision.pipeline.table import TablePipeline  # noqa: E402
@@ -120,6 +121,13 @@ def main() -> int:
     ap.add_argument("--agree", type=int, default=3,
                     help="with --still-diff: reads in a row that must agree before a still "
                          "view's reading is kept")
+    ap.add_argument("--average", type=int, default=AVERAGE_FRAMES,
+                    help="frames averaged where the picture lies still (0: none) "
+                         "(default: the pipeline's, %(default)s)")
+    ap.add_argument("--noise", type=float, default=RenderConfig.noise,
+                    help="the rendered camera's noise (grey levels)")
+    ap.add_argument("--salt", type=float, default=0.0,
+                    help="share of pixels turned black or white (a cheap webcam)")
     ap.add_argument("--game", default="michigan-rummy")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--fps", type=float, default=15.0, help="camera frame rate (live run)")
@@ -130,7 +138,8 @@ def main() -> int:
     args = ap.parse_args()
 
     events = simulated_round(args.game, seed=args.seed)
-    cfg = RenderConfig(width=args.width, height=args.height, fps=args.fps, seed=args.seed)
+    cfg = RenderConfig(width=args.width, height=args.height, fps=args.fps, seed=args.seed,
+                       noise=args.noise, salt=args.salt)
     video = TableVideo(events, cfg)
     truths = [ft for ft in video.frames() if ft.t <= args.seconds]
     frames = [ft.image for ft in truths]
@@ -154,7 +163,8 @@ def main() -> int:
             detector = ZoneReader(detector, still_diff=args.still_diff, agree=args.agree)
 
     def pipeline(log: Path) -> TablePipeline:
-        return TablePipeline(profile, detector, None, log, script=video.truth.script)
+        return TablePipeline(profile, detector, None, log, script=video.truth.script,
+                             average=args.average)
 
     with tempfile.TemporaryDirectory() as tmp:
         # (1) throughput

@@ -13,7 +13,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.readers.detector import despeckled
+from vision.readers.detector import IMPULSE_DIFF, IMPULSE_SHARE
+
+#: How many frames the table's pipeline averages where the picture lies still
+#: (`vision.pipeline.table.TablePipeline` ``average``; 0: none). Measured in models/INDEX.md,
+#: "Fifty-first session".
+AVERAGE_FRAMES = 0
 
 
 class StillAverage:
@@ -23,9 +28,9 @@ class StillAverage:
     A block has changed when, smoothed 5 x 5, the frame differs anywhere in it from the
     running mean by more than ``sigmas`` times the noise (estimated on the whole frame each
     time: most of a table lies still) and at least ``min_diff`` grey levels; it and the
-    blocks around it then start again from this frame. Salt-and-pepper specks are
-    median-filtered out of a frame before it is averaged (`despeckled`). A frame of another
-    size starts everything again.
+    blocks around it then start again from this frame. Salt-and-pepper specks are taken out
+    of a frame before it is averaged (`without_specks`). A frame of another size starts
+    everything again.
     """
 
     def __init__(self, depth: int = 8, block: int = 16, sigmas: float = 5.0,
@@ -35,17 +40,18 @@ class StillAverage:
         self.depth, self.block = int(depth), int(block)
         self.sigmas, self.min_diff = float(sigmas), float(min_diff)
         self._shape: tuple[int, ...] | None = None
-        self._ring = np.zeros((0,), np.uint8)
-        self._slot = 0
-        self._sum = np.zeros((0,), np.float32)
-        self._age = np.zeros((0,), np.int32)
+        self._ring = np.zeros((0, 0, 0, 0), np.uint8)  # the last ``depth`` frames
+        self._slot = 0  # where the next frame goes (the oldest one's place)
+        self._sum = np.zeros((0, 0, 0), np.float32)  # per pixel, its block's frames summed
+        self._age = np.zeros((0, 0), np.int32)  # per block, how many frames it sums
+        self._out = np.zeros((0, 0, 0), np.uint8)  # the last picture given out
 
     def reset(self) -> None:
         """Forget every frame seen (the camera moved, or a new source)."""
         self._shape = None
 
     def __call__(self, frame: np.ndarray) -> np.ndarray:
-        frame = despeckled(frame)
+        frame = without_specks(frame)
         if frame.ndim != 3 or self.depth == 1:
             return frame
         if frame.shape != self._shape:
@@ -53,29 +59,33 @@ class StillAverage:
             return frame
         h, w = frame.shape[:2]
         bh, bw = self._age.shape
-        mean = self._mean()
-        grey_in = cv2.blur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (5, 5)).astype(np.float32)
-        grey_mean = cv2.blur(cv2.cvtColor(mean, cv2.COLOR_BGR2GRAY), (5, 5)).astype(np.float32)
-        diff = np.abs(grey_in - grey_mean)
-        noise = 1.4826 * float(np.median(diff))  # the smoothed noise, where nothing moved
+        grey_in = cv2.blur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (5, 5))
+        grey_mean = cv2.blur(cv2.cvtColor(self._out, cv2.COLOR_BGR2GRAY), (5, 5))
+        diff = cv2.absdiff(grey_in, grey_mean)
+        # The smoothed noise where nothing moved: most of a table lies still.
+        noise = 1.4826 * float(np.median(diff[::4, ::4]))
         limit = max(self.min_diff, self.sigmas * noise)
-        pad = np.zeros((bh * self.block, bw * self.block), np.float32)
+        pad = np.zeros((bh * self.block, bw * self.block), np.uint8)
         pad[:h, :w] = diff
         worst = pad.reshape(bh, self.block, bw, self.block).max(axis=(1, 3))
-        changed = cv2.dilate((worst > limit).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        changed = cv2.dilate((worst > limit).astype(np.uint8), np.ones((3, 3), np.uint8))
         age = self._age
-        age[changed] = 0
+        age[changed > 0] = 0
+        if changed.any():
+            # Those blocks start again from this frame.
+            self._sum *= self._pixels(1 - changed)[:, :, None]
         # Where a block holds ``depth`` frames already, the oldest (in this slot) leaves it.
-        full = self._pixels(age >= self.depth)
-        old = self._ring[self._slot].astype(np.float32)
-        restart = self._pixels(changed)
-        self._sum[restart] = 0.0
-        self._sum -= old * full[:, :, None]
+        full = self._pixels((age >= self.depth).astype(np.uint8))
+        if full.any():
+            np.subtract(self._sum, self._ring[self._slot], out=self._sum,
+                        where=full[:, :, None] > 0)
         self._sum += frame
         self._ring[self._slot] = frame
         self._slot = (self._slot + 1) % self.depth
         np.minimum(age + 1, self.depth, out=age)
-        return self._mean()
+        ages = self._pixels(age.astype(np.float32))
+        self._out = cv2.convertScaleAbs(self._sum / ages[:, :, None])
+        return self._out
 
     def _start(self, frame: np.ndarray) -> None:
         h, w = frame.shape[:2]
@@ -85,14 +95,36 @@ class StillAverage:
         self._slot = 1 % self.depth
         self._sum = frame.astype(np.float32)
         self._age = np.ones((-(-h // self.block), -(-w // self.block)), np.int32)
+        self._out = frame
 
     def _pixels(self, blocks: np.ndarray) -> np.ndarray:
-        """A per-block array spread over the frame's pixels."""
+        """A per-block array (uint8 or float32) spread over the frame's pixels."""
         assert self._shape is not None
         h, w = self._shape[:2]
-        spread = np.repeat(np.repeat(blocks, self.block, axis=0), self.block, axis=1)
+        bh, bw = blocks.shape
+        spread = cv2.resize(blocks, (bw * self.block, bh * self.block),
+                            interpolation=cv2.INTER_NEAREST)
         return np.asarray(spread[:h, :w])
 
-    def _mean(self) -> np.ndarray:
-        ages = self._pixels(self._age).astype(np.float32)
-        return np.clip(self._sum / ages[:, :, None] + 0.5, 0, 255).astype(np.uint8)
+
+def without_specks(frame: np.ndarray) -> np.ndarray:
+    """The frame with its salt-and-pepper specks (a pixel brighter or darker than all eight
+    around it by more than `IMPULSE_DIFF`) each replaced by the median of the nine, where
+    more than `IMPULSE_SHARE` of the pixels are such specks; every other pixel as it was.
+
+    Only the specks change: a median filter over the whole frame (what the reader does to a
+    view it reads, `vision.readers.detector.despeckled`) would also thin the strokes of a far
+    seat's small index before its zone is enlarged to be read (a club then reads as a
+    spade).
+    """
+    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    ring = np.ones((3, 3), np.uint8)
+    ring[1, 1] = 0
+    salt = cv2.subtract(grey, cv2.dilate(grey, ring))
+    pepper = cv2.subtract(cv2.erode(grey, ring), grey)
+    specks = cv2.max(salt, pepper) > IMPULSE_DIFF
+    if np.count_nonzero(specks) <= IMPULSE_SHARE * grey.size:
+        return frame
+    out = frame.copy()
+    out[specks] = cv2.medianBlur(frame, 3)[specks]
+    return out

@@ -31,6 +31,7 @@ from companion.events import (
     read_log,
 )
 from companion.referee import GAME_MODULES
+from vision.denoise import AVERAGE_FRAMES
 from vision.pipeline.results import FrameResult, TableReader
 from vision.pipeline.table import TablePipeline
 from vision.prompt import enter_typed
@@ -116,7 +117,7 @@ def register_watch(sub: argparse._SubParsersAction) -> None:
                         "this (grey levels) once it was read the same 3 times in a row; 0 "
                         "reads every zone in every frame (slower: frames are dropped on a "
                         "slow machine) (default: %(default)s)")
-    p.add_argument("--average", type=int, default=0, metavar="FRAMES",
+    p.add_argument("--average", type=int, default=AVERAGE_FRAMES, metavar="FRAMES",
                    help="average away a webcam's noise over up to this many frames wherever "
                         "the picture lies still (1 or 0: each frame as it comes) "
                         "(default: %(default)s)")
@@ -400,7 +401,6 @@ def run_watch(args: argparse.Namespace) -> int:
         print(f"companion watch: cannot load the detector: {exc}", file=sys.stderr)
         return 2
     from vision.chips import ChipCounter
-    from vision.denoise import StillAverage
 
     look = build_second_look(args, detector)
     config = TrackerConfig(still_time=args.still_time, confirm_below=args.confirm_below)
@@ -421,7 +421,7 @@ def run_watch(args: argparse.Namespace) -> int:
                          refit_every=args.refit_every or 5.0,
                          # nobody answers at a terminal: later readings go on being logged
                          queue_questions=False, second_look=look,
-                         still_average=StillAverage(args.average) if args.average > 1 else None)
+                         average=args.average)
     if pipe.referee is None:
         log.close()
         return _refuse(f"cannot referee {args.log}: " + "; ".join(pipe.errors))

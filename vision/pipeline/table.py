@@ -28,6 +28,7 @@ from calibration.profile import TableProfile
 from companion.cards import Card
 from companion.events import EventLog, read_log
 from companion.referee import EventError, Referee
+from vision.denoise import AVERAGE_FRAMES, StillAverage
 from vision.lookalikes import alike, confusable
 from vision.pipeline.log import MOVES_OF_SEVERAL, comes_next, pretty_cards, stamp
 from vision.pipeline.questions import Questions
@@ -82,13 +83,14 @@ class TablePipeline(Questions):
                  refit_every: float = 5.0, merge_window: float = 1.5,
                  queue_questions: bool = True, reread_frames: int = 6,
                  second_look: ZoneLook | None = None,
-                 still_average: Callable[[np.ndarray], np.ndarray] | None = None,
+                 average: int = AVERAGE_FRAMES,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         self.profile = profile
         self.detector = detector
-        #: Each frame goes through this first (`vision.denoise.StillAverage`: a webcam's noise
-        #: averaged away where the table lies still), None: read as it comes.
-        self.still_average = still_average
+        #: Each frame goes through this first: a webcam's noise averaged away over up to
+        #: ``average`` frames where the table lies still (`vision.denoise.StillAverage`);
+        #: None (``average`` 0 or 1): each frame read as it comes.
+        self.still_average = StillAverage(average) if average > 1 else None
         self.second_look = second_look
         self._frame = None
         self._changes = None
@@ -294,6 +296,8 @@ class TablePipeline(Questions):
         start = self.clock()
         result = FrameResult(t, index)
         if self.still_average is not None:
+            if gap > OUTAGE_GAP:  # the camera was away: nothing before is this picture
+                self.still_average.reset()
             frame = self.still_average(frame)
         self._frame = frame
         if gap > OUTAGE_GAP:
