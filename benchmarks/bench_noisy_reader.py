@@ -28,7 +28,9 @@ measured.
 
 The ``model`` setting reads the same rounds with the shipped models instead (issue 14): the
 whole-card reader zone by zone and the index reader's second looks, on 640 x 480 frames with
-the renderer's sensor noise (about 1.5 min a round on 2 cores).
+the renderer's sensor noise (about 1.5 min a round on 2 cores). ``webcam`` reads them on the
+frames of a cheap webcam in a dim room (`WEBCAM`), averaged where the table lies still as the
+pipeline does; ``webcam-raw`` and ``model-raw`` read each frame as it comes (no averaging).
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ sys.path.insert(0, str(ROOT))
 
 from companion.cards import CARD_CODES  # noqa: E402
 from companion.events import Event, apply_corrections, read_log  # noqa: E402
+from vision.denoise import AVERAGE_FRAMES  # noqa: E402
 from vision.pipeline.results import Pending, picked, placed_play  # noqa: E402
 from vision.pipeline.table import TablePipeline  # noqa: E402
 from vision.readers.load import demo_readers  # noqa: E402
@@ -67,7 +70,17 @@ SETTINGS: dict[str, dict[str, float]] = {
     # The shipped models (the whole-card reader zone by zone, the index reader's second
     # looks) on full-size frames (640 x 480, with the renderer's sensor noise).
     "model": {"model": 1.0},
+    # The same on the frames of a cheap webcam in a dim room (`WEBCAM`), averaged where the
+    # table lies still as the pipeline averages them (`vision.denoise.StillAverage`) ...
+    "webcam": {"model": 1.0, "webcam": 1.0},
+    # ... and each frame read as it comes (``average`` 0), as before averaging, for both.
+    "webcam-raw": {"model": 1.0, "webcam": 1.0, "raw": 1.0},
+    "model-raw": {"model": 1.0, "raw": 1.0},
 }
+
+#: A cheap webcam in a dim room: sensor noise of 14 grey levels, 1% of the pixels black or
+#: white, the contrast halved (`RenderConfig`).
+WEBCAM = {"noise": 14.0, "salt": 0.01, "contrast": 0.5}
 
 
 def normalise(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -251,6 +264,9 @@ def run_round(game: str, seed: int, noise: Mapping[str, float], fps: float,
     look = None
     if noise.get("model"):
         cfg = RenderConfig(fps=fps, seed=seed)
+        if noise.get("webcam"):
+            cfg = replace(cfg, noise=WEBCAM["noise"], salt=WEBCAM["salt"],
+                          contrast=WEBCAM["contrast"])
         video = TableVideo(events, cfg if deck is None else replace(cfg, deck=deck))
         source = RenderedSource(video)
         reader, name, look = demo_readers(source, "model")
@@ -273,7 +289,8 @@ def run_round(game: str, seed: int, noise: Mapping[str, float], fps: float,
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "game.jsonl"
         pipe = TablePipeline(video.profile(), reader, None, path, script=truth.script,
-                             second_look=look)
+                             second_look=look,
+                             average=0 if noise.get("raw") else AVERAGE_FRAMES)
         shown: set[int] = set()
 
         def answer_all(now: float) -> None:
@@ -342,7 +359,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--settings", default="2,5,stuck",
                     help="comma-separated: 0 (no noise), 2 and 5 (per-frame misread and drop "
                          "rates in percent, e.g. 3.5), stuck (3%% of cards misread the same "
-                         "way for 2-5 s), model (the shipped models, full-size frames)")
+                         "way for 2-5 s), model (the shipped models, full-size frames), "
+                         "webcam (the models on a cheap webcam's frames, averaged where "
+                         "still), webcam-raw and model-raw (each frame read as it comes)")
     ap.add_argument("--first-seed", type=int, default=100)
     ap.add_argument("--fps", type=float, default=10.0)
     ap.add_argument("--games", default=",".join(GAMES))

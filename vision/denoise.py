@@ -18,7 +18,7 @@ from vision.readers.detector import IMPULSE_DIFF, IMPULSE_SHARE
 #: How many frames the table's pipeline averages where the picture lies still
 #: (`vision.pipeline.table.TablePipeline` ``average``; 0: none). Measured in models/INDEX.md,
 #: "Fifty-first session".
-AVERAGE_FRAMES = 0
+AVERAGE_FRAMES = 8
 
 
 class StillAverage:
