@@ -25,12 +25,16 @@ class StillAverage:
     """Each frame made the mean of the last ``depth`` frames wherever the picture has not
     changed since, block by block (``block`` pixels square), the frame itself elsewhere.
 
-    A block has changed when, smoothed 5 x 5, the frame differs anywhere in it from the
-    running mean by more than ``sigmas`` times the noise (estimated on the whole frame each
-    time: most of a table lies still) and at least ``min_diff`` grey levels; it and the
-    blocks around it then start again from this frame. Salt-and-pepper specks are taken out
-    of a frame before it is averaged (`without_specks`). A frame of another size starts
-    everything again.
+    A block has changed when, smoothed 5 x 5, the frame differs anywhere in it from the frame
+    before by more than ``sigmas`` times the noise (estimated on the whole frame each time:
+    most of a table lies still) and at least ``min_diff`` grey levels; it and the blocks
+    around it then start again from this frame. Salt-and-pepper specks are taken out of a
+    frame before it is averaged (`without_specks`). A frame of another size starts everything
+    again.
+
+    Each picture given out depends on the last ``depth`` + 1 frames alone (the sums are of
+    whole grey levels, exact in float32): a recorded game gone on with after a stop, its last
+    frames shown again first, reads on exactly as it would have without the stop.
     """
 
     def __init__(self, depth: int = 8, block: int = 16, sigmas: float = 5.0,
@@ -44,7 +48,7 @@ class StillAverage:
         self._slot = 0  # where the next frame goes (the oldest one's place)
         self._sum = np.zeros((0, 0, 0), np.float32)  # per pixel, its block's frames summed
         self._age = np.zeros((0, 0), np.int32)  # per block, how many frames it sums
-        self._out = np.zeros((0, 0, 0), np.uint8)  # the last picture given out
+        self._last: np.ndarray = np.zeros((0, 0), np.uint8)  # the frame before, grey, smoothed
 
     def reset(self) -> None:
         """Forget every frame seen (the camera moved, or a new source)."""
@@ -59,9 +63,9 @@ class StillAverage:
             return frame
         h, w = frame.shape[:2]
         bh, bw = self._age.shape
-        grey_in = cv2.blur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (5, 5))
-        grey_mean = cv2.blur(cv2.cvtColor(self._out, cv2.COLOR_BGR2GRAY), (5, 5))
-        diff = cv2.absdiff(grey_in, grey_mean)
+        grey = cv2.blur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (5, 5))
+        diff = cv2.absdiff(grey, self._last)
+        self._last = grey
         # The smoothed noise where nothing moved: most of a table lies still.
         noise = 1.4826 * float(np.median(diff[::4, ::4]))
         limit = max(self.min_diff, self.sigmas * noise)
@@ -84,8 +88,7 @@ class StillAverage:
         self._slot = (self._slot + 1) % self.depth
         np.minimum(age + 1, self.depth, out=age)
         ages = self._pixels(age.astype(np.float32))
-        self._out = cv2.convertScaleAbs(self._sum / ages[:, :, None])
-        return self._out
+        return np.asarray(cv2.convertScaleAbs(self._sum / ages[:, :, None]))
 
     def _start(self, frame: np.ndarray) -> None:
         h, w = frame.shape[:2]
@@ -95,7 +98,7 @@ class StillAverage:
         self._slot = 1 % self.depth
         self._sum = frame.astype(np.float32)
         self._age = np.ones((-(-h // self.block), -(-w // self.block)), np.int32)
-        self._out = frame
+        self._last = cv2.blur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (5, 5))
 
     def _pixels(self, blocks: np.ndarray) -> np.ndarray:
         """A per-block array (uint8 or float32) spread over the frame's pixels."""

@@ -309,8 +309,12 @@ def warm_up(pipe: TablePipeline, source: FrameSource, start: int) -> int:
         if frame is None:
             break
         passed += 1
-        dets = (pipe.detector.detect_table(frame.image, pipe.profile)
-                if isinstance(pipe.detector, TableReader) else pipe.detector.detect(frame.image))
+        # Averaged as the pipeline averages it (`TablePipeline.still_average`), so that the
+        # picture goes on from here as it would have without the stop.
+        image = (pipe.still_average(frame.image) if pipe.still_average is not None
+                 else frame.image)
+        dets = (pipe.detector.detect_table(image, pipe.profile)
+                if isinstance(pipe.detector, TableReader) else pipe.detector.detect(image))
         pipe.tracker.update(frame.t, dets, pipe.profile.inverse)
     return passed
 

@@ -295,6 +295,9 @@ class TablePipeline(Questions):
         inferred across it: what changed meanwhile is asked about, seat by seat."""
         start = self.clock()
         result = FrameResult(t, index)
+        # The board is found again and the chips counted in the frame as it came, as they
+        # were calibrated; the cards are read in it averaged where the table lies still.
+        raw = frame
         if self.still_average is not None:
             if gap > OUTAGE_GAP:  # the camera was away: nothing before is this picture
                 self.still_average.reset()
@@ -307,7 +310,7 @@ class TablePipeline(Questions):
             self._outage = (before, away, t + OUTAGE_SETTLE)
         if self.refit is not None and t - self._refit_last >= self.refit_every:
             self._refit_last = t
-            h = self.refit(frame)
+            h = self.refit(raw)
             if h is not None:
                 self.profile = self.profile.with_homography(h)
         dets = (self.detector.detect_table(frame, self.profile)
@@ -359,7 +362,7 @@ class TablePipeline(Questions):
             self._ask_never_shown(result, t)
         if self.chip_counter is not None and t - self._chip_last >= self.chip_every:
             self._chip_last = t
-            self._check_chips(frame, result)
+            self._check_chips(raw, result)
         result.pending = list(self.pending.values())
         result.ms = (self.clock() - start) * 1000.0
         return result
