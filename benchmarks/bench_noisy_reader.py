@@ -29,8 +29,9 @@ measured.
 The ``model`` setting reads the same rounds with the shipped models instead (issue 14): the
 whole-card reader zone by zone and the index reader's second looks, on 640 x 480 frames with
 the renderer's sensor noise (about 1.5 min a round on 2 cores). ``webcam`` reads them on the
-frames of a cheap webcam in a dim room (`WEBCAM`), averaged where the table lies still as the
-pipeline does; ``webcam-raw`` and ``model-raw`` read each frame as it comes (no averaging).
+frames of a cheap webcam in a dim room (`WEBCAM_SPOILT`), averaged where the table lies still
+as the pipeline does; ``webcam-raw`` and ``model-raw`` read each frame as it comes (no
+averaging).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ from vision.pipeline.results import Pending, picked, placed_play  # noqa: E402
 from vision.pipeline.table import TablePipeline  # noqa: E402
 from vision.readers.load import demo_readers  # noqa: E402
 from vision.render.demo import RenderedSource, simulated_round  # noqa: E402
-from vision.render.plan import VISUAL_EVENTS, RenderConfig  # noqa: E402
+from vision.render.plan import VISUAL_EVENTS, WEBCAM_SPOILT, RenderConfig  # noqa: E402
 from vision.render.table import TableVideo  # noqa: E402
 from vision.render.truth import FallibleReader  # noqa: E402
 
@@ -70,17 +71,15 @@ SETTINGS: dict[str, dict[str, float]] = {
     # The shipped models (the whole-card reader zone by zone, the index reader's second
     # looks) on full-size frames (640 x 480, with the renderer's sensor noise).
     "model": {"model": 1.0},
-    # The same on the frames of a cheap webcam in a dim room (`WEBCAM`), averaged where the
-    # table lies still as the pipeline averages them (`vision.denoise.StillAverage`) ...
+    # The same on the frames of a cheap webcam in a dim room (`WEBCAM_SPOILT`), averaged
+    # where the table lies still as the pipeline averages them (`vision.denoise.StillAverage`) ...
     "webcam": {"model": 1.0, "webcam": 1.0},
     # ... and each frame read as it comes (``average`` 0), as before averaging, for both.
     "webcam-raw": {"model": 1.0, "webcam": 1.0, "raw": 1.0},
     "model-raw": {"model": 1.0, "raw": 1.0},
 }
 
-#: A cheap webcam in a dim room: sensor noise of 14 grey levels, 1% of the pixels black or
-#: white, the contrast halved (`RenderConfig`).
-WEBCAM = {"noise": 14.0, "salt": 0.01, "contrast": 0.5}
+
 
 
 def normalise(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -265,8 +264,7 @@ def run_round(game: str, seed: int, noise: Mapping[str, float], fps: float,
     if noise.get("model"):
         cfg = RenderConfig(fps=fps, seed=seed)
         if noise.get("webcam"):
-            cfg = replace(cfg, noise=WEBCAM["noise"], salt=WEBCAM["salt"],
-                          contrast=WEBCAM["contrast"])
+            cfg = replace(cfg, **WEBCAM_SPOILT)
         video = TableVideo(events, cfg if deck is None else replace(cfg, deck=deck))
         source = RenderedSource(video)
         reader, name, look = demo_readers(source, "model")

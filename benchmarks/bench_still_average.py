@@ -2,12 +2,12 @@
 where the table lies still (`vision.denoise.StillAverage`).
 
 Rendered rounds (the demo table's layout, the shipped table reader zone by zone) are spoilt
-as a cheap webcam in a dim room spoils its frames (`RenderConfig` ``noise``, ``salt``,
-``contrast``). Every ``--every``-th frame is read (the averaging itself sees every frame),
-every zone in it (no reading kept for a still view, so that only the picture differs), and
-for the uppermost card with a corner index showing in each zone (the card a play lays there)
-that has lain still for at least ``--settled`` frames it counts whether a reading of its code
-lies on it. Per setting it prints:
+as a cheap webcam in a dim room spoils its frames (by default `WEBCAM_SPOILT`: `RenderConfig`
+``noise``, ``salt``, ``contrast``). Every ``--every``-th frame is read, every zone in it, with
+no reading kept for a still view, so that only the picture differs (the averaging itself
+sees every frame). For the uppermost card with a corner index showing in each zone (the card
+a play lays there) that has lain still for at least ``--settled`` frames, it counts whether a
+reading of its code lies on it. Per setting it prints:
 
 - ``read``: the share of those top cards read right, in all and by how many frames they had
   lain still (1-2, 3-7, 8 or more: the average holds at most that many frames);
@@ -15,7 +15,7 @@ lies on it. Per setting it prints:
 
     python benchmarks/bench_still_average.py [--games michigan-rummy,oh-claire,great-lakes]
         [--seeds 2] [--first-seed 40] [--averages 0,8,16] [--noise 14 --salt 0.01
-        --contrast 0.5] [--every 3]
+        --contrast 0.5] [--every 3] [--deck dondorf]
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vision.denoise import StillAverage  # noqa: E402
 from vision.readers.load import checked_table_reader  # noqa: E402
 from vision.render.demo import simulated_round  # noqa: E402
-from vision.render.plan import RenderConfig  # noqa: E402
+from vision.render.plan import WEBCAM_SPOILT, RenderConfig  # noqa: E402
 from vision.render.table import TableVideo  # noqa: E402
 from vision.zones import ZoneReader  # noqa: E402
 
@@ -50,9 +50,9 @@ def main() -> int:
     ap.add_argument("--seeds", type=int, default=2, help="rounds per game")
     ap.add_argument("--averages", default="0,8,16",
                     help="comma-separated frames averaged (0: each frame as it comes)")
-    ap.add_argument("--noise", type=float, default=14.0)
-    ap.add_argument("--salt", type=float, default=0.01)
-    ap.add_argument("--contrast", type=float, default=0.5)
+    ap.add_argument("--noise", type=float, default=WEBCAM_SPOILT["noise"])
+    ap.add_argument("--salt", type=float, default=WEBCAM_SPOILT["salt"])
+    ap.add_argument("--contrast", type=float, default=WEBCAM_SPOILT["contrast"])
     ap.add_argument("--every", type=int, default=3, help="read one frame in this many")
     ap.add_argument("--settled", type=int, default=1,
                     help="frames a card must have lain still to count")

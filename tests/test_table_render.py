@@ -161,3 +161,19 @@ def test_demo_table_draws_without_an_svg_renderer(monkeypatch: pytest.MonkeyPatc
         card_sprite.cache_clear()
     assert {s.shape[0] for s in sprites} == {round(34 * CANVAS_SCALE)}
     assert [c for c, _, _ in end.cards] == ["2S", "3S", "4H"]
+
+
+def test_a_cheap_webcam_dims_and_specks_each_frame_its_own_way() -> None:
+    from dataclasses import replace
+
+    from vision.render.plan import WEBCAM_SPOILT
+
+    clean = TableVideo(LOG, RenderConfig(seed=2, noise=0.0)).render(1.0).image
+    cfg = replace(RenderConfig(seed=2), **WEBCAM_SPOILT)
+    video = TableVideo(LOG, cfg)
+    one, two = video.render(1.0, 10).image, video.render(1.1, 11).image
+    assert 0.003 < np.mean(one.max(axis=2) == 255) + np.mean(one.max(axis=2) == 0) < 0.03
+    # half the contrast: the spread of grey levels (specks aside) about halves
+    assert np.percentile(one, 95) - np.percentile(one, 5) < 0.7 * (
+        np.percentile(clean, 95) - np.percentile(clean, 5))
+    assert np.abs(one.astype(int) - two).mean() > 5  # each frame its own grain

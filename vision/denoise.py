@@ -56,8 +56,8 @@ class StillAverage:
 
     def __call__(self, frame: np.ndarray) -> np.ndarray:
         frame = without_specks(frame)
-        if frame.ndim != 3 or self.depth == 1:
-            return frame
+        if frame.ndim != 3 or frame.shape[2] != 3 or self.depth == 1:
+            return frame  # (a grey or BGRA frame is read as it came)
         if frame.shape != self._shape:
             self._start(frame)
             return frame

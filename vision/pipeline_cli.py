@@ -556,12 +556,18 @@ def register_render_table(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--width", type=int, default=640)
     p.add_argument("--height", type=int, default=480)
     p.add_argument("--deck", help="deck design (default: the demo deck)")
+    p.add_argument("--webcam", action="store_true",
+                   help="spoil the frames as a cheap webcam in a dim room does: sensor noise "
+                        "of 14 grey levels, 1%% of the pixels black or white, half the "
+                        "contrast")
     p.set_defaults(func=run_render_table)
 
 
 def run_render_table(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from vision.render.demo import simulated_round
-    from vision.render.plan import DEMO_DECK, RenderConfig
+    from vision.render.plan import DEMO_DECK, WEBCAM_SPOILT, RenderConfig
     from vision.render.table import render_video
 
     if args.log:
@@ -575,6 +581,8 @@ def run_render_table(args: argparse.Namespace) -> int:
         events = simulated_round(args.game, names, seed=args.seed, max_rounds=args.rounds)
     cfg = RenderConfig(width=args.width, height=args.height, fps=args.fps, seed=args.seed,
                        deck=args.deck or DEMO_DECK)
+    if args.webcam:
+        cfg = replace(cfg, **WEBCAM_SPOILT)
     truth = render_video(events, args.out, cfg)
     base = Path(args.out).with_suffix("")
     print(f"wrote {args.out} ({truth.duration:.1f} s, {len(truth.visual)} card events), "

@@ -66,6 +66,12 @@ class RenderConfig:
     contrast: float = 1.0
 
 
+#: A cheap webcam in a dim room (`RenderConfig` fields): sensor noise of 14 grey levels, 1% of
+#: the pixels black or white, half the contrast (`companion render-table --webcam`; the
+#: benchmarks' webcam rounds).
+WEBCAM_SPOILT: dict[str, Any] = {"noise": 14.0, "salt": 0.01, "contrast": 0.5}
+
+
 @dataclass
 class Placed:
     """A card on the table canvas: code, centre (board units), rotation (degrees)."""
