@@ -142,3 +142,18 @@ def test_the_pipeline_reads_the_averaged_picture(tmp_path: Path, average: int) -
     frame = noisy(clean, rng)
     pipe.process(frame, 30.0, 10, gap=20.0)
     assert np.array_equal(seen.frames[-1], frame)
+
+
+def test_an_arm_across_most_of_the_table_is_not_blended_in() -> None:
+    rng = np.random.default_rng(7)
+    average = StillAverage(depth=8)
+    clean = table((500, 300))
+    for _ in range(10):
+        average(noisy(clean, rng))
+    # A sleeve sweeps over three quarters of the frame (more than the quietest quarter).
+    arm = clean.copy()
+    arm[:, :480] = (40, 60, 150)
+    frame = noisy(arm, rng)
+    out = average(frame)
+    assert np.array_equal(out[:, :460], frame[:, :460])
+    assert error(out[:, 560:], clean[:, 560:]) < 0.6 * error(frame[:, 560:], clean[:, 560:])

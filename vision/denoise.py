@@ -25,12 +25,13 @@ class StillAverage:
     """Each frame made the mean of the last ``depth`` frames wherever the picture has not
     changed since, block by block (``block`` pixels square), the frame itself elsewhere.
 
-    A block has changed when, smoothed 5 x 5, the frame differs anywhere in it from the frame
-    before by more than ``sigmas`` times the noise (estimated on the whole frame each time:
-    most of a table lies still) and at least ``min_diff`` grey levels; it and the blocks
-    around it then start again from this frame. Salt-and-pepper specks are taken out of a
-    frame before it is averaged (`without_specks`). A frame of another size starts everything
-    again.
+    A block has changed when, smoothed 5 x 5, the frame differs anywhere in it, in any colour,
+    from the frame before by more than ``sigmas`` times the noise (estimated each time from
+    the quietest quarter of the frame), by at least ``min_diff`` levels and, however noisy
+    the frame, by ``max_diff`` at most; it and the blocks around it then start again from
+    this frame.
+    Salt-and-pepper specks are taken out of a frame before it is averaged (`without_specks`).
+    A frame of another size starts everything again.
 
     Each picture given out depends on the last ``depth`` + 1 frames alone (the sums are of
     whole grey levels, exact in float32): a recorded game gone on with after a stop, its last
@@ -38,17 +39,18 @@ class StillAverage:
     """
 
     def __init__(self, depth: int = 8, block: int = 16, sigmas: float = 5.0,
-                 min_diff: float = 12.0) -> None:
+                 min_diff: float = 12.0, max_diff: float = 40.0) -> None:
         if depth < 1 or block < 2:
             raise ValueError("depth must be at least 1 and block at least 2")
         self.depth, self.block = int(depth), int(block)
-        self.sigmas, self.min_diff = float(sigmas), float(min_diff)
+        self.sigmas = float(sigmas)
+        self.min_diff, self.max_diff = float(min_diff), float(max_diff)
         self._shape: tuple[int, ...] | None = None
         self._ring = np.zeros((0, 0, 0, 0), np.uint8)  # the last ``depth`` frames
         self._slot = 0  # where the next frame goes (the oldest one's place)
         self._sum = np.zeros((0, 0, 0), np.float32)  # per pixel, its block's frames summed
         self._age = np.zeros((0, 0), np.int32)  # per block, how many frames it sums
-        self._last: np.ndarray = np.zeros((0, 0), np.uint8)  # the frame before, grey, smoothed
+        self._last: np.ndarray = np.zeros((0, 0, 0), np.uint8)  # the frame before, smoothed
 
     def reset(self) -> None:
         """Forget every frame seen (the camera moved, or a new source)."""
@@ -63,12 +65,15 @@ class StillAverage:
             return frame
         h, w = frame.shape[:2]
         bh, bw = self._age.shape
-        grey = cv2.blur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (5, 5))
-        diff = cv2.absdiff(grey, self._last)
-        self._last = grey
-        # The smoothed noise where nothing moved: most of a table lies still.
-        noise = 1.4826 * float(np.median(diff[::4, ::4]))
-        limit = max(self.min_diff, self.sigmas * noise)
+        smooth = cv2.blur(frame, (5, 5))
+        b, g, r = cv2.split(cv2.absdiff(smooth, self._last))
+        diff = cv2.max(cv2.max(b, g), r)  # (a sleeve as bright as the cloth, but red)
+        self._last = smooth
+        # The smoothed noise where nothing moved, from the quietest quarter of the frame (a
+        # quarter of |N(0, s)| lies under 0.319 s): an arm across most of the table moves
+        # more than half of it, and no change may hide under a noise made of its own motion.
+        noise = float(np.percentile(diff[::4, ::4], 25)) / 0.3186
+        limit = min(max(self.min_diff, self.sigmas * noise), self.max_diff)
         pad = np.zeros((bh * self.block, bw * self.block), np.uint8)
         pad[:h, :w] = diff
         worst = pad.reshape(bh, self.block, bw, self.block).max(axis=(1, 3))
@@ -98,7 +103,7 @@ class StillAverage:
         self._slot = 1 % self.depth
         self._sum = frame.astype(np.float32)
         self._age = np.ones((-(-h // self.block), -(-w // self.block)), np.int32)
-        self._last = cv2.blur(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (5, 5))
+        self._last = cv2.blur(frame, (5, 5))
 
     def _pixels(self, blocks: np.ndarray) -> np.ndarray:
         """A per-block array (uint8 or float32) spread over the frame's pixels."""
