@@ -24,19 +24,20 @@ import argparse
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from calibration.profile import TableProfile  # noqa: E402
 from vision.denoise import StillAverage  # noqa: E402
 from vision.readers.load import checked_table_reader  # noqa: E402
 from vision.render.demo import simulated_round  # noqa: E402
 from vision.render.plan import WEBCAM_SPOILT, RenderConfig  # noqa: E402
-from vision.render.table import TableVideo  # noqa: E402
+from vision.render.table import FrameTruth, TableVideo  # noqa: E402
 from vision.zones import ZoneReader  # noqa: E402
 
 #: How long a card had lain still when it was read (frames): the bins reported.
@@ -91,18 +92,16 @@ def main() -> int:
                     centres = (dets.xyxy[:, :2] + dets.xyxy[:, 2:]) / 2 if len(dets) else \
                         np.zeros((0, 2))
                     shown = {code: box for code, box, _vis in ft.cards}
-                    for code, centre in zip(codes, centres, strict=True):
+                    for code, (x, y) in zip(codes, centres, strict=True):
                         box = shown.get(code)
-                        if box is None or not (box[0] - 8 <= centre[0] <= box[2] + 8
-                                               and box[1] - 8 <= centre[1] <= box[3] + 8):
+                        if box is None or not near(box, x, y):
                             wrong[depth] += 1
                     for k in top_cards(ft, profile):
                         code, box, _visible = ft.cards[k]
                         age = ages[i][k]
                         if age < args.settled:
                             continue
-                        hit = any(c == code and box[0] - 8 <= x <= box[2] + 8
-                                  and box[1] - 8 <= y <= box[3] + 8
+                        hit = any(c == code and near(box, x, y)
                                   for c, (x, y) in zip(codes, centres, strict=True))
                         for lo, hi in BINS:
                             if lo <= age <= hi:
@@ -131,7 +130,14 @@ def share(bins: dict[tuple[int, int], list[int]]) -> str:
     return f"{hit / max(n, 1):.3f}"
 
 
-def top_cards(ft: Any, profile: Any) -> list[int]:
+def near(box: Sequence[float], x: float, y: float, margin: float = 8.0) -> bool:
+    """Does a reading centred at (``x``, ``y``) lie on the card boxed ``box`` (frame
+    pixels, with ``margin`` to spare)?"""
+    return bool(box[0] - margin <= x <= box[2] + margin
+                and box[1] - margin <= y <= box[3] + margin)
+
+
+def top_cards(ft: FrameTruth, profile: TableProfile) -> list[int]:
     """The uppermost card with an index showing in each zone of a frame (`FrameTruth`), as
     indices into its ``cards`` (drawn bottom first)."""
     if not ft.poses:
@@ -145,25 +151,24 @@ def top_cards(ft: Any, profile: Any) -> list[int]:
     return sorted(top.values())
 
 
-def still_ages(truths: list) -> list[list[int]]:  # type: ignore[type-arg]
+def still_ages(truths: Sequence[FrameTruth]) -> list[list[int]]:
     """Per frame, per card (in ``FrameTruth.cards`` order): for how many frames in a row,
     this one included, the card has lain in the same pose with an index showing."""
     out: list[list[int]] = []
-    last: dict[str, tuple[tuple[float, float, float], int]] = {}
+    last: dict[str, tuple[tuple[float, ...], int]] = {}
     for ft in truths:
-        now: dict[str, tuple[tuple[float, float, float], int]] = {}
+        now: dict[str, tuple[tuple[float, ...], int]] = {}
         ages = []
         for k, (code, _box, visible) in enumerate(ft.cards):
             pose = tuple(round(v, 3) for v in ft.poses[k]) if ft.poses else (0.0, 0.0, 0.0)
             before = last.get(code)
             age = before[1] + 1 if before is not None and before[0] == pose and visible else (
                 1 if visible else 0)
-            now[code] = (pose, age)  # type: ignore[assignment]
+            now[code] = (pose, age)
             ages.append(age)
         last = now
         out.append(ages)
     return out
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -13,7 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.readers.detector import IMPULSE_DIFF, IMPULSE_SHARE
+from vision.readers.detector import IMPULSE_SHARE, impulses
 
 #: How many frames the table's pipeline averages where the picture lies still
 #: (`vision.pipeline.table.TablePipeline` ``average``; 0: none). Measured in models/INDEX.md,
@@ -116,22 +116,18 @@ class StillAverage:
 
 
 def without_specks(frame: np.ndarray) -> np.ndarray:
-    """The frame with its salt-and-pepper specks (a pixel brighter or darker than all eight
-    around it by more than `IMPULSE_DIFF`) each replaced by the median of the nine, where
-    more than `IMPULSE_SHARE` of the pixels are such specks; every other pixel as it was.
+    """The frame with its salt-and-pepper specks (`impulses`: a pixel brighter or darker than
+    all eight around it by more than `IMPULSE_DIFF`) each replaced by the median of the nine,
+    where more than `IMPULSE_SHARE` of the pixels are such specks; every other pixel as it
+    was.
 
     Only the specks change: a median filter over the whole frame (what the reader does to a
     view it reads, `vision.readers.detector.despeckled`) would also thin the strokes of a far
     seat's small index before its zone is enlarged to be read (a club then reads as a
     spade).
     """
-    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    ring = np.ones((3, 3), np.uint8)
-    ring[1, 1] = 0
-    salt = cv2.subtract(grey, cv2.dilate(grey, ring))
-    pepper = cv2.subtract(cv2.erode(grey, ring), grey)
-    specks = cv2.max(salt, pepper) > IMPULSE_DIFF
-    if np.count_nonzero(specks) <= IMPULSE_SHARE * grey.size:
+    specks = impulses(frame)
+    if np.count_nonzero(specks) <= IMPULSE_SHARE * specks.size:
         return frame
     out = frame.copy()
     out[specks] = cv2.medianBlur(frame, 3)[specks]

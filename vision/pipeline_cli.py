@@ -309,10 +309,9 @@ def warm_up(pipe: TablePipeline, source: FrameSource, start: int) -> int:
         if frame is None:
             break
         passed += 1
-        # Averaged as the pipeline averages it (`TablePipeline.still_average`), so that the
-        # picture goes on from here as it would have without the stop.
-        image = (pipe.still_average(frame.image) if pipe.still_average is not None
-                 else frame.image)
+        # Averaged as the pipeline averages it, so that the picture goes on from here as it
+        # would have without the stop.
+        image = pipe.averaged(frame.image, frame.gap)
         dets = (pipe.detector.detect_table(image, pipe.profile)
                 if isinstance(pipe.detector, TableReader) else pipe.detector.detect(image))
         pipe.tracker.update(frame.t, dets, pipe.profile.inverse)

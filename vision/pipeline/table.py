@@ -297,11 +297,7 @@ class TablePipeline(Questions):
         result = FrameResult(t, index)
         # The board is found again and the chips counted in the frame as it came, as they
         # were calibrated; the cards are read in it averaged where the table lies still.
-        raw = frame
-        if self.still_average is not None:
-            if gap > OUTAGE_GAP:  # the camera was away: nothing before is this picture
-                self.still_average.reset()
-            frame = self.still_average(frame)
+        raw, frame = frame, self.averaged(frame, gap)
         self._frame = frame
         if gap > OUTAGE_GAP:
             before = self._outage[0] if self._outage is not None else self._lying(
@@ -366,6 +362,16 @@ class TablePipeline(Questions):
         result.pending = list(self.pending.values())
         result.ms = (self.clock() - start) * 1000.0
         return result
+
+    def averaged(self, frame: np.ndarray, gap: float = 0.0) -> np.ndarray:
+        """The frame as the cards are read in it: averaged where the table lies still
+        (`still_average`), started again after ``gap`` seconds without a picture past
+        `OUTAGE_GAP` (nothing before is this picture)."""
+        if self.still_average is None:
+            return frame
+        if gap > OUTAGE_GAP:
+            self.still_average.reset()
+        return self.still_average(frame)
 
     def _lying(self, since: float) -> dict[int, list[tuple[str, float, float]]]:
         """The counted cards read since ``since`` in each zone: (code, x, y)."""

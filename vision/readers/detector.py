@@ -338,16 +338,20 @@ class CardDetector:
 IMPULSE_DIFF, IMPULSE_SHARE = 40, 0.005
 
 
-def impulse_share(frame: np.ndarray) -> float:
-    """The share of the frame's pixels that are salt-and-pepper impulses (`IMPULSE_DIFF`)."""
+def impulses(frame: np.ndarray) -> np.ndarray:
+    """Where the frame's salt-and-pepper impulses are (`IMPULSE_DIFF`): a boolean mask of
+    its pixels."""
     grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
     ring = np.ones((3, 3), np.uint8)
     ring[1, 1] = 0
     salt = cv2.subtract(grey, cv2.dilate(grey, ring))
     pepper = cv2.subtract(cv2.erode(grey, ring), grey)
-    hits = cv2.countNonZero(cv2.threshold(cv2.max(salt, pepper), IMPULSE_DIFF, 255,
-                                          cv2.THRESH_BINARY)[1])
-    return hits / max(grey.size, 1)
+    return np.asarray(cv2.max(salt, pepper) > IMPULSE_DIFF)
+
+
+def impulse_share(frame: np.ndarray) -> float:
+    """The share of the frame's pixels that are salt-and-pepper impulses (`impulses`)."""
+    return np.count_nonzero(impulses(frame)) / max(frame.shape[0] * frame.shape[1], 1)
 
 
 def despeckled(frame: np.ndarray) -> np.ndarray:
