@@ -70,12 +70,17 @@ def main() -> int:
                     help="auto (default): the reader the live table reads with, then the one "
                          "photos are read with")
     ap.add_argument("--no-ocr", action="store_true", help="index reader without the rank OCR")
+    ap.add_argument("--level-below", type=float, default=None,
+                    help="index readers: also read a frame whose grey levels span less than "
+                         "this stretched (IndexReader level_below; 0: never)")
     args = ap.parse_args()
     kw: dict[str, Any] = {}
     if args.reader == "card" or args.model:
         kw = {"imgsz": args.imgsz, "classifier": False if args.one_stage else "auto"}
     elif args.no_ocr:
         kw = {"ocr": False}
+    if args.level_below is not None and not (args.reader == "card" or args.model):
+        kw["level_below"] = args.level_below
     # (what it is, the reader): "auto" as the table resolves it, then as photos do (these
     # with ``kw``: --no-ocr).
     if args.reader == "auto" and not args.model:

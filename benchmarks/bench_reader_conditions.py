@@ -149,6 +149,9 @@ def main() -> int:
     ap.add_argument("--magnify", type=float, default=None,
                     help="also read each frame magnified this many times (IndexReader "
                          "magnify; default: the reader's own)")
+    ap.add_argument("--level-below", type=float, default=None,
+                    help="also read a frame whose grey levels span less than this stretched "
+                         "(IndexReader level_below; 0: never; default: the reader's own)")
     ap.add_argument("--errors", action="store_true",
                     help="list every wrong reading and count them by kind")
     ap.add_argument("--courts-by-index", action="store_true",
@@ -166,6 +169,8 @@ def main() -> int:
         kw["magnify"] = args.magnify
     if args.courts_by_index:
         kw["courts_by_index"] = True
+    if args.level_below is not None:
+        kw["level_below"] = args.level_below
     reader = load_reader(args.reader, conf=args.conf, **kw)
     print(f"reader: {type(reader).__name__}; {args.designs} designs: {', '.join(names)}; "
           f"{args.scenes} scenes per condition, {args.size} px")

@@ -124,8 +124,13 @@ def main() -> int:
     ap.add_argument("--courts-by-index", action="store_true",
                     help="hybrid: which court a card is (J, Q, K), its indices say "
                          "(IndexReader courts_by_index, as the table reads an unjudged deck)")
+    ap.add_argument("--level-below", type=float, default=None,
+                    help="also read a photo whose grey levels span less than this stretched "
+                         "(IndexReader level_below; 0: never; default: the reader's own)")
     args = ap.parse_args()
-    kw = {"courts_by_index": True} if args.courts_by_index else {}
+    kw: dict[str, object] = {"courts_by_index": True} if args.courts_by_index else {}
+    if args.level_below is not None:
+        kw["level_below"] = args.level_below
     reader = load_reader(args.reader, **kw)
     t0 = time.time()
     sets = pooled(reader, None if args.without_dev else args.dev, args.src)

@@ -1176,6 +1176,97 @@ def test_a_frame_is_read_with_the_index_readings_of_both_looks() -> None:
     assert [r.code for r in readings] == ["QS", "QS", "4H"]
 
 
+def test_a_dim_frame_is_also_read_with_its_levels_stretched() -> None:
+    from vision.detections import Detections
+    from vision.readers.index_reader import IndexReader, levelled
+
+    # A frame whose grey levels span the whole range is left alone; a dim one is stretched
+    # to black and white, every channel alike (a red suit stays red).
+    full = np.zeros((100, 100, 3), np.uint8)
+    full[50:] = 255
+    assert levelled(full, 170) is None
+    dim = np.full((100, 100, 3), 10, np.uint8)
+    dim[40:60, 40:60] = (10, 10, 60)  # a dark red patch
+    dim[60:] = 50
+    out = levelled(dim, 170)
+    assert out is not None and out.dtype == np.uint8
+    assert out[0, 0].tolist() == [0, 0, 0] and out[99, 99].tolist() == [255, 255, 255]
+    assert out[50, 50, 2] == 255 and out[50, 50, 0] == 0
+    assert levelled(dim, 30) is None  # (levels 10-50: 40 apart)
+
+    class Reader(IndexReader):
+        """In the dim frame the localiser finds a QS index; stretched, a 4H one besides."""
+
+        def __init__(self, level_below: float) -> None:
+            self.face, self.conf, self.negative = None, 0.5, False
+            self.level_below, self.looks = level_below, 0
+
+        def index_looks(self, frame: np.ndarray, index_conf: float | None = None
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            self.looks += 1
+            boxes = [[2, 2, 12, 22]] if frame.max() < 255 else [[2, 2, 12, 22],
+                                                                 [102, 2, 112, 22]]
+            return (np.array(boxes, np.float32), np.full(len(boxes), 0.9, np.float32),
+                    np.zeros(len(boxes), bool))
+
+        def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+                  min_conf: float, used: list[IndexReading] | None = None,
+                  looks: np.ndarray | None = None) -> Detections:
+            codes = ["QS", "4H"][:len(boxes)]
+            if used is not None:
+                used.extend(reading(c, tuple(b)) for c, b in zip(codes, boxes.tolist(),
+                                                                  strict=True))
+            cards = [[0, 0, 50, 70], [100, 0, 150, 70]][:len(codes)]
+            return Detections(np.array(cards, np.float32), np.full(len(codes), 0.9, np.float32),
+                              np.array([CARD_CODES.index(c) for c in codes]))
+
+    frame = np.full((160, 260, 3), 20, np.uint8)
+    frame[80:] = 70
+    assert Reader(0.0).detect(frame).labels == ["QS"]
+    reader = Reader(170.0)
+    dets, readings = reader.read_frame(frame)
+    assert dets.labels == ["QS", "4H"] and [r.code for r in readings] == ["QS", "QS", "4H"]
+    # A frame that spans the range is looked at once.
+    frame[80:] = 250
+    reader = Reader(170.0)
+    assert reader.detect(frame).labels == ["QS"] and reader.looks == 1
+
+
+def test_a_card_read_in_the_levelled_look_on_a_card_already_read_is_that_card() -> None:
+    from vision.detections import Detections
+    from vision.readers.index_reader import IndexReader
+
+    class Reader(IndexReader):
+        """The frame reads an A♠ (its index unsurely as A♦); stretched, the index reads A♦
+        on nearly the same box, and a 4H index besides on a card of its own."""
+
+        def __init__(self) -> None:
+            self.face, self.conf, self.negative, self.level_below = None, 0.5, False, 170.0
+
+        def index_looks(self, frame: np.ndarray, index_conf: float | None = None
+                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            boxes = [[2, 2, 12, 22], [102, 2, 112, 22]][:1 if frame.max() < 255 else 2]
+            return (np.array(boxes, np.float32), np.full(len(boxes), 0.9, np.float32),
+                    np.zeros(len(boxes), bool))
+
+        def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+                  min_conf: float, used: list[IndexReading] | None = None,
+                  looks: np.ndarray | None = None) -> Detections:
+            levelled = frame.max() == 255
+            if used is not None:
+                used.append(reading("AD", (2, 2, 12, 22), p=0.8 if levelled else 0.5))
+                if levelled:
+                    used.append(reading("4H", (102, 2, 112, 22)))
+            cards, codes = ([[4, 0, 52, 72], [100, 0, 150, 70]], ["AD", "4H"]) if levelled \
+                else ([[0, 0, 50, 70]], ["AS"])
+            return Detections(np.array(cards, np.float32), np.full(len(codes), 0.9, np.float32),
+                              np.array([CARD_CODES.index(c) for c in codes]))
+
+    frame = np.full((160, 260, 3), 20, np.uint8)
+    frame[80:] = 70
+    assert Reader().detect(frame).labels == ["AS", "4H"]
+
+
 def test_an_index_read_unsurely_in_the_photo_is_read_again_in_its_negative() -> None:
     from vision.detections import Detections
     from vision.readers.index_reader import IndexReader

@@ -230,6 +230,10 @@ class IndexReader:
     - ``negative``: also read the frame's negative where the localiser finds indices there
       that it did not find surely read in the frame (a deck printed light on a dark face;
       `_and_negative`).
+    - ``level_below``: a dim or flat frame, whose grey levels span less than this (from the
+      1st to the 99.5th percentile; 0: never), is also read with them stretched to black
+      and white (`levelled`), where the localiser finds indices there that it did not find
+      surely read in the frame (`_and_look`).
     - ``coarse``: also look at the frame at half the localiser's size for indices larger
       than it learnt (a close-up; `index_looks`); what it boxes counts only where the heads
       are sure it is an index (is-index at least ``faint_index``).
@@ -258,6 +262,7 @@ class IndexReader:
     names = CARD_CODES
     regrow = gaps = True
     magnify, magnified_sure = 1.0, 0.85
+    level_below = 0.0
     ocr_sure = -math.inf
     courts_by_index = False
 
@@ -274,7 +279,7 @@ class IndexReader:
                  faint_below: float = 0.0, faint_index: float = 0.9, alike: bool = True,
                  coarse: bool = False, eighths: bool = False, regrow: bool = True,
                  gaps: bool = True, magnify: float = 1.0, magnified_sure: float = 0.85,
-                 courts_by_index: bool = False) -> None:
+                 courts_by_index: bool = False, level_below: float = 0.0) -> None:
         self.localiser_path = Path(localiser) if localiser else localiser_path()
         if not self.localiser_path.exists():
             raise FileNotFoundError(f"index localiser not found: {self.localiser_path}")
@@ -305,6 +310,7 @@ class IndexReader:
         self.tile, self.coarse = bool(tile), bool(coarse)
         self.magnify, self.magnified_sure = float(magnify), float(magnified_sure)
         self.negative = bool(negative)
+        self.level_below = float(level_below)
         self.faceless = float(faceless)
         self.alike = bool(alike)
         self.faint_below, self.faint_index = float(faint_below), float(faint_index)
@@ -587,10 +593,12 @@ class IndexReader:
         used: list[IndexReading] = []
         dets = self._read(frame, boxes, scores, min_conf, used, looks)
         if self.negative:  # (a deck taught dark-faced: its frame is the negative already)
-            sure = np.array([r.box for r in used if r.confidence >= min_conf],
-                            np.float32).reshape(-1, 4)
-            dets = self._and_negative(frame, sure, dets, card_conf, min_conf, used,
-                                      list(used))
+            dets = self._and_negative(frame, surely_read(used, min_conf), dets, card_conf,
+                                      min_conf, used, list(used))
+        level = levelled(frame, self.level_below) if self.level_below > 0 else None
+        if level is not None:
+            dets = self._and_look(frame, level, surely_read(used, min_conf), dets, card_conf,
+                                  min_conf, used, list(used), over=False)
         return in_frame(dets, frame.shape[1], frame.shape[0]), used
 
     def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
@@ -631,15 +639,35 @@ class IndexReader:
         dark-faced the frame is the negative, and this reads the photo itself.)
         ``readings`` gets the negative look's index readings; ``framed`` holds the frame's
         own look's."""
-        negative = 255 - frame
-        nb, ns, looks = self.index_looks(negative, card_conf)
+        return self._and_look(frame, 255 - frame, sure, dets, card_conf, min_conf, readings,
+                              framed)
+
+    def _and_look(self, frame: np.ndarray, other: np.ndarray, sure: np.ndarray,
+                  dets: Detections, card_conf: float | None, min_conf: float,
+                  readings: list[IndexReading] | None = None,
+                  framed: Sequence[IndexReading] = (), over: bool = True) -> Detections:
+        """``dets``, the cards read in ``frame``, and the cards read in ``other``, another
+        look at it (its negative: `_and_negative`; its grey levels stretched: `levelled`)
+        where the localiser finds indices there that are not in ``sure`` (the boxes of the
+        indices read at ``min_conf`` or more so far). A card of the other look is added where
+        no card was read, or over one whose indices read as its code too unsurely
+        (`read_otherwise`; without ``over``, never on nearly the same box as one:
+        `SAME_CARD_IOU`), and only where an index of its code lies by a corner of its
+        box (`cornered`). ``readings`` gets the other look's index readings; ``framed``
+        holds those read so far."""
+        nb, ns, looks = self.index_looks(other, card_conf)
         if not len(nb) or (len(sure) and overlapped(sure, nb).all()):
             return dets
         used: list[IndexReading] = []
-        more = self._read(negative, nb, ns, min_conf, used, looks)
+        more = self._read(other, nb, ns, min_conf, used, looks)
         if readings is not None:
             readings.extend(used)
+        from vision.readers.detector import iou_matrix
+
+        same = (iou_matrix(more.xyxy, dets.xyxy) >= SAME_CARD_IOU).any(axis=1) if (
+            not over and len(dets) and len(more)) else np.zeros(len(more), bool)
         keep = [i for i in range(len(more)) if more.labels[i] not in dets.labels
+                and not same[i]
                 and not (len(dets) and overlapped(dets.xyxy, more.xyxy[i:i + 1])[0]
                          and read_otherwise(more.labels[i], more.xyxy[i], used, framed))
                 and cornered(past_edges(more.xyxy[i], frame.shape[1], frame.shape[0]),
@@ -1085,6 +1113,25 @@ def as_light_face(frame: np.ndarray, paper: np.ndarray, ink: np.ndarray) -> np.n
     return frame
 
 
+def surely_read(readings: Sequence[IndexReading], min_conf: float) -> np.ndarray:
+    """(N, 4) the boxes of the ``readings`` read at ``min_conf`` or more."""
+    return np.array([r.box for r in readings if r.confidence >= min_conf],
+                    np.float32).reshape(-1, 4)
+
+
+def levelled(frame: np.ndarray, below: float) -> np.ndarray | None:
+    """``frame`` (BGR) with its grey levels stretched so that the 1st percentile is black
+    and the 99.5th white, where they lie less than ``below`` apart (a dim or flat frame:
+    a dark room, a grey webcam); None otherwise. Every channel is stretched alike, so a
+    red suit stays red."""
+    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    lo, hi = (float(v) for v in np.percentile(grey, (1.0, 99.5)))
+    if hi - lo >= below:
+        return None
+    gain = 255.0 / max(hi - lo, 1.0)
+    return np.clip((frame.astype(np.float32) - lo) * gain, 0, 255).astype(np.uint8)
+
+
 def luma(bgr: np.ndarray) -> float:
     """The brightness of a BGR colour (Rec. 601 weights)."""
     return float(np.dot(np.asarray(bgr, np.float32), [0.114, 0.587, 0.299]))
@@ -1101,6 +1148,11 @@ FULL_LOOK, COARSE_LOOK, MAGNIFIED_LOOK = 0, 1, 2
 #: time read alike with 32, 48, 64, 80 and 96; below 80 the coarse look also re-boxed
 #: ordinary indices in piles (models/INDEX.md, "Twelfth session").
 COARSE_PX = 96.0
+
+#: How much a card read in a dim frame's levelled look (`levelled`) may overlap a card the
+#: frame itself read (intersection over union) and still be another card: above it, the
+#: two are one card read two ways, and the frame's reading stands.
+SAME_CARD_IOU = 0.5
 
 
 def overlapped(a: np.ndarray, b: np.ndarray, share: float = 0.3) -> np.ndarray:

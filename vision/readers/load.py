@@ -65,6 +65,17 @@ PHOTO_MAGNIFY, PHOTO_MAGNIFIED_SURE = 1.0, 0.85
 #: --without-dev`) 864 / 9 / 117 either way. models/INDEX.md, "Forty-eighth session".
 PHOTO_OCR_SURE = -4.0
 
+#: A photo whose grey levels span less than this (1st to 99.5th percentile: a dim room, a
+#: grey webcam frame) is also read with them stretched to black and white (`IndexReader`
+#: ``level_below``), for the indices the localiser finds only there; a card read so counts
+#: where no card of the photo itself lies. Chosen on the training designs' rendered tables
+#: (`bench_reader_conditions.py --designs train --seed 11 --scenes 12`): 0.891 / 0.560 as
+#: before, 0.894 / 0.577 at 170, 0.885 / 0.577 at 210. Held-out designs 0.929 / 0.491 ->
+#: 0.930 / 0.498, no phantom on 200 empty tables; all real photos (`bench_real_pooled.py`)
+#: 1401 / 21 / 155 -> 1404 / 22 / 152 (right / wrong / missed). models/INDEX.md,
+#: "Fifty-second session".
+PHOTO_LEVEL_BELOW = 170.0
+
 
 def load_reader(reader: str = "auto", model: str | Path | None = None,
                 conf: float | None = None, threads: int = 2, table: bool = False,
@@ -95,6 +106,7 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
             kwargs.setdefault("magnify", PHOTO_MAGNIFY)
             kwargs.setdefault("magnified_sure", PHOTO_MAGNIFIED_SURE)
             kwargs.setdefault("ocr_sure", PHOTO_OCR_SURE)
+            kwargs.setdefault("level_below", PHOTO_LEVEL_BELOW)
             if kwargs.get("deck") is None:
                 # The photo models, where installed; with a deck profile the models it was
                 # taught on (its layers read those heads' feature), as at the table.
