@@ -664,8 +664,9 @@ class IndexReader:
             readings.extend(used)
         from vision.readers.detector import iou_matrix
 
-        same = (iou_matrix(more.xyxy, dets.xyxy) >= SAME_CARD_IOU).any(axis=1) if (
-            not over and len(dets) and len(more)) else np.zeros(len(more), bool)
+        same = np.zeros(len(more), bool)
+        if not over and len(dets) and len(more):
+            same = np.asarray((iou_matrix(more.xyxy, dets.xyxy) >= SAME_CARD_IOU).any(axis=1))
         keep = [i for i in range(len(more)) if more.labels[i] not in dets.labels
                 and not same[i]
                 and not (len(dets) and overlapped(dets.xyxy, more.xyxy[i:i + 1])[0]
