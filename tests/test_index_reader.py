@@ -1141,27 +1141,29 @@ def test_a_photo_is_read_in_negative_only_where_indices_show_there_alone() -> No
     assert [r.code for r in readings] == ["QS", "4H", "KC"]
 
 
-def test_a_frame_is_read_with_the_index_readings_of_both_looks() -> None:
+def two_looks_reader(other: Any, negative: bool = False, level_below: float = 0.0) -> Any:
+    """An index reader whose localiser finds a QS index in a frame and, in the frame's other
+    look (``other(picture)`` says whether a picture is it), a 4H one besides; ``looks``
+    counts the pictures it localised in."""
     from vision.detections import Detections
     from vision.readers.index_reader import IndexReader
 
     class Reader(IndexReader):
-        """The photo (black) shows a QS index; its negative (white) a 4H one besides."""
-
         def __init__(self) -> None:
-            self.face, self.conf, self.negative = None, 0.5, True
+            self.face, self.conf, self.negative = None, 0.5, negative
+            self.level_below, self.looks = level_below, 0
 
         def index_looks(self, frame: np.ndarray, index_conf: float | None = None
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            boxes = [[2, 2, 12, 22]] if frame.mean() < 128 else [[2, 2, 12, 22],
-                                                                  [102, 2, 112, 22]]
+            self.looks += 1
+            boxes = [[2, 2, 12, 22], [102, 2, 112, 22]][:2 if other(frame) else 1]
             return (np.array(boxes, np.float32), np.full(len(boxes), 0.9, np.float32),
                     np.zeros(len(boxes), bool))
 
         def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                   min_conf: float, used: list[IndexReading] | None = None,
                   looks: np.ndarray | None = None) -> Detections:
-            codes = ["QS"] if frame.mean() < 128 else ["QS", "4H"]
+            codes = ["QS", "4H"][:len(boxes)]
             if used is not None:
                 used.extend(reading(c, tuple(b)) for c, b in zip(codes, boxes.tolist(),
                                                                   strict=True))
@@ -1169,16 +1171,23 @@ def test_a_frame_is_read_with_the_index_readings_of_both_looks() -> None:
             return Detections(np.array(cards, np.float32), np.full(len(codes), 0.9, np.float32),
                               np.array([CARD_CODES.index(c) for c in codes]))
 
+    return Reader()
+
+
+def test_a_frame_is_read_with_the_index_readings_of_both_looks() -> None:
+    # The photo (black) shows a QS index; its negative (white) a 4H one besides.
+    def looks() -> Any:
+        return two_looks_reader(lambda f: f.mean() >= 128, negative=True)
+
     frame = np.zeros((160, 260, 3), np.uint8)
-    dets, readings = Reader().read_frame(frame)
-    assert dets.labels == ["QS", "4H"] == Reader().detect(frame).labels
+    dets, readings = looks().read_frame(frame)
+    assert dets.labels == ["QS", "4H"] == looks().detect(frame).labels
     # The photo's own reading first, then the negative's (its QS and the 4H it alone shows).
     assert [r.code for r in readings] == ["QS", "QS", "4H"]
 
 
 def test_a_dim_frame_is_also_read_with_its_levels_stretched() -> None:
-    from vision.detections import Detections
-    from vision.readers.index_reader import IndexReader, levelled
+    from vision.readers.index_reader import levelled
 
     # A frame whose grey levels span the whole range is left alone; a dim one is stretched
     # to black and white, every channel alike (a red suit stays red).
@@ -1194,41 +1203,19 @@ def test_a_dim_frame_is_also_read_with_its_levels_stretched() -> None:
     assert out[50, 50, 2] == 255 and out[50, 50, 0] == 0
     assert levelled(dim, 30) is None  # (levels 10-50: 40 apart)
 
-    class Reader(IndexReader):
-        """In the dim frame the localiser finds a QS index; stretched, a 4H one besides."""
-
-        def __init__(self, level_below: float) -> None:
-            self.face, self.conf, self.negative = None, 0.5, False
-            self.level_below, self.looks = level_below, 0
-
-        def index_looks(self, frame: np.ndarray, index_conf: float | None = None
-                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            self.looks += 1
-            boxes = [[2, 2, 12, 22]] if frame.max() < 255 else [[2, 2, 12, 22],
-                                                                 [102, 2, 112, 22]]
-            return (np.array(boxes, np.float32), np.full(len(boxes), 0.9, np.float32),
-                    np.zeros(len(boxes), bool))
-
-        def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
-                  min_conf: float, used: list[IndexReading] | None = None,
-                  looks: np.ndarray | None = None) -> Detections:
-            codes = ["QS", "4H"][:len(boxes)]
-            if used is not None:
-                used.extend(reading(c, tuple(b)) for c, b in zip(codes, boxes.tolist(),
-                                                                  strict=True))
-            cards = [[0, 0, 50, 70], [100, 0, 150, 70]][:len(codes)]
-            return Detections(np.array(cards, np.float32), np.full(len(codes), 0.9, np.float32),
-                              np.array([CARD_CODES.index(c) for c in codes]))
+    # In the dim frame the localiser finds a QS index; stretched, a 4H one besides.
+    def stretched(f: np.ndarray) -> bool:
+        return bool(f.max() == 255)
 
     frame = np.full((160, 260, 3), 20, np.uint8)
     frame[80:] = 70
-    assert Reader(0.0).detect(frame).labels == ["QS"]
-    reader = Reader(170.0)
+    assert two_looks_reader(stretched).detect(frame).labels == ["QS"]
+    reader = two_looks_reader(stretched, level_below=170.0)
     dets, readings = reader.read_frame(frame)
     assert dets.labels == ["QS", "4H"] and [r.code for r in readings] == ["QS", "QS", "4H"]
     # A frame that spans the range is looked at once.
     frame[80:] = 250
-    reader = Reader(170.0)
+    reader = two_looks_reader(stretched, level_below=170.0)
     assert reader.detect(frame).labels == ["QS"] and reader.looks == 1
 
 
