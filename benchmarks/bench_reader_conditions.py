@@ -13,7 +13,7 @@ With ``--errors`` every wrong reading is listed with the card it lies on, and th
 readings are counted by kind (`error_kind`).
 
     python benchmarks/bench_reader_conditions.py [--scenes 30] [--reader index|card] [--size 1600]
-        [--magnify 2] [--errors] [--courts-by-index]
+        [--magnify 2] [--level-below 0] [--errors] [--courts-by-index]
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ The dev photos are for measuring, not for choosing: ``--without-dev`` leaves the
 spoilt copies out, for a choice between training runs that keeps the dev set a measurement.
 
     python benchmarks/bench_real_pooled.py [--reader hybrid|index|card] [--without-dev] [--json]
-        [--courts-by-index]
+        [--courts-by-index] [--level-below 0]
 """
 
 from __future__ import annotations
