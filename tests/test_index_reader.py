@@ -1187,7 +1187,7 @@ def test_a_frame_is_read_with_the_index_readings_of_both_looks() -> None:
 
 
 def test_a_dim_frame_is_also_read_with_its_levels_stretched() -> None:
-    from vision.readers.index_reader import levelled
+    from vision.readers.index_reader import grey_percentiles, levelled
 
     # A frame whose grey levels span the whole range is left alone; a dim one is stretched
     # to black and white, every channel alike (a red suit stays red).
@@ -1202,6 +1202,12 @@ def test_a_dim_frame_is_also_read_with_its_levels_stretched() -> None:
     assert out[0, 0].tolist() == [0, 0, 0] and out[99, 99].tolist() == [255, 255, 255]
     assert out[50, 50, 2] == 255 and out[50, 50, 0] == 0
     assert levelled(dim, 30) is None  # (levels 10-50: 40 apart)
+    # Its percentiles come from the grey histogram, exactly as numpy's would.
+    rng = np.random.default_rng(5)
+    for shape, top in (((37, 53), 256), ((480, 640), 90), ((1, 7), 3)):
+        grey = rng.integers(0, top, shape).astype(np.uint8)
+        qs = (1.0, 99.5, 50.0, 33.3)
+        assert grey_percentiles(grey, qs) == np.percentile(grey, qs).tolist()
 
     # In the dim frame the localiser finds a QS index; stretched, a 4H one besides.
     def stretched(f: np.ndarray) -> bool:

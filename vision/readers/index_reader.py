@@ -1125,12 +1125,29 @@ def levelled(frame: np.ndarray, below: float) -> np.ndarray | None:
     and the 99.5th white, where they lie less than ``below`` apart (a dim or flat frame:
     a dark room, a grey webcam); None otherwise. Every channel is stretched alike, so a
     red suit stays red."""
-    grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-    lo, hi = (float(v) for v in np.percentile(grey, (1.0, 99.5)))
+    lo, hi = grey_percentiles(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), (1.0, 99.5))
     if hi - lo >= below:
         return None
     gain = 255.0 / max(hi - lo, 1.0)
     return np.clip((frame.astype(np.float32) - lo) * gain, 0, 255).astype(np.uint8)
+
+
+def grey_percentiles(grey: np.ndarray, qs: Sequence[float]) -> list[float]:
+    """``np.percentile(grey, qs)`` (its linear method, to the last bit) for a uint8 picture,
+    from its 256-bin histogram instead of a sort: 2 ms instead of 120 for a 12-megapixel
+    photo, every one of which `levelled` looks at."""
+    cum = np.cumsum(cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel().astype(np.int64))
+    n = int(cum[-1])
+    out = []
+    for q in qs:
+        pos = (n - 1) * (float(q) / 100)
+        k = math.floor(pos)
+        t = pos - k
+        # The k-th and (k+1)-th smallest levels (0-based): the first whose count passes k.
+        a = float(np.searchsorted(cum, k, side="right"))
+        b = float(np.searchsorted(cum, min(k + 1, n - 1), side="right"))
+        out.append(b - (b - a) * (1 - t) if t >= 0.5 else a + (b - a) * t)
+    return out
 
 
 def luma(bgr: np.ndarray) -> float:
