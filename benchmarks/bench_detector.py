@@ -77,10 +77,11 @@ def main() -> int:
     kw: dict[str, Any] = {}
     if args.reader == "card" or args.model:
         kw = {"imgsz": args.imgsz, "classifier": False if args.one_stage else "auto"}
-    elif args.no_ocr:
-        kw = {"ocr": False}
-    if args.level_below is not None and not (args.reader == "card" or args.model):
-        kw["level_below"] = args.level_below
+    else:
+        if args.no_ocr:
+            kw["ocr"] = False
+        if args.level_below is not None:
+            kw["level_below"] = args.level_below
     # (what it is, the reader): "auto" as the table resolves it, then as photos do (these
     # with ``kw``: --no-ocr).
     if args.reader == "auto" and not args.model:

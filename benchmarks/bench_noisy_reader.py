@@ -80,8 +80,6 @@ SETTINGS: dict[str, dict[str, float]] = {
 }
 
 
-
-
 def normalise(events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Corrections applied, the vision's extra fields dropped, and the orders a camera cannot
     know made canonical (a revealed hand is a set; a multi-card play keeps its first card)."""

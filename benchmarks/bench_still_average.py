@@ -170,5 +170,6 @@ def still_ages(truths: Sequence[FrameTruth]) -> list[list[int]]:
         out.append(ages)
     return out
 
+
 if __name__ == "__main__":
     raise SystemExit(main())
