@@ -73,6 +73,10 @@ def main() -> int:
     ap.add_argument("--level-below", type=float, default=None,
                     help="index readers: also read a frame whose grey levels span less than "
                          "this stretched (IndexReader level_below; 0: never)")
+    ap.add_argument("--sharpen", type=float, default=None,
+                    help="index readers: also read a frame no larger than twice the "
+                         "localiser's size with its edges sharpened this much (IndexReader "
+                         "sharpen; 0: never)")
     args = ap.parse_args()
     kw: dict[str, Any] = {}
     if args.reader == "card" or args.model:
@@ -82,6 +86,8 @@ def main() -> int:
             kw["ocr"] = False
         if args.level_below is not None:
             kw["level_below"] = args.level_below
+        if args.sharpen is not None:
+            kw["sharpen"] = args.sharpen
     # (what it is, the reader): "auto" as the table resolves it, then as photos do (these
     # with ``kw``: --no-ocr).
     if args.reader == "auto" and not args.model:

@@ -13,7 +13,7 @@ With ``--errors`` every wrong reading is listed with the card it lies on, and th
 readings are counted by kind (`error_kind`).
 
     python benchmarks/bench_reader_conditions.py [--scenes 30] [--reader index|card] [--size 1600]
-        [--magnify 2] [--level-below 0] [--errors] [--courts-by-index]
+        [--magnify 2] [--level-below 0] [--sharpen 0] [--errors] [--courts-by-index]
 """
 
 from __future__ import annotations
@@ -152,6 +152,10 @@ def main() -> int:
     ap.add_argument("--level-below", type=float, default=None,
                     help="also read a frame whose grey levels span less than this stretched "
                          "(IndexReader level_below; 0: never; default: the reader's own)")
+    ap.add_argument("--sharpen", type=float, default=None,
+                    help="also read a frame no larger than twice the localiser's size "
+                         "with its edges sharpened this much (IndexReader sharpen; 0: "
+                         "never; default: the reader's own)")
     ap.add_argument("--errors", action="store_true",
                     help="list every wrong reading and count them by kind")
     ap.add_argument("--courts-by-index", action="store_true",
@@ -171,6 +175,8 @@ def main() -> int:
         kw["courts_by_index"] = True
     if args.level_below is not None:
         kw["level_below"] = args.level_below
+    if args.sharpen is not None:
+        kw["sharpen"] = args.sharpen
     reader = load_reader(args.reader, conf=args.conf, **kw)
     print(f"reader: {type(reader).__name__}; {args.designs} designs: {', '.join(names)}; "
           f"{args.scenes} scenes per condition, {args.size} px")

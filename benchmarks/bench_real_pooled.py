@@ -25,7 +25,7 @@ The dev photos are for measuring, not for choosing: ``--without-dev`` leaves the
 spoilt copies out, for a choice between training runs that keeps the dev set a measurement.
 
     python benchmarks/bench_real_pooled.py [--reader hybrid|index|card] [--without-dev] [--json]
-        [--courts-by-index] [--level-below 0]
+        [--courts-by-index] [--level-below 0] [--sharpen 0]
 """
 
 from __future__ import annotations
@@ -127,10 +127,16 @@ def main() -> int:
     ap.add_argument("--level-below", type=float, default=None,
                     help="also read a photo whose grey levels span less than this stretched "
                          "(IndexReader level_below; 0: never; default: the reader's own)")
+    ap.add_argument("--sharpen", type=float, default=None,
+                    help="also read a frame no larger than twice the localiser's size "
+                         "with its edges sharpened this much (IndexReader sharpen; 0: "
+                         "never; default: the reader's own)")
     args = ap.parse_args()
     kw: dict[str, object] = {"courts_by_index": True} if args.courts_by_index else {}
     if args.level_below is not None:
         kw["level_below"] = args.level_below
+    if args.sharpen is not None:
+        kw["sharpen"] = args.sharpen
     reader = load_reader(args.reader, **kw)
     t0 = time.time()
     sets = pooled(reader, None if args.without_dev else args.dev, args.src)

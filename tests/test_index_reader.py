@@ -1141,7 +1141,8 @@ def test_a_photo_is_read_in_negative_only_where_indices_show_there_alone() -> No
     assert [r.code for r in readings] == ["QS", "4H", "KC"]
 
 
-def two_looks_reader(other: Any, negative: bool = False, level_below: float = 0.0) -> Any:
+def two_looks_reader(other: Any, negative: bool = False, level_below: float = 0.0,
+                     sharpen: float = 0.0) -> Any:
     """An index reader whose localiser finds a QS index in a frame and, in the frame's other
     look (``other(picture)`` says whether a picture is it), a 4H one besides; ``looks``
     counts the pictures it localised in."""
@@ -1152,6 +1153,7 @@ def two_looks_reader(other: Any, negative: bool = False, level_below: float = 0.
         def __init__(self) -> None:
             self.face, self.conf, self.negative = None, 0.5, negative
             self.level_below, self.looks = level_below, 0
+            self.sharpen, self.imgsz = sharpen, 640
 
         def index_looks(self, frame: np.ndarray, index_conf: float | None = None
                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -1223,6 +1225,45 @@ def test_a_dim_frame_is_also_read_with_its_levels_stretched() -> None:
     frame[80:] = 250
     reader = two_looks_reader(stretched, level_below=170.0)
     assert reader.detect(frame).labels == ["QS"] and reader.looks == 1
+
+
+def test_a_small_frame_is_also_read_with_its_edges_sharpened() -> None:
+    import cv2
+
+    from vision.readers.index_reader import sharpened
+
+    # A soft edge between grey 100 and 150 is made steeper, overshooting on both sides; a
+    # flat frame, or one sharpened by nothing, is left as it was.
+    soft = np.full((60, 120, 3), 100, np.uint8)
+    soft[:, 60:] = 150
+    soft = cv2.GaussianBlur(soft, (0, 0), 1.5)
+    out = sharpened(soft, 1.0)
+    assert out.dtype == np.uint8 and out.shape == soft.shape
+    steepest = np.abs(np.diff(soft[30, :, 0].astype(int))).max()
+    assert np.abs(np.diff(out[30, :, 0].astype(int))).max() > steepest
+    assert out.min() < 100 and out.max() > 150
+    flat = np.full((60, 120, 3), 77, np.uint8)
+    assert np.array_equal(sharpened(flat, 2.0), flat)
+    assert np.array_equal(sharpened(soft, 0.0), soft)
+
+    # In the soft frame the localiser finds a QS index; sharpened, a 4H one besides.
+    def sharp(f: np.ndarray) -> bool:
+        return bool(f.min() < 99)
+
+    frame = np.full((160, 260, 3), 100, np.uint8)
+    frame[:, 130:] = 150
+    frame = cv2.GaussianBlur(frame, (0, 0), 1.5)
+    assert two_looks_reader(sharp).detect(frame).labels == ["QS"]
+    reader = two_looks_reader(sharp, sharpen=1.0)
+    dets, readings = reader.read_frame(frame)
+    assert dets.labels == ["QS", "4H"] and [r.code for r in readings] == ["QS", "QS", "4H"]
+    assert reader.looks == 2
+    # A frame over twice the localiser's size is sharpened by its shrinking: looked at once.
+    large = np.full((200, 1400, 3), 100, np.uint8)
+    large[:, 700:] = 150
+    large = cv2.GaussianBlur(large, (0, 0), 1.5)
+    reader = two_looks_reader(sharp, sharpen=1.0)
+    assert reader.detect(large).labels == ["QS"] and reader.looks == 1
 
 
 def test_a_card_read_in_the_levelled_look_on_a_card_already_read_is_that_card() -> None:

@@ -234,6 +234,11 @@ class IndexReader:
       1st to the 99.5th percentile; 0: never), is also read with them stretched to black
       and white (`levelled`), where the localiser finds indices there that it did not find
       surely read in the frame (`_and_look`).
+    - ``sharpen``: a frame no larger than twice the localiser's size is also read with its
+      edges sharpened by this much (an unsharp mask, `sharpened`; 0: never), where the
+      localiser finds indices there that it did not find surely read in the frame (a soft
+      webcam frame's small indices). A larger frame is sharpened by its own shrinking to
+      the localiser's size.
     - ``coarse``: also look at the frame at half the localiser's size for indices larger
       than it learnt (a close-up; `index_looks`); what it boxes counts only where the heads
       are sure it is an index (is-index at least ``faint_index``).
@@ -262,7 +267,7 @@ class IndexReader:
     names = CARD_CODES
     regrow = gaps = True
     magnify, magnified_sure = 1.0, 0.85
-    level_below = 0.0
+    level_below = sharpen = 0.0
     ocr_sure = -math.inf
     courts_by_index = False
 
@@ -279,7 +284,8 @@ class IndexReader:
                  faint_below: float = 0.0, faint_index: float = 0.9, alike: bool = True,
                  coarse: bool = False, eighths: bool = False, regrow: bool = True,
                  gaps: bool = True, magnify: float = 1.0, magnified_sure: float = 0.85,
-                 courts_by_index: bool = False, level_below: float = 0.0) -> None:
+                 courts_by_index: bool = False, level_below: float = 0.0,
+                 sharpen: float = 0.0) -> None:
         self.localiser_path = Path(localiser) if localiser else localiser_path()
         if not self.localiser_path.exists():
             raise FileNotFoundError(f"index localiser not found: {self.localiser_path}")
@@ -311,6 +317,7 @@ class IndexReader:
         self.magnify, self.magnified_sure = float(magnify), float(magnified_sure)
         self.negative = bool(negative)
         self.level_below = float(level_below)
+        self.sharpen = float(sharpen)
         self.faceless = float(faceless)
         self.alike = bool(alike)
         self.faint_below, self.faint_index = float(faint_below), float(faint_index)
@@ -599,6 +606,10 @@ class IndexReader:
         if level is not None:
             dets = self._and_look(frame, level, surely_read(used, min_conf), dets, card_conf,
                                   min_conf, used, list(used), over=False)
+        if self.sharpen > 0 and max(frame.shape[:2]) <= 2 * self.imgsz:
+            dets = self._and_look(frame, sharpened(frame, self.sharpen, self.imgsz),
+                                  surely_read(used, min_conf), dets, card_conf, min_conf,
+                                  used, list(used), over=False)
         return in_frame(dets, frame.shape[1], frame.shape[0]), used
 
     def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
@@ -647,7 +658,8 @@ class IndexReader:
                   readings: list[IndexReading] | None = None,
                   framed: Sequence[IndexReading] = (), over: bool = True) -> Detections:
         """``dets``, the cards read in ``frame``, and the cards read in ``other``, another
-        look at it (its negative: `_and_negative`; its grey levels stretched: `levelled`)
+        look at it (its negative: `_and_negative`; its grey levels stretched: `levelled`;
+        its edges sharpened: `sharpened`)
         where the localiser finds indices there that are not in ``sure`` (the boxes of the
         indices read at ``min_conf`` or more so far). A card of the other look is added where
         no card was read, or over one whose indices read as its code too unsurely
@@ -1130,6 +1142,21 @@ def levelled(frame: np.ndarray, below: float) -> np.ndarray | None:
         return None
     gain = 255.0 / max(hi - lo, 1.0)
     return np.clip((frame.astype(np.float32) - lo) * gain, 0, 255).astype(np.uint8)
+
+
+#: The unsharp mask's blur (`sharpened`), in the localiser's input pixels: about the soft
+#: focus of a cheap webcam (the rendered webcam frames' 0.8-1.8 px).
+SHARPEN_SIGMA = 1.5
+
+
+def sharpened(frame: np.ndarray, amount: float, imgsz: int = 640) -> np.ndarray:
+    """``frame`` (BGR) with its edges sharpened: an unsharp mask, the frame plus ``amount``
+    times its difference from itself blurred by ``SHARPEN_SIGMA`` pixels as the localiser
+    sees it (read at ``imgsz`` on its longer side; a smaller frame, at its own scale)."""
+    sigma = SHARPEN_SIGMA * max(1.0, max(frame.shape[:2]) / imgsz)
+    f = frame.astype(np.float32)
+    soft = cv2.GaussianBlur(f, (0, 0), sigma)
+    return np.clip(f + amount * (f - soft), 0, 255).astype(np.uint8)
 
 
 def grey_percentiles(grey: np.ndarray, qs: Sequence[float]) -> list[float]:

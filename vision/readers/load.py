@@ -76,6 +76,15 @@ PHOTO_OCR_SURE = -4.0
 #: "Fifty-second session".
 PHOTO_LEVEL_BELOW = 170.0
 
+#: A photo no larger than twice the localiser's size (a webcam frame, a phone's small copy)
+#: is also read with its edges sharpened this much (`IndexReader` ``sharpen``: an unsharp
+#: mask at 1.5 px), for the soft small indices the localiser finds only there; a card read
+#: so counts where no card of the photo itself lies. Chosen on the training designs'
+#: rendered tables (`bench_reader_conditions.py --designs train --seed 11 --scenes 12`):
+#: 0.894 / 0.577 as before, 0.895 / 0.583 at 1, 0.891 / 0.586 at 2 (a blur of 1 px, not
+#: 1.5, at 1: 0.885 / 0.577). models/INDEX.md, "Fifty-third session".
+PHOTO_SHARPEN = 1.0
+
 
 def load_reader(reader: str = "auto", model: str | Path | None = None,
                 conf: float | None = None, threads: int = 2, table: bool = False,
@@ -107,6 +116,7 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
             kwargs.setdefault("magnified_sure", PHOTO_MAGNIFIED_SURE)
             kwargs.setdefault("ocr_sure", PHOTO_OCR_SURE)
             kwargs.setdefault("level_below", PHOTO_LEVEL_BELOW)
+            kwargs.setdefault("sharpen", PHOTO_SHARPEN)
             if kwargs.get("deck") is None:
                 # The photo models, where installed; with a deck profile the models it was
                 # taught on (its layers read those heads' feature), as at the table.
