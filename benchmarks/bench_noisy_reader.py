@@ -30,8 +30,8 @@ The ``model`` setting reads the same rounds with the shipped models instead (iss
 whole-card reader zone by zone and the index reader's second looks, on 640 x 480 frames with
 the renderer's sensor noise (about 1.5 min a round on 2 cores). ``webcam`` reads them on the
 frames of a cheap webcam in a dim room (`WEBCAM_SPOILT`), averaged where the table lies still
-as the pipeline does; ``webcam-raw`` and ``model-raw`` read each frame as it comes (no
-averaging).
+as the pipeline does; ``soft`` on those frames out of focus too (a blur of 1.2 px);
+``webcam-raw`` and ``model-raw`` read each frame as it comes (no averaging).
 """
 
 from __future__ import annotations
@@ -74,6 +74,8 @@ SETTINGS: dict[str, dict[str, float]] = {
     # The same on the frames of a cheap webcam in a dim room (`WEBCAM_SPOILT`), averaged
     # where the table lies still as the pipeline averages them (`vision.denoise.StillAverage`) ...
     "webcam": {"model": 1.0, "webcam": 1.0},
+    # ... and with its focus soft too (`RenderConfig` ``blur``, pixels).
+    "soft": {"model": 1.0, "webcam": 1.0, "blur": 1.2},
     # ... and each frame read as it comes (``average`` 0), as before averaging, for both.
     "webcam-raw": {"model": 1.0, "webcam": 1.0, "raw": 1.0},
     "model-raw": {"model": 1.0, "raw": 1.0},
@@ -263,6 +265,8 @@ def run_round(game: str, seed: int, noise: Mapping[str, float], fps: float,
         cfg = RenderConfig(fps=fps, seed=seed)
         if noise.get("webcam"):
             cfg = replace(cfg, **WEBCAM_SPOILT)
+        if noise.get("blur"):
+            cfg = replace(cfg, blur=noise["blur"])
         video = TableVideo(events, cfg if deck is None else replace(cfg, deck=deck))
         source = RenderedSource(video)
         reader, name, look = demo_readers(source, "model")

@@ -15,7 +15,7 @@ reading of its code lies on it. Per setting it prints:
 
     python benchmarks/bench_still_average.py [--games michigan-rummy,oh-claire,great-lakes]
         [--seeds 2] [--first-seed 40] [--averages 0,8,16] [--noise 14 --salt 0.01
-        --contrast 0.5] [--every 3] [--deck dondorf]
+        --contrast 0.5] [--blur 1.2] [--every 3] [--deck dondorf]
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ def main() -> int:
     ap.add_argument("--noise", type=float, default=WEBCAM_SPOILT["noise"])
     ap.add_argument("--salt", type=float, default=WEBCAM_SPOILT["salt"])
     ap.add_argument("--contrast", type=float, default=WEBCAM_SPOILT["contrast"])
+    ap.add_argument("--blur", type=float, default=0.0,
+                    help="soft focus: a Gaussian blur of this many pixels (RenderConfig blur)")
     ap.add_argument("--every", type=int, default=3, help="read one frame in this many")
     ap.add_argument("--settled", type=int, default=1,
                     help="frames a card must have lain still to count")
@@ -71,7 +73,7 @@ def main() -> int:
     for game in args.games.split(","):
         for seed in range(args.first_seed, args.first_seed + args.seeds):
             cfg = RenderConfig(seed=seed, fps=args.fps, noise=args.noise, salt=args.salt,
-                               contrast=args.contrast)
+                               contrast=args.contrast, blur=args.blur)
             video = TableVideo(simulated_round(game, seed=seed),
                                cfg if args.deck is None else replace(cfg, deck=args.deck))
             profile = video.profile()
@@ -110,7 +112,7 @@ def main() -> int:
             print(f"  {game} {seed}: " + ", ".join(
                 f"{d}: {share(right[d])}" for d in depths), flush=True)
     print(f"deck {args.deck or 'of the demo table'}; noise {args.noise}, salt {args.salt}, "
-          f"contrast {args.contrast}; games "
+          f"contrast {args.contrast}, blur {args.blur}; games "
           f"{args.games}, seeds {args.first_seed}-{args.first_seed + args.seeds - 1}; one "
           f"frame in {args.every} read, every zone")
     print("| frames averaged | read | lain still 1-2 | 3-7 | 8+ | wrong / frame |")

@@ -177,3 +177,17 @@ def test_a_cheap_webcam_dims_and_specks_each_frame_its_own_way() -> None:
     assert np.percentile(one, 95) - np.percentile(one, 5) < 0.7 * (
         np.percentile(clean, 95) - np.percentile(clean, 5))
     assert np.abs(one.astype(int) - two).mean() > 5  # each frame its own grain
+
+
+def test_a_webcam_out_of_focus_draws_softer_edges() -> None:
+    clean = TableVideo(LOG, RenderConfig(seed=2, noise=0.0)).render(1.0).image
+    soft = TableVideo(LOG, RenderConfig(seed=2, noise=0.0, blur=1.2)).render(1.0).image
+    assert soft.shape == clean.shape
+
+    def edges(img: np.ndarray) -> float:
+        grey = img.mean(axis=2)
+        return float(np.abs(np.diff(grey, axis=1)).mean() + np.abs(np.diff(grey, axis=0)).mean())
+
+    assert edges(soft) < 0.8 * edges(clean)
+    # The same table, only softer: the picture as a whole hardly moves.
+    assert abs(float(soft.mean()) - float(clean.mean())) < 1.0

@@ -61,9 +61,12 @@ class RenderConfig:
     hands: bool = True
     #: A cheap webcam's spoilers, per frame (off by default): ``salt`` is the share of pixels
     #: turned black or white (salt-and-pepper), ``contrast`` squeezes the picture towards a
-    #: dim grey (1: as drawn; 0.5: half the contrast, a dim room).
+    #: dim grey (1: as drawn; 0.5: half the contrast, a dim room); ``blur`` is a soft focus,
+    #: a Gaussian blur of that many pixels before the sensor's noise (a fixed-focus webcam a
+    #: little out of focus at the table's distance).
     salt: float = 0.0
     contrast: float = 1.0
+    blur: float = 0.0
 
 
 #: A cheap webcam in a dim room (`RenderConfig` fields): sensor noise of 14 grey levels, 1% of

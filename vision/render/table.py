@@ -206,6 +206,8 @@ class TableVideo:
         rng = np.random.default_rng(cfg.seed * 100003 + index)
         if cfg.contrast != 1.0:
             out = DIM_GREY + (out - DIM_GREY) * cfg.contrast
+        if cfg.blur > 0:
+            out = cv2.GaussianBlur(out, (0, 0), cfg.blur)
         if cfg.noise > 0:
             out += rng.normal(0, cfg.noise, out.shape[:2])[:, :, None].astype(np.float32)
         img = np.clip(out, 0, 255).astype(np.uint8)
