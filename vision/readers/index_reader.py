@@ -587,8 +587,9 @@ class IndexReader:
     def read_frame(self, frame_bgr: np.ndarray, conf: float | None = None,
                    card_conf: float | None = None) -> tuple[Detections, list[IndexReading]]:
         """The cards of one frame (as `detect`) and every index reading they were read from:
-        the frame's own look's, then its negative's (same pixel coordinates), as the heads
-        read them before the cards were fused (`bench_reader_losses.py` tells from them
+        the frame's own look's, then those of its negative, levelled and sharpened looks
+        where they were read (same pixel coordinates), as the heads read them before the
+        cards were fused (`bench_reader_losses.py` tells from them
         where a card was lost)."""
         from vision.readers.detector import _bgr, despeckled
 
@@ -1194,9 +1195,10 @@ FULL_LOOK, COARSE_LOOK, MAGNIFIED_LOOK = 0, 1, 2
 #: ordinary indices in piles (models/INDEX.md, "Twelfth session").
 COARSE_PX = 96.0
 
-#: How much a card read in a dim frame's levelled look (`levelled`) may overlap a card the
-#: frame itself read (intersection over union) and still be another card: above it, the
-#: two are one card read two ways, and the frame's reading stands.
+#: How much a card read in a dim frame's levelled look (`levelled`) or a small frame's
+#: sharpened look (`sharpened`) may overlap a card the frame itself read (intersection over
+#: union) and still be another card: above it, the two are one card read two ways, and the
+#: frame's reading stands.
 SAME_CARD_IOU = 0.5
 
 
