@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from calibration.board import BOARD_CORNERS, BoardFit, detect_board, refine_with_cups
+from calibration.focus import check_focus
 from calibration.layout import CARD_H, CARD_W
 from calibration.profile import TableProfile
 
@@ -19,8 +20,9 @@ class CalibrationError(RuntimeError):
 
 
 def fit_board(frames: Iterable[np.ndarray], needed: int = 3, max_frames: int = 60
-              ) -> tuple[BoardFit, tuple[int, int]]:
-    """Detect the board in up to ``max_frames`` frames; the median of ``needed`` good fits."""
+              ) -> tuple[BoardFit, tuple[int, int], np.ndarray]:
+    """Detect the board in up to ``max_frames`` frames; the median of ``needed`` good fits,
+    the frames' size, and the last frame the board was found in."""
     fits: list[BoardFit] = []
     size = (0, 0)
     last: np.ndarray | None = None
@@ -42,16 +44,20 @@ def fit_board(frames: Iterable[np.ndarray], needed: int = 3, max_frames: int = 6
     hom = cv2.getPerspectiveTransform(BOARD_CORNERS, corners)
     fit = BoardFit(np.asarray(hom, np.float64), corners, max(f.score for f in fits),
                    any(f.oriented for f in fits))
-    return refine_with_cups(last, fit), size
+    return refine_with_cups(last, fit), size, last
 
 
 def calibrate(frames: Iterable[np.ndarray], game: str, seats: int,
               disk: list[str] | None = None) -> TableProfile:
-    """A profile for ``game`` with ``seats`` players from frames of the (empty) table."""
-    fit, size = fit_board(frames)
+    """A profile for ``game`` with ``seats`` players from frames of the (empty) table; its
+    ``meta["warnings"]`` say what the user should mend (`check_zones`, `check_focus`)."""
+    fit, size, last = fit_board(frames)
     profile = TableProfile.propose(fit.homography, size, game, seats, disk)
     profile.meta.update({"board_score": round(fit.score, 3), "oriented": fit.oriented})
     warn = check_zones(profile)
+    soft = check_focus(last, profile.board_corners_px())
+    if soft is not None:
+        warn.append(soft)
     if warn:
         profile.meta["warnings"] = warn
     return profile

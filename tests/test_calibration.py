@@ -168,3 +168,43 @@ def test_draw_profile_keeps_the_frame_size() -> None:
     video, prof = profile_of()
     img = draw_profile(video.render(0.0).image, prof)
     assert img.shape == (480, 640, 3)
+
+
+def test_a_soft_picture_is_told_apart_from_a_sharp_one() -> None:
+    from dataclasses import replace
+
+    from calibration.focus import SOFT_FOCUS_PX, check_focus, edge_blur
+    from vision.render.plan import WEBCAM_SPOILT
+
+    # The board's edges judged on rendered tables, in focus and blurred, with and without a
+    # dim webcam's grain and specks: the estimate follows the blur.
+    def soft(blur: float, webcam: bool) -> float:
+        cfg = replace(RenderConfig(seed=3, blur=blur), **(WEBCAM_SPOILT if webcam else {}))
+        video = TableVideo(SETUP, cfg)
+        board = video.profile().board_corners_px()
+        frame = video.render(0.0).image
+        mask = np.zeros(frame.shape[:2], np.uint8)
+        cv2.fillPoly(mask, [np.round(board).astype(np.int32)], 1)
+        est = edge_blur(frame, mask.astype(bool))
+        assert est is not None
+        return est
+
+    for webcam in (False, True):
+        sharp, half, blurred = soft(0.0, webcam), soft(0.6, webcam), soft(1.2, webcam)
+        assert sharp < half < blurred
+        assert sharp < SOFT_FOCUS_PX - 0.2 and blurred > SOFT_FOCUS_PX + 0.1
+        assert half < SOFT_FOCUS_PX
+    # Nothing to judge on a blank frame; a sharp or soft picture warned of only when soft.
+    assert edge_blur(np.full((120, 160, 3), 90, np.uint8)) is None
+    video = TableVideo(SETUP, RenderConfig(seed=3, blur=1.2))
+    assert "out of focus" in (check_focus(video.render(0.0).image) or "")
+    assert check_focus(TableVideo(SETUP, RenderConfig(seed=3)).render(0.0).image) is None
+
+
+def test_calibration_warns_of_a_picture_out_of_focus() -> None:
+    sharp = TableVideo(SETUP, RenderConfig(seed=1)).render(0.0).image
+    assert not any("focus" in w for w in calibrate([sharp] * 3, "michigan-rummy", 4).meta.get(
+        "warnings", []))
+    soft = TableVideo(SETUP, RenderConfig(seed=1, blur=1.5)).render(0.0).image
+    prof = calibrate([soft] * 3, "michigan-rummy", 4)  # the board is still found
+    assert any("out of focus" in w for w in prof.meta["warnings"])

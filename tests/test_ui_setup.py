@@ -115,8 +115,27 @@ def test_setup_finds_the_board_in_the_camera_picture(qtbot: QtBot, tmp_path: Pat
     dlg._preview()  # the camera's picture behind the zones
     assert dlg.calibration.frame is not None and dlg.calibration.frame.shape[:2] == (480, 640)
     assert dlg.find_board(), dlg.error.text()
+    assert dlg.error.text() == ""  # nothing to mend
     found = dlg.calibration.profile
     assert found is not None
     true = video.profile().board_corners_px()
     assert np.abs(found.board_corners_px() - true).max() < 12.0  # pixels
     assert len(found.zones) == 4 and dlg.result_setup().profile is found
+
+
+def test_setup_says_when_the_camera_picture_is_out_of_focus(qtbot: QtBot,
+                                                           tmp_path: Path) -> None:
+    from vision.render.plan import RenderConfig
+    from vision.render.table import TableVideo
+
+    events = DemoTable.simulated("michigan-rummy", seed=6, rounds=1).events
+    folder = tmp_path / "cam"
+    folder.mkdir()
+    soft = TableVideo(events, RenderConfig(blur=1.5)).render(0.0).image
+    cv2.imwrite(str(folder / "0000.png"), soft)
+    dlg = SetupDialog(cameras=[])
+    qtbot.addWidget(dlg)
+    dlg.source.setEditText(str(folder))
+    dlg._preview()
+    assert dlg.find_board()  # the board is found, and the user is told to focus
+    assert "out of focus" in dlg.error.text() and "focus ring" in dlg.error.text()

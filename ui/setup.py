@@ -116,6 +116,7 @@ class SetupDialog(QDialog):
         buttons.rejected.connect(self.reject)
         self.error = QLabel("")
         self.error.setStyleSheet("color: #b3261e; font-weight: bold;")
+        self.error.setWordWrap(True)  # a calibration warning is a sentence or two
         box = QVBoxLayout(self)
         box.addWidget(self.tabs)
         box.addWidget(self.error)
@@ -409,7 +410,8 @@ class SetupDialog(QDialog):
         except (CalibrationError, ValueError) as exc:
             self.error.setText(str(exc))
             return False
-        self.error.setText("")
+        # What to mend before playing (a zone out of view, cards small, a soft picture).
+        self.error.setText("; ".join(f"Check: {w}" for w in profile.meta.get("warnings", [])))
         self.calibration.set_table(frame, profile, names)
         return True
 
