@@ -167,3 +167,58 @@ def test_referee_on_a_file_that_is_not_a_log(tmp_path: Path,
     log = tmp_path / "g.jsonl"
     log.write_text('{"event":"game","game":"michigan-rummy","players":["A","B","C"]}\n{oops\n')
     assert main(["referee", str(log)]) == 0
+
+
+class NoCard:
+    """A detector that sees no card."""
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        return Detections(np.zeros((0, 4)), np.zeros(0), np.zeros(0, np.int64))
+
+
+def test_watch_calibrating_a_soft_picture_says_to_focus(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.render.plan import RenderConfig
+    from vision.render.table import TableVideo
+
+    setup = [{"event": "game", "game": "michigan-rummy", "players": ["Ann", "Bob", "Cy"]},
+             {"event": "round", "dealer": "Ann"}]
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    soft = TableVideo(setup, RenderConfig(seed=1, blur=1.5)).render(0.0).image
+    for i in range(6):
+        cv2.imwrite(str(frames / f"{i:03d}.png"), soft)
+    monkeypatch.setattr(pipeline_cli, "build_detector", lambda args, source: NoCard())
+    args = parse("watch", str(frames), "--game", "michigan-rummy", "--players", "Ann,Bob,Cy",
+                 "--log", str(tmp_path / "g.jsonl"), "--refit-every", "0")
+    assert args.func(args) == 0  # the game is watched all the same
+    assert "warning: the picture looks out of focus" in capsys.readouterr().err
+
+
+def test_render_table_draws_a_soft_webcam(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "g.jsonl"
+    log.write_text("\n".join(json.dumps(e) for e in [
+        {"event": "game", "game": "michigan-rummy", "players": ["Ann", "Bob", "Cy"]},
+        {"event": "round", "dealer": "Ann"},
+        {"event": "play", "player": "Bob", "card": "3C"}]) + "\n")
+
+    def first_frame(*extra: str) -> np.ndarray:
+        out = tmp_path / f"t{len(extra)}.mp4"
+        args = parse("render-table", "--log", str(log), "--out", str(out), *extra)
+        assert args.func(args) == 0
+        cap = cv2.VideoCapture(str(out))
+        ok, frame = cap.read()
+        cap.release()
+        assert ok
+        return np.asarray(frame)
+
+    def edges(img: np.ndarray) -> float:
+        return float(np.abs(np.diff(img.astype(np.float32).mean(axis=2), axis=1)).mean())
+
+    assert edges(first_frame("--blur", "1.5")) < 0.8 * edges(first_frame())
+    args = parse("render-table", "--log", str(log), "--out", str(tmp_path / "x.mp4"),
+                 "--blur", "-1")
+    assert args.func(args) == 2
+    assert "--blur -1.0" in capsys.readouterr().err

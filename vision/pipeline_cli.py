@@ -398,6 +398,8 @@ def run_watch(args: argparse.Namespace) -> int:
         except CalibrationError as exc:
             print(f"companion watch: {exc}", file=sys.stderr)
             return 1
+        for warn in profile.meta.get("warnings", []):
+            print(f"companion watch: warning: {warn}", file=sys.stderr)
     try:
         detector = build_detector(args, source)
     except (OSError, ValueError) as exc:
@@ -559,6 +561,9 @@ def register_render_table(sub: argparse._SubParsersAction) -> None:
                    help="spoil the frames as a cheap webcam in a dim room does: sensor noise "
                         "of 14 grey levels, 1%% of the pixels black or white, half the "
                         "contrast")
+    p.add_argument("--blur", type=float, default=0.0,
+                   help="draw the table out of focus: a blur of this many pixels (1.2: a "
+                        "webcam that misreads cards; `companion calibrate` warns of it)")
     p.set_defaults(func=run_render_table)
 
 
@@ -582,6 +587,11 @@ def run_render_table(args: argparse.Namespace) -> int:
                        deck=args.deck or DEMO_DECK)
     if args.webcam:
         cfg = replace(cfg, **WEBCAM_SPOILT)
+    if args.blur < 0:
+        print(f"companion render-table: --blur {args.blur}: a blur is 0 pixels or more",
+              file=sys.stderr)
+        return 2
+    cfg = replace(cfg, blur=args.blur)
     truth = render_video(events, args.out, cfg)
     base = Path(args.out).with_suffix("")
     print(f"wrote {args.out} ({truth.duration:.1f} s, {len(truth.visual)} card events), "
