@@ -87,8 +87,19 @@ def edge_blur(frame: np.ndarray, mask: np.ndarray | None = None, max_edges: int 
 
 def check_focus(frame: np.ndarray, board: np.ndarray | None = None) -> str | None:
     """A warning when ``frame``, judged on the board (its corners in frame pixels, (4, 2);
-    None: the whole frame) shrunk to ``JUDGED_PX``, is out of focus; None when it is sharp
-    enough or no edge can be judged."""
+    None: the whole frame), is out of focus (`picture_blur` at ``SOFT_FOCUS_PX`` or more);
+    None when it is sharp enough or no edge can be judged."""
+    soft = picture_blur(frame, board)
+    if soft is None or soft < SOFT_FOCUS_PX:
+        return None
+    return (f"the picture looks out of focus (the board's edges blur over about {soft:.1f} "
+            "px): turn the webcam's focus ring, or move it, until the board's print is "
+            "crisp; cards are misread in a soft picture")
+
+
+def picture_blur(frame: np.ndarray, board: np.ndarray | None = None) -> float | None:
+    """`edge_blur` of ``frame`` shrunk to ``JUDGED_PX`` on its longer side (never enlarged),
+    judged inside ``board`` (its corners in frame pixels; None: the whole frame)."""
     h, w = frame.shape[:2]
     scale = min(1.0, JUDGED_PX / max(h, w))
     small = frame if scale == 1.0 else cv2.resize(
@@ -98,9 +109,4 @@ def check_focus(frame: np.ndarray, board: np.ndarray | None = None) -> str | Non
         mask = np.zeros(small.shape[:2], np.uint8)
         cv2.fillPoly(mask, [np.round(np.asarray(board, np.float64) * scale).astype(np.int32)],
                      1)
-    soft = edge_blur(small, None if mask is None else mask.astype(bool))
-    if soft is None or soft < SOFT_FOCUS_PX:
-        return None
-    return (f"the picture looks out of focus (the board's edges blur over about {soft:.1f} "
-            "px): turn the webcam's focus ring, or move it, until the board's print is "
-            "crisp; cards are misread in a soft picture")
+    return edge_blur(small, None if mask is None else mask.astype(bool))

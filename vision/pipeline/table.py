@@ -50,6 +50,13 @@ OUTAGE_GAP = 1.5
 #: How long after an outage the cards on the table are given to settle again: the table is
 #: then compared with the table before it, and nothing that settled meanwhile is logged alone.
 OUTAGE_SETTLE = 1.0
+#: How often (seconds) the picture's focus is judged on the board (`calibration.focus`),
+#: when no card moves.
+FOCUS_EVERY = 10.0
+#: While the picture is out of focus, a reading scoring below this (or the tracker's own
+#: ``confirm_below``, where higher) is held for a person instead of logged: a soft picture
+#: misreads cards with scores a sharp one gives only right readings.
+SOFT_CONFIRM_BELOW = 0.7
 
 
 class TablePipeline(Questions):
@@ -120,6 +127,9 @@ class TablePipeline(Questions):
         self.refit = refit
         self.refit_every = refit_every
         self._refit_last = float("-inf")
+        #: The board's blur when the focus was last judged (`_check_focus`; None: not yet).
+        self.focus_px: float | None = None
+        self._focus_last = float("-inf")
         self.errors: list[str] = []
         self.referee: Referee | None = None
         self._round_cards: dict[str, int] = {}
@@ -183,6 +193,7 @@ class TablePipeline(Questions):
 
             cfg = _replace(cfg, copies=copies)
         self.tracker = Tracker(profile.zones, cfg)
+        self._confirm_below = cfg.confirm_below  # as set; raised while the picture is soft
 
     @property
     def holding(self) -> bool:
@@ -359,6 +370,9 @@ class TablePipeline(Questions):
         if self.chip_counter is not None and t - self._chip_last >= self.chip_every:
             self._chip_last = t
             self._check_chips(raw, result)
+        if t - self._focus_last >= FOCUS_EVERY and not self.tracker_busy():
+            self._focus_last = t
+            self._check_focus(frame, result)
         result.pending = list(self.pending.values())
         result.ms = (self.clock() - start) * 1000.0
         return result
@@ -773,6 +787,29 @@ class TablePipeline(Questions):
                 text = f"{cup} looks {word}: ledger {want}, seen {got}"
                 result.chip_warnings.append(text)
                 result.announcements.append(text)
+
+    def _check_focus(self, frame: np.ndarray, result: FrameResult) -> None:
+        """Judge the picture's focus on the board. Where it turns soft, say so once and hold
+        more readings for a person (`SOFT_CONFIRM_BELOW`); where it is sharp again, say so
+        and trust the readings as before."""
+        from dataclasses import replace
+
+        from calibration.focus import SOFT_FOCUS_PX, picture_blur
+
+        blur = picture_blur(frame, self.profile.board_corners_px())
+        if blur is None:
+            return  # the board covered, or nothing on it to judge
+        was = self.focus_px is not None and self.focus_px >= SOFT_FOCUS_PX
+        self.focus_px = blur
+        soft = blur >= SOFT_FOCUS_PX
+        if soft == was:
+            return
+        below = max(self._confirm_below, SOFT_CONFIRM_BELOW) if soft else self._confirm_below
+        self.tracker.config = replace(self.tracker.config, confirm_below=below)
+        result.notes.append(
+            f"The picture is out of focus (the board blurs over {blur:.1f} px): turn the "
+            "webcam's focus ring until the board's print is crisp. Until then more cards "
+            "are asked about." if soft else "The picture is in focus again.")
 
     def tracker_busy(self) -> bool:
         """True while some card is moving (a hand is probably over the table)."""
