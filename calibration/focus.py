@@ -6,8 +6,9 @@ distance) rises across some pixels: for a step of contrast C blurred by a Gaussi
 ``sigma`` pixels, the steepest slope is C / (sigma * sqrt(2 pi)). `edge_blur` finds the
 strongest edges of a picture, reads a short profile across each (three parallel lines
 averaged, so that the sensor's grain counts less) and returns the median ``sigma`` that
-their contrast and steepest slope imply. A picture rendered sharp reads about 0.55 px, one
-blurred by b pixels about sqrt(0.55^2 + b^2), grain of a dim webcam or not.
+their contrast and steepest slope imply. On rendered tables, one frame (`RenderConfig`
+``blur``): drawn sharp it reads 0.55-0.6 px, blurred by 0.6 px about 0.75, and by 0.9 px or
+more about the blur itself; a dim webcam's grain and specks move that by 0.1 at most.
 
 On rendered webcam rounds the table's reading falls off as the focus goes soft
 (`benchmarks/bench_still_average.py --blur B`, top cards read right and wrong readings a

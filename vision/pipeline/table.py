@@ -54,8 +54,10 @@ OUTAGE_SETTLE = 1.0
 #: when no card moves.
 FOCUS_EVERY = 10.0
 #: While the picture is out of focus, a reading scoring below this (or the tracker's own
-#: ``confirm_below``, where higher) is held for a person instead of logged: a soft picture
-#: misreads cards with scores a sharp one gives only right readings.
+#: ``confirm_below``, where higher) is held for a person instead of logged. Soft rendered
+#: rounds (`bench_noisy_reader.py --settings soft`, seeds 100-109): 4 of 10 wrong in silence
+#: at 0.5, 3 at 0.6, 1 at 0.7, for 4.9, 6.4 and 11.3 questions a round
+#: (models/INDEX.md, "Fifty-third session").
 SOFT_CONFIRM_BELOW = 0.7
 
 
