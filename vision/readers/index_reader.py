@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -589,8 +589,7 @@ class IndexReader:
         """The cards of one frame (as `detect`) and every index reading they were read from:
         the frame's own look's, then those of its negative, levelled and sharpened looks
         where they were read (same pixel coordinates), as the heads read them before the
-        cards were fused (`bench_reader_losses.py` tells from them
-        where a card was lost)."""
+        cards were fused (`bench_reader_losses.py` tells from them where a card was lost)."""
         from vision.readers.detector import _bgr, despeckled
 
         frame = despeckled(_bgr(frame_bgr))
@@ -603,15 +602,21 @@ class IndexReader:
         if self.negative:  # (a deck taught dark-faced: its frame is the negative already)
             dets = self._and_negative(frame, surely_read(used, min_conf), dets, card_conf,
                                       min_conf, used, list(used))
-        level = levelled(frame, self.level_below) if self.level_below > 0 else None
-        if level is not None:
-            dets = self._and_look(frame, level, surely_read(used, min_conf), dets, card_conf,
+        for other in self._adjusted_looks(frame):
+            dets = self._and_look(frame, other, surely_read(used, min_conf), dets, card_conf,
                                   min_conf, used, list(used), over=False)
-        if self.sharpen > 0 and max(frame.shape[:2]) <= 2 * self.imgsz:
-            dets = self._and_look(frame, sharpened(frame, self.sharpen, self.imgsz),
-                                  surely_read(used, min_conf), dets, card_conf, min_conf,
-                                  used, list(used), over=False)
         return in_frame(dets, frame.shape[1], frame.shape[0]), used
+
+    def _adjusted_looks(self, frame: np.ndarray) -> Iterator[np.ndarray]:
+        """The frame's pictures read after it (and its negative), where they apply: its grey
+        levels stretched (a dim frame: ``level_below``), then its edges sharpened (a frame
+        no larger than twice the localiser's size: ``sharpen``); each made as it is read."""
+        if self.level_below > 0:
+            level = levelled(frame, self.level_below)
+            if level is not None:
+                yield level
+        if self.sharpen > 0 and max(frame.shape[:2]) <= 2 * self.imgsz:
+            yield sharpened(frame, self.sharpen, self.imgsz)
 
     def _read(self, frame: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
               min_conf: float, used: list[IndexReading] | None = None,
@@ -660,14 +665,13 @@ class IndexReader:
                   framed: Sequence[IndexReading] = (), over: bool = True) -> Detections:
         """``dets``, the cards read in ``frame``, and the cards read in ``other``, another
         look at it (its negative: `_and_negative`; its grey levels stretched: `levelled`;
-        its edges sharpened: `sharpened`)
-        where the localiser finds indices there that are not in ``sure`` (the boxes of the
-        indices read at ``min_conf`` or more so far). A card of the other look is added where
-        no card was read, or over one whose indices read as its code too unsurely
-        (`read_otherwise`; without ``over``, never on nearly the same box as one:
-        `SAME_CARD_IOU`), and only where an index of its code lies by a corner of its
-        box (`cornered`). ``readings`` gets the other look's index readings; ``framed``
-        holds those read so far."""
+        its edges sharpened: `sharpened`) where the localiser finds indices there that are
+        not in ``sure`` (the boxes of the indices read at ``min_conf`` or more so far). A
+        card of the other look is added where no card was read, or over one whose indices
+        read as its code too unsurely (`read_otherwise`; without ``over``, never on nearly
+        the same box as one: `SAME_CARD_IOU`), and only where an index of its code lies by
+        a corner of its box (`cornered`). ``readings`` gets the other look's index
+        readings; ``framed`` holds those read so far."""
         nb, ns, looks = self.index_looks(other, card_conf)
         if not len(nb) or (len(sure) and overlapped(sure, nb).all()):
             return dets
