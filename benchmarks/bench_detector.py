@@ -23,6 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.reader_looks import add_look_options, look_kwargs  # noqa: E402
 from vision.readers.load import load_reader  # noqa: E402
 from vision.render import decks  # noqa: E402
 from vision.training.scenes import render_scene  # noqa: E402
@@ -70,13 +71,7 @@ def main() -> int:
                     help="auto (default): the reader the live table reads with, then the one "
                          "photos are read with")
     ap.add_argument("--no-ocr", action="store_true", help="index reader without the rank OCR")
-    ap.add_argument("--level-below", type=float, default=None,
-                    help="index readers: also read a frame whose grey levels span less than "
-                         "this stretched (IndexReader level_below; 0: never)")
-    ap.add_argument("--sharpen", type=float, default=None,
-                    help="index readers: also read a frame no larger than twice the "
-                         "localiser's size with its edges sharpened this much (IndexReader "
-                         "sharpen; 0: never)")
+    add_look_options(ap)
     args = ap.parse_args()
     kw: dict[str, Any] = {}
     if args.reader == "card" or args.model:
@@ -84,10 +79,7 @@ def main() -> int:
     else:
         if args.no_ocr:
             kw["ocr"] = False
-        if args.level_below is not None:
-            kw["level_below"] = args.level_below
-        if args.sharpen is not None:
-            kw["sharpen"] = args.sharpen
+        kw.update(look_kwargs(args))
     # (what it is, the reader): "auto" as the table resolves it, then as photos do (these
     # with ``kw``: --no-ocr).
     if args.reader == "auto" and not args.model:

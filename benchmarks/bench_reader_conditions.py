@@ -27,6 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.reader_looks import add_look_options, look_kwargs  # noqa: E402
 from companion.cards import CARD_CODES, pretty_name  # noqa: E402
 from vision.readers.detector import pair_areas  # noqa: E402
 from vision.readers.load import load_reader  # noqa: E402
@@ -149,13 +150,7 @@ def main() -> int:
     ap.add_argument("--magnify", type=float, default=None,
                     help="also read each frame magnified this many times (IndexReader "
                          "magnify; default: the reader's own)")
-    ap.add_argument("--level-below", type=float, default=None,
-                    help="also read a frame whose grey levels span less than this stretched "
-                         "(IndexReader level_below; 0: never; default: the reader's own)")
-    ap.add_argument("--sharpen", type=float, default=None,
-                    help="also read a frame no larger than twice the localiser's size "
-                         "with its edges sharpened this much (IndexReader sharpen; 0: "
-                         "never; default: the reader's own)")
+    add_look_options(ap)
     ap.add_argument("--errors", action="store_true",
                     help="list every wrong reading and count them by kind")
     ap.add_argument("--courts-by-index", action="store_true",
@@ -173,10 +168,7 @@ def main() -> int:
         kw["magnify"] = args.magnify
     if args.courts_by_index:
         kw["courts_by_index"] = True
-    if args.level_below is not None:
-        kw["level_below"] = args.level_below
-    if args.sharpen is not None:
-        kw["sharpen"] = args.sharpen
+    kw.update(look_kwargs(args))
     reader = load_reader(args.reader, conf=args.conf, **kw)
     print(f"reader: {type(reader).__name__}; {args.designs} designs: {', '.join(names)}; "
           f"{args.scenes} scenes per condition, {args.size} px")

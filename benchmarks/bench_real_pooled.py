@@ -49,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_real_closeups import tally  # noqa: E402
 from bench_real_spoilt import CONDITIONS, spoil, spoilt_set  # noqa: E402
 
+from benchmarks.reader_looks import add_look_options, look_kwargs  # noqa: E402
 from vision.readers.load import load_reader  # noqa: E402
 from vision.training.detector_eval import evaluate  # noqa: E402
 from vision.training.index_data import (  # noqa: E402
@@ -124,19 +125,10 @@ def main() -> int:
     ap.add_argument("--courts-by-index", action="store_true",
                     help="hybrid: which court a card is (J, Q, K), its indices say "
                          "(IndexReader courts_by_index, as the table reads an unjudged deck)")
-    ap.add_argument("--level-below", type=float, default=None,
-                    help="also read a photo whose grey levels span less than this stretched "
-                         "(IndexReader level_below; 0: never; default: the reader's own)")
-    ap.add_argument("--sharpen", type=float, default=None,
-                    help="also read a frame no larger than twice the localiser's size "
-                         "with its edges sharpened this much (IndexReader sharpen; 0: "
-                         "never; default: the reader's own)")
+    add_look_options(ap)
     args = ap.parse_args()
     kw: dict[str, object] = {"courts_by_index": True} if args.courts_by_index else {}
-    if args.level_below is not None:
-        kw["level_below"] = args.level_below
-    if args.sharpen is not None:
-        kw["sharpen"] = args.sharpen
+    kw.update(look_kwargs(args))
     reader = load_reader(args.reader, **kw)
     t0 = time.time()
     sets = pooled(reader, None if args.without_dev else args.dev, args.src)
