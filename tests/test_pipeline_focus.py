@@ -18,7 +18,7 @@ SETUP = {"event": "game", "game": "michigan-rummy", "players": ["Ann", "Bob", "C
 
 class NoCard:
     def detect(self, frame: np.ndarray) -> Detections:
-        return Detections(np.zeros((0, 4)), np.zeros(0), np.zeros(0, np.int64))
+        return Detections.empty()
 
 
 def pictures() -> tuple[TableVideo, np.ndarray, np.ndarray]:

@@ -173,7 +173,7 @@ class NoCard:
     """A detector that sees no card."""
 
     def detect(self, frame: np.ndarray) -> Detections:
-        return Detections(np.zeros((0, 4)), np.zeros(0), np.zeros(0, np.int64))
+        return Detections.empty()
 
 
 def test_watch_calibrating_a_soft_picture_says_to_focus(
