@@ -173,7 +173,7 @@ def test_draw_profile_keeps_the_frame_size() -> None:
 def test_a_soft_picture_is_told_apart_from_a_sharp_one() -> None:
     from dataclasses import replace
 
-    from calibration.focus import SOFT_FOCUS_PX, check_focus, edge_blur
+    from calibration.focus import SOFT_FOCUS_PX, check_focus, edge_blur, picture_blur
     from vision.render.plan import WEBCAM_SPOILT
 
     # The board's edges judged on rendered tables, in focus and blurred, with and without a
@@ -181,11 +181,7 @@ def test_a_soft_picture_is_told_apart_from_a_sharp_one() -> None:
     def soft(blur: float, webcam: bool) -> float:
         cfg = replace(RenderConfig(seed=3, blur=blur), **(WEBCAM_SPOILT if webcam else {}))
         video = TableVideo(SETUP, cfg)
-        board = video.profile().board_corners_px()
-        frame = video.render(0.0).image
-        mask = np.zeros(frame.shape[:2], np.uint8)
-        cv2.fillPoly(mask, [np.round(board).astype(np.int32)], 1)
-        est = edge_blur(frame, mask.astype(bool))
+        est = picture_blur(video.render(0.0).image, video.profile().board_corners_px())
         assert est is not None
         return est
 
