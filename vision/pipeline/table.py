@@ -191,9 +191,7 @@ class TablePipeline(Questions):
         copies = 2 if self.game == "wanagan" and len(self.players) >= 6 else 1  # WA-1
         cfg = tracker_config or TrackerConfig()
         if copies != cfg.copies:
-            from dataclasses import replace as _replace
-
-            cfg = _replace(cfg, copies=copies)
+            cfg = replace(cfg, copies=copies)
         self.tracker = Tracker(profile.zones, cfg)
         self._confirm_below = cfg.confirm_below  # as set; raised while the picture is soft
 
@@ -794,8 +792,6 @@ class TablePipeline(Questions):
         """Judge the picture's focus on the board. Where it turns soft, say so once and hold
         more readings for a person (`SOFT_CONFIRM_BELOW`); where it is sharp again, say so
         and trust the readings as before."""
-        from dataclasses import replace
-
         from calibration.focus import SOFT_FOCUS_PX, picture_blur
 
         blur = picture_blur(frame, self.profile.board_corners_px())
