@@ -77,6 +77,38 @@ def test_detect_names_the_bad_picture_and_goes_on_with_the_batch(
     assert [json.loads(x)["image"] for x in out.splitlines()] == [str(good)]
 
 
+def test_a_phone_picture_format_it_cannot_read_is_named_with_what_to_do(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.readers.detector import default_model_path
+
+    heic = tmp_path / "IMG_0042.HEIC"
+    heic.write_bytes(b"\x00\x00\x00\x18ftypheic" + b"\x00" * 40)
+    with pytest.raises(ImageError, match="IMG_0042.HEIC is a HEIC picture.*save it as JPEG"):
+        read_image(heic)
+    if not default_model_path().is_file():
+        pytest.skip("no shipped detector weights")
+    good = tmp_path / "good.png"
+    cv2.imwrite(str(good), np.zeros((64, 96, 3), np.uint8))
+    (tmp_path / "labels.txt").write_text("not a picture, not a picture format")
+    # A folder: the HEIC photo is refused by name, the batch goes on with the PNG.
+    assert main(["detect", str(tmp_path), "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err and "IMG_0042.HEIC is a HEIC picture" in err
+    assert [json.loads(x)["image"] for x in out.splitlines()] == [str(good)]
+
+
+def test_detect_says_a_folder_holds_no_pictures(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.readers.detector import default_model_path
+
+    if not default_model_path().is_file():
+        pytest.skip("no shipped detector weights")
+    (tmp_path / "notes.txt").write_text("")
+    assert main(["detect", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"no pictures in the folder {tmp_path}" in err and "jpg" in err
+
+
 @pytest.mark.parametrize("where", ["file", "folder"])
 def test_calibrate_refuses_a_picture_too_large_without_a_traceback(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str) -> None:

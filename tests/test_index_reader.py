@@ -975,8 +975,11 @@ def test_detect_takes_folders(tmp_path) -> None:  # noqa: ANN001
     (tmp_path / "b.jpg").write_bytes(b"")
     (tmp_path / "a.PNG").write_bytes(b"")
     (tmp_path / "notes.txt").write_text("")
+    (tmp_path / ".hidden.jpg").write_bytes(b"")
+    (tmp_path / "c.tif").write_bytes(b"")
+    (tmp_path / "d.heic").write_bytes(b"")  # listed, so that it is refused by name
     got = _expand_images([str(tmp_path), "x.jpg"])
-    assert got == [str(tmp_path / "a.PNG"), str(tmp_path / "b.jpg"), "x.jpg"]
+    assert got == [str(tmp_path / n) for n in ("a.PNG", "b.jpg", "c.tif", "d.heic")] + ["x.jpg"]
 
 
 def test_the_shipped_index_reader_reads_a_rendered_table() -> None:

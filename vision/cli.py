@@ -39,16 +39,20 @@ def register_detect(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_detect)
 
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
-
-
 def _expand_images(names: list[str]) -> list[str]:
-    """Files as given; a folder stands for its image files, sorted by name."""
+    """Files as given; a folder stands for its picture files, sorted by name: those it reads
+    (`vision.sources.files.IMAGE_SUFFIXES`) and those of formats it cannot read
+    (`vision.images.UNREADABLE_FORMATS`), which are then refused by name with what to do."""
+    from vision.images import UNREADABLE_FORMATS
+    from vision.sources.files import IMAGE_SUFFIXES
+
     out: list[str] = []
     for name in names:
         path = Path(name)
         if path.is_dir():
-            out += sorted(str(p) for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            out += sorted(str(p) for p in path.iterdir() if not p.name.startswith(".")
+                          and (p.suffix.lower() in IMAGE_SUFFIXES
+                               or p.suffix.lower() in UNREADABLE_FORMATS))
         else:
             out.append(name)
     return out
@@ -60,6 +64,7 @@ def run_detect(args: argparse.Namespace) -> int:
     from vision.drawing import annotate
     from vision.images import ImageError, read_image
     from vision.readers.load import load_reader, read_deck_profile, resolve_reader
+    from vision.sources.files import IMAGE_SUFFIXES
 
     out_dir = Path(args.annotate) if args.annotate else None
     if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
@@ -90,6 +95,11 @@ def run_detect(args: argparse.Namespace) -> int:
     if out_dir:
         out_dir.mkdir(parents=True, exist_ok=True)
     status = 0
+    for name in args.images:
+        if Path(name).is_dir() and not _expand_images([name]):
+            print(f"companion detect: no pictures in the folder {name} (it reads "
+                  f"{', '.join(s.lstrip('.') for s in IMAGE_SUFFIXES)})", file=sys.stderr)
+            status = 2
     for name in _expand_images(args.images):
         try:
             img = read_image(name)       # the size its header claims is checked first

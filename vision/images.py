@@ -17,6 +17,12 @@ import numpy as np
 MAX_PIXELS = 64_000_000
 
 
+#: Picture formats that phones and cameras write and that this build of OpenCV does not decode:
+#: a file of one is refused with what to do about it, not called a damaged picture.
+UNREADABLE_FORMATS = {".heic": "HEIC", ".heif": "HEIF", ".avif": "AVIF", ".dng": "raw",
+                      ".cr2": "raw", ".cr3": "raw", ".nef": "raw", ".arw": "raw"}
+
+
 class ImageError(ValueError):
     """A picture that cannot be used; the message names the file and says why."""
 
@@ -148,6 +154,10 @@ def read_image(path: str | os.PathLike[str], flags: int = cv2.IMREAD_COLOR,
                max_pixels: int = MAX_PIXELS) -> np.ndarray:
     """Decode a picture after `check_image`; `ImageError` (with the file and the reason) when
     it is too large, not a picture, or damaged."""
+    kind = UNREADABLE_FORMATS.get(Path(path).suffix.lower())
+    if kind is not None and not Path(path).is_dir():
+        raise ImageError(f"{path} is a {kind} picture, which companion cannot read: save it "
+                         "as JPEG or PNG (a phone can be set to take photos as JPEG)")
     check_image(path, max_pixels)
     if Path(path).is_dir():
         raise ImageError(f"{path} is a folder, not a picture")
