@@ -2071,6 +2071,31 @@ class Questions(TableLog):
         return seat is not None and any(self._played_by.get(other, -1) == seat
                                         for other in confusable(card))
 
+    def _expected_look(self, z: int, votes: Counter[str], reads: int, t: float, since: float,
+                       result: FrameResult) -> Observation | None:
+        """The card the sequence expects next, where the second look read it in most of its
+        ``reads`` of pile ``z`` since the pile changed picture at ``since`` and the table
+        reader never named it there: held for a person (`Observation.doubt`), or None.
+
+        The look's readings of the pile are otherwise dropped when they look like a card
+        played into it (`_shadowed`: that card misread), or when the reader names another
+        new card there before the look is done (a card laid on it). Neither rules out the
+        card that continues the sequence: Michigan 505, Ann's K♣ laid on her Q♣, which the
+        card reader boxed with her 6♦ beside it and could not name; her 2♥ came a second
+        later, a lead after a stop the rules allow, and the round was logged without the K♣
+        and without a question."""
+        nxt = self._next_card()
+        zone = self.tracker.zones[z]
+        if nxt is None or votes.get(nxt, 0) < self.LOOK_SHARE * reads:
+            return None
+        like = [c for c in confusable(nxt) if self._played_by.get(c, -1) == zone.seat]
+        doubt = (f"it looks like {' or '.join(pretty_cards(like))}, played there before"
+                 if like else "read only by a second look, as another card was laid on it")
+        result.notes.append(f"read again: {pretty_cards([nxt])[0]} in "
+                            f"{self.players[zone.seat or 0]}'s pile; {doubt}")
+        return Observation(z, zone.name, zone.kind, zone.seat, [nxt], votes[nxt] / reads, t,
+                           since, certain=False, doubt=doubt)
+
     def _look_at_changes(self, frame: np.ndarray, result: FrameResult) -> list[Observation]:
         """A seat's pile that came to rest in another picture (a card laid, a hand shown)
         while the table reader read no new card there (a card it does not read: a court card
@@ -2080,7 +2105,9 @@ class Questions(TableLog):
         the table places it, or holds it for a person, in table order. A pile whose new
         card the reader read (or reads now) is left to it. A change neither reader explains
         is remembered (`_unread`): a jump in the sequence onto that pile is then asked
-        (`_missed`), not taken for a lead after a stop."""
+        (`_missed`), not taken for a lead after a stop. Where the look read there the card
+        the sequence expects next, that card is held for a person instead (`_expected_look`):
+        a lead after a stop the rules allow would never ask about it."""
         found: list[Observation] = []
         if self.second_look is None:
             return found
@@ -2101,7 +2128,12 @@ class Questions(TableLog):
             if zone.name in seeing:  # the reader sees the new card: it places it
                 del self._changed[z]
                 if reads >= 2:  # unless it came only after the second look had begun: then
-                    self._unread[z] = since  # it was laid on the card that changed the pile
+                    # it was laid on the card that changed the pile
+                    expected = self._expected_look(z, votes, reads, t, since, result)
+                    if expected is not None:
+                        found.append(expected)
+                    else:
+                        self._unread[z] = since
                 continue
             if t - since < self.CHANGE_WAIT:
                 continue
@@ -2119,7 +2151,11 @@ class Questions(TableLog):
                             and not self._shadowed(c, zone.seat)),
                            key=lambda c: (-votes[c], c))
             if not cards:
-                self._unread[z] = since
+                expected = self._expected_look(z, votes, reads, t, since, result)
+                if expected is not None:
+                    found.append(expected)
+                else:
+                    self._unread[z] = since
                 continue
             share = min(votes[c] for c in cards) / reads
             result.notes.append(f"read again: {' '.join(pretty_cards(cards))} in "

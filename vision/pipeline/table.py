@@ -565,7 +565,7 @@ class TablePipeline(Questions):
             self._partial[obs.zone] = (obs, deadline, why, offer)
             return
         if event is None or not obs.certain:
-            self._hold(obs, why or f"low confidence {obs.confidence:.2f}",
+            self._hold(obs, why or obs.doubt or f"low confidence {obs.confidence:.2f}",
                        event if event is not None else offer, result)
             return
         if event.get("event") == "play" and "card" in event and self._accepts(event)[1]:
