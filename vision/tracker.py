@@ -128,9 +128,6 @@ class Observation:
     #: from it: two cards, however close together they came to lie, for one card gives one
     #: reading a frame.
     twin: list[bool] = field(default_factory=list)
-    #: Why a person should confirm it, where that is not its low score (the table's own
-    #: reason for a reading it makes itself: `Questions._look_at_changes`).
-    doubt: str = ""
 
 
 @dataclass

@@ -71,6 +71,7 @@ class Questions(TableLog):
     #: (the second look read no new card there, or the table reader read one only after the
     #: second look had begun: a later card laid on it).
     _unread: dict[int, float]
+    _unread_look: dict[int, tuple[float, str]]
     #: `_ask_never_shown`: the log's length when it last asked (asked once for a log), and
     #: the question it holds (its id, the player it asks about).
     _never_asked: int
@@ -296,14 +297,22 @@ class Questions(TableLog):
         it landed, then the 6♠ she led on it; not a card lying still read so in a frame or
         two), or the pile the lead is laid on changed picture with no new card read since the
         last card was logged (`_unread_change`: Ann's Q♥ read by neither reader, then her 3♠
-        on it): that card played and missed, likelier than a lead out of turn. None
-        otherwise."""
+        on it): that card played and missed, likelier than a lead out of turn. So too a
+        lead the rules allow onto a pile whose picture changed with no new card read there
+        where the second look read that very card (`_unread_look`). None otherwise."""
         card = event.get("card")
         if event.get("event") != "play" or not isinstance(card, str):
             return None
         nxt = self._next_card()
-        if nxt is None or nxt[1] == card[1] or not self._doubt(event):
+        if nxt is None or nxt[1] == card[1]:
             return None
+        if not self._doubt(event):
+            # A lead the rules allow, onto a pile that changed picture with no new card read
+            # there, where the second look read the very card that comes next (Michigan 505:
+            # Ann's K♣ on her Q♣, read only by the look, like her Q♣; her 2♥ a second later).
+            seen = self._unread_look.get(obs.zone)
+            return nxt if (seen == (self._unread.get(obs.zone), nxt)
+                           and self._unread_change(obs.zone, obs.t_still)) else None
         missed = (self.tracker.laid_reads_of(nxt, obs.t_still - 3.0) >= 1
                   or self._unread_change(obs.zone, obs.t_still))
         return nxt if missed else None
@@ -2071,30 +2080,16 @@ class Questions(TableLog):
         return seat is not None and any(self._played_by.get(other, -1) == seat
                                         for other in confusable(card))
 
-    def _expected_look(self, z: int, votes: Counter[str], reads: int, t: float, since: float,
-                       result: FrameResult) -> Observation | None:
-        """The card the sequence expects next, where the second look read it in most of its
-        ``reads`` of pile ``z`` since the pile changed picture at ``since`` and the table
-        reader never named it there: held for a person (`Observation.doubt`), or None.
-
-        The look's readings of the pile are otherwise dropped when they look like a card
-        played into it (`_shadowed`: that card misread), or when the reader names another
-        new card there before the look is done (a card laid on it). Neither rules out the
-        card that continues the sequence: Michigan 505, Ann's K♣ laid on her Q♣, which the
-        card reader boxed with her 6♦ beside it and could not name; her 2♥ came a second
-        later, a lead after a stop the rules allow, and the round was logged without the K♣
-        and without a question."""
+    def _unread_now(self, z: int, since: float, votes: Counter[str], reads: int) -> None:
+        """Remember that pile ``z`` changed picture at ``since`` with no new card read there
+        (`_unread`), and, where the second look read the card the sequence expects in most
+        of its ``reads`` there (a card it leaves out, as it looks like one played into that
+        pile, or as another card was laid on it before the look was done), that card
+        (`_unread_look`)."""
+        self._unread[z] = since
         nxt = self._next_card()
-        zone = self.tracker.zones[z]
-        if nxt is None or votes.get(nxt, 0) < self.LOOK_SHARE * reads:
-            return None
-        like = [c for c in confusable(nxt) if self._played_by.get(c, -1) == zone.seat]
-        doubt = (f"it looks like {' or '.join(pretty_cards(like))}, played there before"
-                 if like else "read only by a second look, as another card was laid on it")
-        result.notes.append(f"read again: {pretty_cards([nxt])[0]} in "
-                            f"{self.players[zone.seat or 0]}'s pile; {doubt}")
-        return Observation(z, zone.name, zone.kind, zone.seat, [nxt], votes[nxt] / reads, t,
-                           since, certain=False, doubt=doubt)
+        if nxt is not None and votes.get(nxt, 0) >= self.LOOK_SHARE * reads:
+            self._unread_look[z] = (since, nxt)
 
     def _look_at_changes(self, frame: np.ndarray, result: FrameResult) -> list[Observation]:
         """A seat's pile that came to rest in another picture (a card laid, a hand shown)
@@ -2105,9 +2100,8 @@ class Questions(TableLog):
         the table places it, or holds it for a person, in table order. A pile whose new
         card the reader read (or reads now) is left to it. A change neither reader explains
         is remembered (`_unread`): a jump in the sequence onto that pile is then asked
-        (`_missed`), not taken for a lead after a stop. Where the look read there the card
-        the sequence expects next, that card is held for a person instead (`_expected_look`):
-        a lead after a stop the rules allow would never ask about it."""
+        (`_missed`), not taken for a lead after a stop; so is a lead the rules allow onto
+        it where the look read there the card the sequence expects (`_passed_over`)."""
         found: list[Observation] = []
         if self.second_look is None:
             return found
@@ -2128,13 +2122,8 @@ class Questions(TableLog):
             if zone.name in seeing:  # the reader sees the new card: it places it
                 del self._changed[z]
                 if reads >= 2:  # unless it came only after the second look had begun: then
-                    # it was laid on the card that changed the pile
-                    expected = self._expected_look(z, votes, reads, t, since, result)
-                    if expected is not None:
-                        found.append(expected)
-                    else:
-                        self._unread[z] = since
-                continue
+                    self._unread_now(z, since, votes, reads)  # it was laid on the card that
+                continue                                      # changed the pile
             if t - since < self.CHANGE_WAIT:
                 continue
             dets = self.second_look.detect_table(frame, self.profile, zones=[z])
@@ -2151,11 +2140,7 @@ class Questions(TableLog):
                             and not self._shadowed(c, zone.seat)),
                            key=lambda c: (-votes[c], c))
             if not cards:
-                expected = self._expected_look(z, votes, reads, t, since, result)
-                if expected is not None:
-                    found.append(expected)
-                else:
-                    self._unread[z] = since
+                self._unread_now(z, since, votes, reads)
                 continue
             share = min(votes[c] for c in cards) / reads
             result.notes.append(f"read again: {' '.join(pretty_cards(cards))} in "

@@ -105,6 +105,7 @@ class TablePipeline(Questions):
         self._changes = None
         self._changed = {}
         self._unread = {}
+        self._unread_look = {}
         self._never_asked = -1
         self._never_held = None
         self._read_at = {}
@@ -565,7 +566,7 @@ class TablePipeline(Questions):
             self._partial[obs.zone] = (obs, deadline, why, offer)
             return
         if event is None or not obs.certain:
-            self._hold(obs, why or obs.doubt or f"low confidence {obs.confidence:.2f}",
+            self._hold(obs, why or f"low confidence {obs.confidence:.2f}",
                        event if event is not None else offer, result)
             return
         if event.get("event") == "play" and "card" in event and self._accepts(event)[1]:
