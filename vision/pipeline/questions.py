@@ -71,6 +71,8 @@ class Questions(TableLog):
     #: (the second look read no new card there, or the table reader read one only after the
     #: second look had begun: a later card laid on it).
     _unread: dict[int, float]
+    #: Per pile: that change (its time) and the card the sequence expected then, where the
+    #: second look read that card there in most of its looks (`_unread_now`).
     _unread_look: dict[int, tuple[float, str]]
     #: `_ask_never_shown`: the log's length when it last asked (asked once for a log), and
     #: the question it holds (its id, the player it asks about).
@@ -2122,8 +2124,9 @@ class Questions(TableLog):
             if zone.name in seeing:  # the reader sees the new card: it places it
                 del self._changed[z]
                 if reads >= 2:  # unless it came only after the second look had begun: then
-                    self._unread_now(z, since, votes, reads)  # it was laid on the card that
-                continue                                      # changed the pile
+                    # it was laid on the card that changed the pile
+                    self._unread_now(z, since, votes, reads)
+                continue
             if t - since < self.CHANGE_WAIT:
                 continue
             dets = self.second_look.detect_table(frame, self.profile, zones=[z])
