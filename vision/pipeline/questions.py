@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from calibration.layout import CARD_W
+from calibration.layout import CARD_H, CARD_W
 from calibration.profile import apply_homography
 from companion.cards import CARD_CODES, RANKS, Card
 from companion.events import Event, read_log
@@ -2193,7 +2193,12 @@ class Questions(TableLog):
         # each seat's pile, read once a frame: (code, board x, board y) of each card read
         piles: dict[int, list[tuple[str, float, float]]] | None = None
         look = self.second_look
-        reach = 4 * self.tracker.config.same_spot  # a card is 24 units wide
+        # The second look reads corner indices, and places a card where its index lies: up
+        # to half a card's diagonal from its centre, where the table reader places it
+        # (Michigan 100: Cy's J♣ read by the look 11.6 units from the Q♣ it was read as;
+        # within 10, four times `same_spot`, it was taken for another card under the Q♣,
+        # "Cy played J♣, then Q♣", and Ann's Q♣ after it logged as Cy's).
+        reach = math.hypot(CARD_W, CARD_H) / 2
         for card, pids in asked.items():
             reads, votes, itself = self._hunts.get(card, (0, Counter(), 0))
             if reads >= self.LOOK_FRAMES:
