@@ -69,11 +69,10 @@ class Questions(TableLog):
     _read_at: dict[int, float]
     #: Per pile: when it last came to rest in a new picture that neither reader explained
     #: (the second look read no new card there, or the table reader read one only after the
-    #: second look had begun: a later card laid on it).
-    _unread: dict[int, float]
-    #: Per pile: that change (its time) and the card the sequence expected then, where the
-    #: second look read that card there in most of its looks (`_unread_now`).
-    _unread_look: dict[int, tuple[float, str]]
+    #: second look had begun: a later card laid on it), and the card the sequence expected
+    #: then where the second look read that card there in most of its looks (else None:
+    #: `_unread_now`).
+    _unread: dict[int, tuple[float, str | None]]
     #: `_ask_never_shown`: the log's length when it last asked (asked once for a log), and
     #: the question it holds (its id, the player it asks about).
     _never_asked: int
@@ -301,7 +300,7 @@ class Questions(TableLog):
         last card was logged (`_unread_change`: Ann's Q♥ read by neither reader, then her 3♠
         on it): that card played and missed, likelier than a lead out of turn. So too a
         lead the rules allow onto a pile whose picture changed with no new card read there
-        where the second look read that very card (`_unread_look`). None otherwise."""
+        where the second look read that very card (`_unread`). None otherwise."""
         card = event.get("card")
         if event.get("event") != "play" or not isinstance(card, str):
             return None
@@ -312,8 +311,8 @@ class Questions(TableLog):
             # A lead the rules allow, onto a pile that changed picture with no new card read
             # there, where the second look read the very card that comes next (Michigan 505:
             # Ann's K♣ on her Q♣, read only by the look, like her Q♣; her 2♥ a second later).
-            seen = self._unread_look.get(obs.zone)
-            return nxt if (seen == (self._unread.get(obs.zone), nxt)
+            unread = self._unread.get(obs.zone)
+            return nxt if (unread is not None and unread[1] == nxt
                            and self._unread_change(obs.zone, obs.t_still)) else None
         missed = (self.tracker.laid_reads_of(nxt, obs.t_still - 3.0) >= 1
                   or self._unread_change(obs.zone, obs.t_still))
@@ -336,11 +335,11 @@ class Questions(TableLog):
         """Did pile ``zone`` come to rest in a new picture that no reading explained after
         the last card was logged and before ``before`` (Bob's K♠ laid on his Q♠ and read as
         that Q♠: his A♠ then is no lead after a stop)?"""
-        since = self._unread.get(zone)
+        unread = self._unread.get(zone)
         last = self._last_play()
-        if since is None or last is None:
+        if unread is None or last is None:
             return False
-        return float(last[2].get("t", 0.0)) < since < before
+        return float(last[2].get("t", 0.0)) < unread[0] < before
 
     def _question(self, obs: Observation, event: Mapping[str, Any]
                   ) -> tuple[str, list[Answer]]:
@@ -2084,14 +2083,12 @@ class Questions(TableLog):
 
     def _unread_now(self, z: int, since: float, votes: Counter[str], reads: int) -> None:
         """Remember that pile ``z`` changed picture at ``since`` with no new card read there
-        (`_unread`), and, where the second look read the card the sequence expects in most
-        of its ``reads`` there (a card it leaves out, as it looks like one played into that
-        pile, or as another card was laid on it before the look was done), that card
-        (`_unread_look`)."""
-        self._unread[z] = since
+        (`_unread`), with the card the sequence expects where the second look read it in
+        most of its ``reads`` there (a card it leaves out, as it looks like one played into
+        that pile, or as another card was laid on it before the look was done)."""
         nxt = self._next_card()
-        if nxt is not None and votes.get(nxt, 0) >= self.LOOK_SHARE * reads:
-            self._unread_look[z] = (since, nxt)
+        seen = nxt if nxt is not None and votes.get(nxt, 0) >= self.LOOK_SHARE * reads else None
+        self._unread[z] = (since, seen)
 
     def _look_at_changes(self, frame: np.ndarray, result: FrameResult) -> list[Observation]:
         """A seat's pile that came to rest in another picture (a card laid, a hand shown)

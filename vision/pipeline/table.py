@@ -105,7 +105,6 @@ class TablePipeline(Questions):
         self._changes = None
         self._changed = {}
         self._unread = {}
-        self._unread_look = {}
         self._never_asked = -1
         self._never_held = None
         self._read_at = {}
