@@ -95,12 +95,15 @@ def run_detect(args: argparse.Namespace) -> int:
     if out_dir:
         out_dir.mkdir(parents=True, exist_ok=True)
     status = 0
+    pictures: list[str] = []
     for name in args.images:
-        if Path(name).is_dir() and not _expand_images([name]):
+        found = _expand_images([name])
+        if not found:  # only a folder stands for nothing
             print(f"companion detect: no pictures in the folder {name} (it reads "
                   f"{', '.join(s.lstrip('.') for s in IMAGE_SUFFIXES)})", file=sys.stderr)
             status = 2
-    for name in _expand_images(args.images):
+        pictures += found
+    for name in pictures:
         try:
             img = read_image(name)       # the size its header claims is checked first
         except ImageError as exc:
