@@ -849,8 +849,8 @@ def test_a_player_who_never_shows_the_card_the_log_gives_them_is_asked_about(
     assert held.question.startswith("Ann shows no hand") and "Bob's 7♠" in held.question
     labels = [a.label for a in held.options if not a.places]
     assert labels[-1] == "No: Ann still holds a card"
-    assert "Ann played 9♥ before Ann's Q♠" in labels and len(labels) <= 2 + pipe.MISSED_MOST
-    assert labels[-2] == "Ann: another card, played last…"
+    assert "Ann played 9♥ before Ann's Q♠" in labels and len(labels) <= 3 + pipe.MISSED_MOST
+    assert labels[-3:-1] == ["Ann: another card, played last…", "Ann shows another card…"]
     assert [a.label for a in held.options if a.places] == ["Ann: another card, earlier…"]
     [fix] = [a for a in held.options if a.label == "Ann played 9♥ before Ann's Q♠"]
     pipe.answer(held.id, list(fix.events))
@@ -1194,6 +1194,46 @@ def test_a_card_the_sequence_expected_is_offered_among_many_places(tmp_path: Pat
                         "Cy played 8♣ before Cy's 2♦", 3 + Questions.LIKELY_MOST)
 
 
+def test_a_last_card_shown_and_never_read_is_named_by_a_person(tmp_path: Path) -> None:
+    """A rendered Pressman round whose Q♥, Bob's last card, shown with the other hands once
+    Dee went out, the camera never reads. Once the table is still, Bob shows no hand: a
+    person may name the card he showed ("Bob shows another card…", then Q♥), and the round
+    is logged exactly. Before, the question offered only a card of his played and missed,
+    and the Q♥ (a pot's card) could not be logged. Unnamed, the answer is refused."""
+    from companion.events import apply_corrections
+    from companion.referee import replay
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("pressman", 807, {"QH"}, tmp_path, False)
+    _played_out(pipe, source)
+    [held] = pipe.flush().pending
+    assert held.question.startswith("Bob shows no hand: was Bob's hand not seen")
+    [named] = [a for a in held.options if a.label == "Bob shows another card…"]
+    assert named.picks == "Bob"
+    with pytest.raises(ValueError):
+        pipe.answer(held.id, list(named.events))
+    pipe.answer(held.id, picked(named.events, "QH"))
+    assert not pipe.flush().pending
+    events, _ = apply_corrections(read_log(path).events)
+    assert sorted(_moves([e.data for e in events])) == sorted(_moves(visual))
+    assert not replay(read_log(path)).errors
+
+
+def test_a_last_card_shown_glimpsed_and_never_logged_is_offered(tmp_path: Path) -> None:
+    """The same round, the camera reading Bob's Q♥ in a few frames as he lays it down and
+    never again: "Bob shows Q♥" is offered, and one click logs the round exactly."""
+    from companion.events import apply_corrections
+
+    pipe, source, visual, path = _blind_round("pressman", 807, {"QH"}, tmp_path, False,
+                                              glimpse=(39.95, 40.1))
+    _played_out(pipe, source)
+    [held] = pipe.flush().pending
+    [shown] = [a for a in held.options if a.label == "Bob shows Q♥"]
+    pipe.answer(held.id, list(shown.events))
+    events, _ = apply_corrections(read_log(path).events)
+    assert sorted(_moves([e.data for e in events])) == sorted(_moves(visual))
+
+
 def test_a_last_card_never_read_before_a_hand_logged_as_a_play_is_offered(
         tmp_path: Path) -> None:
     """A rendered Boodle round whose K♣, Cy's last card after his Q♣, the camera never reads:
@@ -1212,8 +1252,8 @@ def _never_shown_clicked(game: str, seed: int, unread: str, tmp_path: Path, who:
     pipe, source, visual, path = _blind_round(game, seed, {unread}, tmp_path, False)
     _played_out(pipe, source)
     [held] = pipe.flush().pending
-    assert held.question == (f"{who} shows no hand: was a card of {who}'s missed, {shown} "
-                             "being a hand shown?")
+    assert held.question == (f"{who} shows no hand: was {who}'s hand not seen, or a card of "
+                             f"{who}'s missed, {shown} being a hand shown?")
     labels = [a.label for a in held.options]
     assert labels[0] == first and labels[-1] == f"No: {who} still holds a card"
     pipe.answer(held.id, list(held.options[0].events))

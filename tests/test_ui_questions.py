@@ -296,6 +296,35 @@ def test_an_answer_that_picks_a_card_asks_for_it_then_logs_it_with_the_rest(
     qtbot.waitUntil(lambda: not window.confirm_bar.isVisibleTo(window), timeout=5000)
 
 
+def test_a_hand_shown_that_picks_a_card_asks_which_card_was_shown(
+        qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
+    """"Bob shows another card…" (his last card, shown and never read): the person names
+    the card Bob showed in a dialog set to Bob, and his hand shown is logged with it."""
+    from ui_helpers import later
+
+    from ui.dialogs import PlayDialog
+    from ui.worker import PICK
+
+    unseen = (7, "Bob shows no hand: was Bob's hand not seen?", play("Dee", "AH"),
+              [("Bob shows another card…", [{"event": "reveal", "player": "Bob",
+                                              "cards": [PICK]}])])
+    feed = start(qtbot, window, store, [unseen])
+    qtbot.waitUntil(lambda: window.confirm_bar.isVisibleTo(window), timeout=5000)
+    seen: list[str] = []
+
+    def name() -> None:
+        dlg = window.last_dialog
+        assert isinstance(dlg, PlayDialog)
+        seen.extend([dlg.windowTitle(), dlg.player.currentText()])
+        dlg.picker.toggle("QH")
+
+    with qtbot.waitSignal(window.eventLogged, timeout=5000):
+        window.answer_option(0, later(name))
+    assert seen == ["Which card did Bob show?", "Bob"]
+    assert feed.answers == [(7, [{"event": "reveal", "player": "Bob", "cards": ["QH"],
+                                  "source": "user"}])]
+
+
 def test_a_card_picked_for_an_earlier_place_is_logged_in_that_place(
         qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
     """"Cy: another card before Cy's K♣…" (too many cards fit in that place to offer): the

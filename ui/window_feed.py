@@ -155,7 +155,9 @@ class WindowFeed(WindowDisplay):
             # "Cy: another card…": the person names Cy's card, then it is logged with the rest
             # (where the answer puts it in an earlier place, in that place).
             pid, player = self.pending[0][0], str(play.get("player"))
-            dlg = PlayDialog(self._players(), player, title=f"Which card did {player} play?")
+            shown = play.get("event") == "reveal"
+            dlg = PlayDialog(self._players(), player,
+                             title=f"Which card did {player} {'show' if shown else 'play'}?")
             dlg.setParent(self, dlg.windowFlags())
             if prepare is not None:
                 prepare(dlg)
@@ -165,7 +167,8 @@ class WindowFeed(WindowDisplay):
             named = dlg.events()[0]
             cards = named.get("cards") or [named.get("card")]
             if len(cards) != 1:
-                self.status.showMessage(f"Pick one card: the one {player} played.", 6000)
+                self.status.showMessage(
+                    f"Pick one card: the one {player} {'showed' if shown else 'played'}.", 6000)
                 return
             if not self.pending or self.pending[0][0] != pid:
                 return  # answered meanwhile (the camera read it again)

@@ -92,9 +92,11 @@ PICK = "?"
 def pick_play(event: dict[str, Any]) -> dict[str, Any] | None:
     """The play of `PICK` that ``event`` (an answer's first) logs: the event itself, or the
     play a correction puts in an earlier place ("Cy: another card before Cy's K♣…"); None
-    where it picks none (`vision.pipeline.results.pick_of`, for the window)."""
+    where it picks none (`vision.pipeline.results.pick_of`, for the window). A hand shown of
+    `PICK` alone ("Bob shows another card…") picks too."""
     play = event.get("with") if event.get("event") == "correct" else event
-    return play if isinstance(play, dict) and play.get("card") == PICK else None
+    return play if isinstance(play, dict) and (play.get("card") == PICK
+                                               or play.get("cards") == [PICK]) else None
 
 
 def named_pick(event: dict[str, Any], card: str, player: str, extra: dict[str, Any]
@@ -104,7 +106,8 @@ def named_pick(event: dict[str, Any], card: str, player: str, extra: dict[str, A
     play = pick_play(event)
     if play is None:
         return None
-    named = {**play, "card": card, "player": player, **extra}
+    named = {**play, ("cards" if "cards" in play else "card"):
+             [card] if "cards" in play else card, "player": player, **extra}
     return named if play is event else {**event, "with": named}
 
 

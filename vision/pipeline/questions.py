@@ -1583,10 +1583,12 @@ class Questions(TableLog):
         round's last play (by a player who went out with it by the log) then that player's
         hand shown (Boodle 20: Ann's 9♥ never read, her A♠ her last card; Bob's 7♠ shown
         after it was logged as his last play; Great Lakes 24: Cy's A♠, and Ann's 8♦ 9♦ shown
-        logged as a dump). Asked with the places `_missed_places` finds for that card, an
-        answer that lets a person name it as played last, and "still holds a card" as its
-        last answer: (observation, player asked about, reason, question, answers), held on
-        that play's cards."""
+        logged as a dump). Or that card was shown with the other hands and never read
+        (Pressman 807). Asked with the places `_missed_places` finds for that card, an
+        answer that lets a person name it as played last, the card shown (those glimpsed in
+        the player's pile, then one a person names), and "still holds a card" as its last
+        answer: (observation, player asked about, reason, question, answers), held on that
+        play's cards."""
         from companion.events import apply_corrections
 
         ref = self.referee
@@ -1648,15 +1650,27 @@ class Questions(TableLog):
                                    first.line, logged, {first.line: shown}, drop)
         if pick is not None and all(a.events != pick for a in answers):
             answers.append(Answer(f"{who}: another card, played last…", pick))
-        if not answers:
-            return None
+        # Or that card shown with the other hands and never read (Pressman 807: Bob's Q♥,
+        # his last card; Cy's 4♥ shown after it was read, Bob's never): the cards glimpsed in
+        # that player's pile first, then one a person names.
+        seat = self.players.index(who)
+
+        def shows(card: str) -> dict[str, Any]:
+            return {"event": "reveal", "player": who, "cards": [card]}
+
+        glimpsed = [c for c in self._unaccounted(cards)
+                    if seat in self._glimpsed.get(c, set()) and self._accepts_all([shows(c)])]
+        answers += [*(Answer(f"{who} shows {Card.parse(c).pretty()}", (shows(c),))
+                      for c in glimpsed[:self.DUE_MOST]),
+                    Answer(f"{who} shows another card…", (shows(PICK),))]
         obs = self._pile_seen(self.players.index(str(player)), cards,
                               float(first.data.get("confidence", 1.0)),
                               float(first.data.get("t", self.tracker.t)))
         answers.append(Answer(f"No: {who} still holds a card"))
         return (obs, who, f"{who} holds 1 card by the log and shows none",
-                f"{who} shows no hand: was a card of {who}'s missed, {player}'s "
-                f"{' '.join(pretty_cards(cards))} being a hand shown?", answers)
+                f"{who} shows no hand: was {who}'s hand not seen, or a card of {who}'s "
+                f"missed, {player}'s {' '.join(pretty_cards(cards))} being a hand shown?",
+                answers)
 
     def _last_trick_due(self) -> str | None:
         """In a game of tricks (Oh Claire!), the player due to play to the hand's last trick,
@@ -2272,7 +2286,7 @@ class Questions(TableLog):
                 ) -> tuple[int, list[str]]:
         """A person confirms a held reading (optionally corrected); it is logged now. A
         reading of a card a person has yet to name (`PICK`) is refused (ValueError)."""
-        if (event or self.pending[pending_id].event).get("card") == PICK:
+        if pick_of(event or self.pending[pending_id].event) is not None:
             raise ValueError("name the card first: it was not seen")
         held = self.pending.pop(pending_id)
         out: list[str] = []

@@ -77,9 +77,10 @@ class Answer:
 
 def pick_of(event: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """The play of `PICK` that ``event`` logs: the event itself, or the play a correction
-    puts in an earlier line's place (a card missed earlier in the round); None if none."""
+    puts in an earlier line's place (a card missed earlier in the round), or a hand shown of
+    that one card (a player's last card, shown and never read); None if none."""
     play = placed_play(event)
-    return play if play.get("card") == PICK else None
+    return play if play.get("card") == PICK or play.get("cards") == [PICK] else None
 
 
 def placed_play(event: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -94,6 +95,8 @@ def picked(events: Sequence[Mapping[str, Any]], card: str) -> list[dict[str, Any
     for e in events:
         if e.get("card") == PICK:
             out.append({**e, "card": card})
+        elif e.get("cards") == [PICK]:
+            out.append({**e, "cards": [card]})
         elif pick_of(e) is not None:
             out.append({**e, "with": {**e["with"], "card": card}})
         else:
