@@ -54,14 +54,14 @@ def check(card_says: list[str], index_says: list[str]) -> DeckCheck:
 
 def test_the_hybrid_reads_until_the_deck_is_judged() -> None:
     reader = check(COURT_CODES[:COURTS - 1], COURT_CODES[:COURTS - 1])
-    assert reader.choice is None
+    assert reader.choice is None and not reader.deck_known
     assert reader.detect_many([FRAME])[0].labels == ["2C"]
 
 
 def test_a_deck_the_card_reader_knows_goes_to_it_for_good() -> None:
     codes = COURT_CODES[:COURTS]
     reader = check(codes, codes)
-    assert reader.choice == "card" and reader.active is reader.card
+    assert reader.choice == "card" and reader.active is reader.card and reader.deck_known
     # From then on the card reader alone reads: the index reader is no longer asked.
     calls = reader.index.calls
     assert reader.detect_many([FRAME])[0].labels == [codes[-1]]
@@ -74,7 +74,7 @@ def test_court_cards_named_otherwise_keep_the_hybrid() -> None:
     reader = check(codes, other)
     assert reader.verdicts == {"JS": True, "QH": False, "KD": True, "JC": False,
                                "QS": False, "KC": False}
-    assert reader.choice == "hybrid"
+    assert reader.choice == "hybrid" and not reader.deck_known
     assert reader.detect_many([FRAME])[0].labels == ["2C"]
 
 

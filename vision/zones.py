@@ -171,6 +171,13 @@ class ZoneReader:
     def names(self) -> tuple[str, ...]:
         return self.detector.names
 
+    @property
+    def deck_known(self) -> bool:
+        """Whether its detector reads this deck as surely as the decks it was measured on
+        (`vision.readers.deck_check.DeckCheck.deck_known`; true for a detector that does
+        not say)."""
+        return bool(getattr(self.detector, "deck_known", True))
+
     def views(self, profile: TableProfile) -> list[ZoneView]:
         key = (profile.homography.tobytes(), tuple(profile.zones), profile.seats)
         if key != self._key:

@@ -573,6 +573,9 @@ class TablePipeline(Questions):
             # person says which (a real violation is logged once confirmed).
             self._hold(obs, "it would break a rule", event, result)
             return
+        if event.get("event") == "reveal" and self._unsure_hand(obs):
+            self._hold(obs, self._unsure_reason(obs), event, result)
+            return
         landed = self._landed_with(obs, event)
         if landed is not None:
             self._hold(obs, f"read as {Card.parse(landed).pretty()} landed", event, result)

@@ -55,6 +55,13 @@ class DeckCheck:
         #: None while undecided, then "card" or "hybrid".
         self.choice: str | None = None
 
+    @property
+    def deck_known(self) -> bool:
+        """Whether the deck is judged one the card reader knows. Until then, and for good on
+        any other deck, the table holds more of its readings for a person
+        (`vision.pipeline.questions.UNKNOWN_DECK_REVEAL_BELOW`)."""
+        return self.choice == "card"
+
     def detect_many(self, frames_bgr: Sequence[np.ndarray], conf: float | None = None,
                     card_conf: float | None = None) -> list[Detections]:
         out: list[Detections] = self.active.detect_many(frames_bgr, conf, card_conf)

@@ -1,0 +1,137 @@
+"""A hand shown on a deck the reader does not know (`DeckCheck.deck_known` false) is held
+for a person where a card of it reads below `UNKNOWN_DECK_REVEAL_BELOW`: a hand shown has few
+rules to catch a misread card, and it pays chips."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from companion.events import apply_corrections, read_log
+from companion.referee import replay
+from vision.detections import Detections
+from vision.pipeline.questions import UNKNOWN_DECK_REVEAL_BELOW
+from vision.pipeline.table import TablePipeline
+from vision.render.demo import RenderedSource, simulated_round
+from vision.render.plan import RenderConfig
+from vision.render.table import TableVideo
+from vision.render.truth import TruthDetector
+from vision.zones import ZoneReader
+
+#: Pressman 807's hands shown at the end: Ann's A♣ J♥, Bob's Q♥, Cy's 4♥ (none played).
+SHOWN = {"AC", "JH", "QH", "4H"}
+
+
+class Unsure:
+    """The renderer's truth, read less surely on the cards of the hands shown; says whether
+    it knows the deck as a deck check does."""
+
+    def __init__(self, source: RenderedSource, known: bool) -> None:
+        self.truth = TruthDetector(source)
+        self.deck_known = known
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        dets = self.truth.detect(frame)
+        scores = np.array([min(float(s), UNKNOWN_DECK_REVEAL_BELOW - 0.1) if name in SHOWN
+                           else float(s) for name, _b, s in dets], np.float32)
+        return Detections(dets.xyxy, scores, dets.class_id, dets.names)
+
+
+def _round(tmp_path: Path, known: bool) -> tuple[int, list[dict[str, Any]], Path]:
+    """The round played out, each hand held confirmed as read: (hands held, the truth's
+    visual events, the log's path)."""
+    video = TableVideo(simulated_round("pressman", seed=807),
+                       RenderConfig(width=160, height=120, seed=807, noise=0.0))
+    source = RenderedSource(video)
+    path = tmp_path / "g.jsonl"
+    pipe = TablePipeline(video.profile(), Unsure(source, known), None, path,
+                         script=video.truth.script)
+    held_hands = 0
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+        for pid, held in list(pipe.pending.items()):
+            assert held.event.get("event") == "reveal", held.describe()
+            assert known is False and "deck new to the reader" in held.reason
+            pipe.confirm(pid)  # a person sees the hand as read
+            held_hands += 1
+    assert not pipe.flush().pending
+    return held_hands, video.truth.visual, path
+
+
+def _shown(path: Path) -> list[tuple[str, list[str]]]:
+    events, _ = apply_corrections(read_log(path).events)
+    return sorted((str(e.get("player")), sorted(e.get("cards") or []))
+                  for e in events if e.kind == "reveal")
+
+
+def test_a_hand_shown_read_unsurely_on_a_deck_new_to_the_reader_is_held(tmp_path: Path
+                                                                        ) -> None:
+    held, visual, path = _round(tmp_path / "new", known=False)
+    assert held == 3
+    truth = sorted((str(e["player"]), sorted(e["cards"])) for e in visual
+                   if e["event"] == "reveal")
+    assert _shown(path) == truth and not replay(read_log(path)).errors
+    # The same readings on a deck the reader knows are logged as read, nothing asked.
+    held, _visual, path = _round(tmp_path / "known", known=True)
+    assert held == 0 and _shown(path) == truth
+
+
+def test_a_zone_reader_says_whether_its_detector_knows_the_deck() -> None:
+    class Knows:
+        names = ("2C",)
+        deck_known = False
+
+    class Silent:
+        names = ("2C",)
+
+    assert ZoneReader(Knows()).deck_known is False  # type: ignore[arg-type]
+    assert ZoneReader(Silent()).deck_known is True  # type: ignore[arg-type]
+
+
+def test_a_hand_the_second_look_reads_on_a_deck_new_to_the_reader_is_offered(
+        tmp_path: Path) -> None:
+    """Michigan 11: Dee shows five cards as a spread, the table reader sees the top card
+    alone, read unsurely, and the second look reads all five. On a deck the reader knows the
+    look's hand is logged; on a deck new to it (where the look misreads as well: tigullio,
+    Pressman 102, Dee's K♣ read by the look as 2♠) it is offered first, for a person."""
+    from test_pipeline_second_look import Look, SeesTopCardOnly, play_through
+
+    for known in (True, False):
+        video = TableVideo(simulated_round("michigan-rummy", seed=11),
+                           RenderConfig(width=320, height=240, seed=11, noise=0.0))
+        dee = next(list(e["cards"]) for e in video.truth.visual
+                   if e["event"] == "reveal" and e["player"] == "Dee")
+        source = RenderedSource(video)
+        truth = TruthDetector(source)
+        top = SeesTopCardOnly(truth, dee[:-1])
+
+        class Table:
+            deck_known = known
+
+            def detect(self, frame: np.ndarray, top: SeesTopCardOnly = top) -> Detections:
+                dets = top.detect(frame)
+                scores = np.array([0.6 if name in dee else float(s) for name, _b, s in dets],
+                                  np.float32)
+                return Detections(dets.xyxy, scores, dets.class_id, dets.names)
+
+        look = Look(truth)
+        path = tmp_path / f"{known}.jsonl"
+        pipe = TablePipeline(video.profile(), Table(), None, path,
+                             script=video.truth.script, second_look=look)
+        look.clock = pipe
+        play_through(pipe, source)
+        logged = [e.data for e in read_log(path).events
+                  if e.kind == "reveal" and e.data["player"] == "Dee"]
+        if known:
+            assert [sorted(e["cards"]) for e in logged] == [sorted(dee)]
+            continue
+        assert not logged
+        [held] = [h for h in pipe.pending.values() if h.event.get("player") == "Dee"]
+        assert "deck new to the reader" in held.reason
+        first = held.options[0]
+        assert [sorted(e["cards"]) for e in first.events] == [sorted(dee)]
+        pipe.answer(held.id, list(first.events))
+        assert [sorted(e.data["cards"]) for e in read_log(path).events
+                if e.kind == "reveal" and e.data["player"] == "Dee"] == [sorted(dee)]
