@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from test_pipeline_second_look import Look, SeesTopCardOnly, play_through
 
 from companion.events import apply_corrections, read_log
 from companion.referee import replay
@@ -90,48 +91,52 @@ def test_a_zone_reader_says_whether_its_detector_knows_the_deck() -> None:
     assert ZoneReader(Silent()).deck_known is True  # type: ignore[arg-type]
 
 
-def test_a_hand_the_second_look_reads_on_a_deck_new_to_the_reader_is_offered(
+def test_a_hand_the_second_look_reads_unsurely_on_a_deck_new_to_the_reader_is_offered(
         tmp_path: Path) -> None:
     """Michigan 11: Dee shows five cards as a spread, the table reader sees the top card
     alone, read unsurely, and the second look reads all five. On a deck the reader knows the
-    look's hand is logged; on a deck new to it (where the look misreads as well: tigullio,
-    Pressman 102, Dee's K♣ read by the look as 2♠) it is offered first, for a person."""
-    from test_pipeline_second_look import Look, SeesTopCardOnly, play_through
-
-    for known in (True, False):
+    look's hand is logged, and so on a deck new to it where the look reads every card surely;
+    where it reads one unsurely there (tigullio, Pressman 102: Dee's K♣ read by the look as
+    2♠ at 0.46), its hand is offered first, for a person."""
+    for known, unsure in ((True, True), (False, False), (False, True)):
         video = TableVideo(simulated_round("michigan-rummy", seed=11),
                            RenderConfig(width=320, height=240, seed=11, noise=0.0))
         dee = next(list(e["cards"]) for e in video.truth.visual
                    if e["event"] == "reveal" and e["player"] == "Dee")
         source = RenderedSource(video)
         truth = TruthDetector(source)
-        top = SeesTopCardOnly(truth, dee[:-1])
-
-        class Table:
-            deck_known = known
-
-            def detect(self, frame: np.ndarray, top: SeesTopCardOnly = top) -> Detections:
-                dets = top.detect(frame)
-                scores = np.array([0.6 if name in dee else float(s) for name, _b, s in dets],
-                                  np.float32)
-                return Detections(dets.xyxy, scores, dets.class_id, dets.names)
-
-        look = Look(truth)
-        path = tmp_path / f"{known}.jsonl"
-        pipe = TablePipeline(video.profile(), Table(), None, path,
+        look = Look(truth, unsure=dee[1:2] if unsure else ())
+        path = tmp_path / f"{known}-{unsure}.jsonl"
+        pipe = TablePipeline(video.profile(), TopCardUnsurely(truth, dee, known), None, path,
                              script=video.truth.script, second_look=look)
         look.clock = pipe
         play_through(pipe, source)
-        logged = [e.data for e in read_log(path).events
+        logged = [sorted(e.data["cards"]) for e in read_log(path).events
                   if e.kind == "reveal" and e.data["player"] == "Dee"]
-        if known:
-            assert [sorted(e["cards"]) for e in logged] == [sorted(dee)]
+        if known or not unsure:
+            assert logged == [sorted(dee)]
             continue
         assert not logged
         [held] = [h for h in pipe.pending.values() if h.event.get("player") == "Dee"]
-        assert "deck new to the reader" in held.reason
+        assert held.reason == "Dee holds 5 cards, the reveal shows 1"
         first = held.options[0]
         assert [sorted(e["cards"]) for e in first.events] == [sorted(dee)]
         pipe.answer(held.id, list(first.events))
         assert [sorted(e.data["cards"]) for e in read_log(path).events
                 if e.kind == "reveal" and e.data["player"] == "Dee"] == [sorted(dee)]
+
+
+class TopCardUnsurely:
+    """The table reader of Michigan 11: sees Dee's top card alone of her hand (the others
+    lie under it), read at 0.6; says whether it knows the deck."""
+
+    def __init__(self, truth: TruthDetector, dee: list[str], known: bool) -> None:
+        self.top = SeesTopCardOnly(truth, dee[:-1])
+        self.dee = set(dee)
+        self.deck_known = known
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        dets = self.top.detect(frame)
+        scores = np.array([0.6 if name in self.dee else float(s) for name, _b, s in dets],
+                          np.float32)
+        return Detections(dets.xyxy, scores, dets.class_id, dets.names)

@@ -36,7 +36,8 @@ from vision.tracker import Observation
 
 #: A hand shown whose least sure card reads below this is held for a person while the
 #: reader does not know the deck (`Questions.deck_known`), and a hand the second look reads
-#: then is offered, not logged. A hand shown has few rules to catch a misread card (any card
+#: with a card below this (its mean score over the look's frames) is then offered, not
+#: logged. A hand shown has few rules to catch a misread card (any card
 #: not played may be in it) and it pays chips; in rendered rounds on two decks the card reader
 #: never learnt, 4 of 36 hands shown were logged wrong, read at 0.54-0.70, where on the
 #: demo's deck none of 34 (models/INDEX.md, "Fifty-fifth session").
@@ -59,8 +60,8 @@ class Questions(TableLog):
     #: knows the deck (`deck_known`).
     detector: Any
     #: Per zone where a hand shown waits or is held: how many frames the second look has
-    #: read it, and in how many of them it read each card.
-    _looks: dict[int, tuple[int, Counter[str]]]
+    #: read it, in how many of them it read each card, and its scores for each card summed.
+    _looks: dict[int, tuple[int, Counter[str], dict[str, float]]]
     #: Zones whose look has read all its frames and decided on them (no more tries).
     _looks_decided: set[int]
     #: Per zone: the hand its look read that proves a rule broken, offered to people.
@@ -280,7 +281,7 @@ class Questions(TableLog):
         question, options = asked or self._question(obs, event)
         self.pending[pid] = Pending(pid, event, reason, obs, question, options,
                                     max(obs.t, self.tracker.t))
-        reads, votes = self._looks.get(obs.zone, (0, Counter()))
+        reads, votes, _scores = self._looks.get(obs.zone, (0, Counter(), {}))
         if event.get("event") == "reveal" and reads >= self.LOOK_MIN:
             # A hand the second look read while it waited behind another question: the hands
             # its readings make are offered at once (the table may be cleared before it looks
@@ -1891,22 +1892,16 @@ class Questions(TableLog):
             self._proofs.pop(zone, None)
             self._guesses.pop(zone, None)
         for zone in waiting:
-            reads, votes = self._looks.get(zone, (0, Counter()))
-            if reads < self.LOOK_FRAMES:
-                dets = self.second_look.detect_table(frame, self.profile, zones=[zone])
-                votes.update(self._new_cards(dets))
-                self._looks[zone] = (reads + 1, votes)
+            if self._looks.get(zone, (0,))[0] < self.LOOK_FRAMES:
+                self._look_at(frame, zone)
         for zone, (event, obs, held_id) in shown.items():
             if held_id is not None:
                 self._offer_guesses(held_id, [], self._guesses.get(zone, []))
                 if zone in self._proofs:
                     self._offer(held_id, self._proofs[zone])
-            reads, votes = self._looks.get(zone, (0, Counter()))
+            reads, votes, scores = self._looks.get(zone, (0, Counter(), {}))
             if reads < self.LOOK_FRAMES:
-                dets = self.second_look.detect_table(frame, self.profile, zones=[zone])
-                votes.update(self._new_cards(dets))
-                reads += 1
-                self._looks[zone] = (reads, votes)
+                reads, votes, scores = self._look_at(frame, zone)
             elif zone in self._looks_decided:
                 continue  # its last reading decided nothing: it stays with people
             if reads < self.LOOK_MIN:
@@ -1952,12 +1947,14 @@ class Questions(TableLog):
                     if proof is not None:
                         self._offer(held_id, proof)
                 continue
-            if self._unsure_hand(obs):
-                # On a deck new to the reader the look misreads too: its hand is offered,
-                # first (tigullio, Pressman 102: Dee's K♣ read by the look as 2♠).
+            if not self.deck_known and min(scores.get(c, 0.0) / max(votes[c], 1)
+                                           for c in now["cards"]) < UNKNOWN_DECK_REVEAL_BELOW:
+                # On a deck new to the reader, a card the look reads unsurely (on average
+                # over its frames) is a person's to confirm: its hand is offered first
+                # (tigullio, Pressman 102: Dee's K♣ read by the look as 2♠ at 0.46).
                 if held_id is None:
-                    del self._partial[zone]
-                    held_id = self._hold(obs, self._unsure_reason(obs), event, result)
+                    why = self._partial.pop(zone)[2]
+                    held_id = self._hold(obs, why or self._unsure_reason(obs), event, result)
                 self._offer(held_id, now)
                 self._looks_decided.add(zone)
                 continue
@@ -2107,6 +2104,21 @@ class Questions(TableLog):
         if not len(dets):
             return np.zeros((0, 2))
         return np.asarray(apply_homography(self.profile.inverse, dets.centers))
+
+    def _look_at(self, frame: np.ndarray, zone: int
+                 ) -> tuple[int, Counter[str], dict[str, float]]:
+        """The second look reads ``zone`` in this frame: its reads, votes and scores
+        (`_looks`) so far, this frame's counted."""
+        assert self.second_look is not None
+        reads, votes, scores = self._looks.get(zone, (0, Counter(), {}))
+        dets = self.second_look.detect_table(frame, self.profile, zones=[zone])
+        new = self._new_cards(dets)
+        votes.update(new)
+        for card in new:
+            scores[card] = scores.get(card, 0.0) + max(
+                float(s) for name, _b, s in dets if name == card)
+        self._looks[zone] = (reads + 1, votes, scores)
+        return self._looks[zone]
 
     def _new_cards(self, dets: Detections) -> set[str]:
         """The cards a second look read, less those read on the spot where it read a card of
