@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 from test_pipeline_second_look import Look, SeesTopCardOnly, play_through
 
+from companion.cards import CARD_CODES
 from companion.events import apply_corrections, read_log
 from companion.referee import replay
 from vision.detections import Detections
@@ -140,3 +141,34 @@ class TopCardUnsurely:
         scores = np.array([0.6 if name in self.dee else float(s) for name, _b, s in dets],
                           np.float32)
         return Detections(dets.xyxy, scores, dets.class_id, dets.names)
+
+
+def test_a_whole_hand_held_as_unsure_is_settled_by_the_look_only_as_read(
+        tmp_path: Path) -> None:
+    """Pressman 807's hands shown, each read whole at 0.6 on a deck new to the reader, so
+    held. A second look that reads Ann's hand as read, surely, settles it (logged, nobody
+    asked); one that reads her J♥ surely as another card offers that hand and logs nothing
+    over the first reading (dondorf, Boodle 908: Bob's 10♣ Q♣, read by the look as 8♣ Q♣,
+    was logged so)."""
+    video = TableVideo(simulated_round("pressman", seed=807),
+                       RenderConfig(width=160, height=120, seed=807, noise=0.0))
+    seen = {c for e in video.truth.visual for c in [e.get("card"), *(e.get("cards") or [])]}
+    other = next(c for c in CARD_CODES if c not in seen)  # a card nobody shows or plays
+    for wrong in ({}, {"JH": other}):
+        source = RenderedSource(video)
+        truth = TruthDetector(source)
+        look = Look(truth, wrong=wrong)
+        path = tmp_path / f"{bool(wrong)}.jsonl"
+        pipe = TablePipeline(video.profile(), Unsure(source, False), None, path,
+                             script=video.truth.script, second_look=look)
+        look.clock = pipe
+        play_through(pipe, source)
+        ann = [sorted(e.data["cards"]) for e in read_log(path).events
+               if e.kind == "reveal" and e.data["player"] == "Ann"]
+        if not wrong:
+            assert ann == [["AC", "JH"]]
+            continue
+        assert not ann
+        [held] = [h for h in pipe.pending.values() if h.event.get("player") == "Ann"]
+        assert sorted(held.event["cards"]) == ["AC", "JH"]
+        assert [sorted(e["cards"]) for e in held.options[0].events] == [sorted(["AC", other])]

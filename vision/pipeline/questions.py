@@ -1935,7 +1935,17 @@ class Questions(TableLog):
                                     if cards != first)
                         if (verdict := self._accepts(t))[0]
                         and (verdict[1] == 0 or set(t["cards"]) <= sure)), None)
-            if now is None:
+
+            # A whole hand held as read unsurely on a deck new to the reader: the look's
+            # reading of those very cards, in most of its frames and surely, settles it; a
+            # hand the look reads otherwise is offered, never logged over it (dondorf,
+            # Boodle 908: Bob's 10♣ Q♣ read at 0.60, read by the look as 8♣ Q♣ at 0.7 and
+            # over, which the table took).
+            whole = held_id is not None and self._unsure_hand(obs) \
+                and self._accepts(event)[0]
+            if whole and set(first) <= often and not _look_unsure(first, votes, scores):
+                now = event
+            elif now is None:
                 proof = self._proof(event, tries, often)
                 if proof is not None:
                     self._proofs[zone] = proof
@@ -1947,8 +1957,7 @@ class Questions(TableLog):
                     if proof is not None:
                         self._offer(held_id, proof)
                 continue
-            if not self.deck_known and min(scores.get(c, 0.0) / max(votes[c], 1)
-                                           for c in now["cards"]) < UNKNOWN_DECK_REVEAL_BELOW:
+            elif whole or not self.deck_known and _look_unsure(now["cards"], votes, scores):
                 # On a deck new to the reader, a card the look reads unsurely (on average
                 # over its frames) is a person's to confirm: its hand is offered first
                 # (tigullio, Pressman 102: Dee's K♣ read by the look as 2♠ at 0.46).
@@ -2433,6 +2442,13 @@ class Questions(TableLog):
         held = self.pending.pop(pending_id, None)
         if held is not None:
             self._disown(held, ())
+
+
+def _look_unsure(cards: Sequence[str], votes: Counter[str], scores: Mapping[str, float]
+                 ) -> bool:
+    """Whether the second look read a card of ``cards`` below `UNKNOWN_DECK_REVEAL_BELOW`
+    on average over the frames it read it in (`Questions._looks`' votes and scores)."""
+    return min(scores.get(c, 0.0) / max(votes[c], 1) for c in cards) < UNKNOWN_DECK_REVEAL_BELOW
 
 
 def _holds(ref: Any, player: str) -> int | None:
