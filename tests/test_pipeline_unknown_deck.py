@@ -129,17 +129,19 @@ def test_a_hand_the_second_look_reads_unsurely_on_a_deck_new_to_the_reader_is_of
 
 class TopCardUnsurely:
     """The table reader of Michigan 11: sees Dee's top card alone of her hand (the others
-    lie under it), read at 0.6; says whether it knows the deck."""
+    lie under it), read at ``score``; says whether it knows the deck."""
 
-    def __init__(self, truth: TruthDetector, dee: list[str], known: bool) -> None:
+    def __init__(self, truth: TruthDetector, dee: list[str], known: bool,
+                 score: float = 0.6) -> None:
         self.top = SeesTopCardOnly(truth, dee[:-1])
         self.dee = set(dee)
         self.deck_known = known
+        self.score = score
 
     def detect(self, frame: np.ndarray) -> Detections:
         dets = self.top.detect(frame)
-        scores = np.array([0.6 if name in self.dee else float(s) for name, _b, s in dets],
-                          np.float32)
+        scores = np.array([self.score if name in self.dee else float(s)
+                           for name, _b, s in dets], np.float32)
         return Detections(dets.xyxy, scores, dets.class_id, dets.names)
 
 
@@ -172,3 +174,23 @@ def test_a_whole_hand_held_as_unsure_is_settled_by_the_look_only_as_read(
         [held] = [h for h in pipe.pending.values() if h.event.get("player") == "Ann"]
         assert sorted(held.event["cards"]) == ["AC", "JH"]
         assert [sorted(e["cards"]) for e in held.options[0].events] == [sorted(["AC", other])]
+
+
+def test_a_card_first_read_surely_stands_beside_the_looks_sure_cards(tmp_path: Path) -> None:
+    """Michigan 11 on a deck new to the reader: Dee's top card read surely (0.9) by the
+    table reader and missed by the second look, which reads her four others surely: the
+    hand is logged, her top card standing as first read."""
+    video = TableVideo(simulated_round("michigan-rummy", seed=11),
+                       RenderConfig(width=320, height=240, seed=11, noise=0.0))
+    dee = next(list(e["cards"]) for e in video.truth.visual
+               if e["event"] == "reveal" and e["player"] == "Dee")
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    look = Look(truth, missed=dee[-1:])
+    path = tmp_path / "g.jsonl"
+    pipe = TablePipeline(video.profile(), TopCardUnsurely(truth, dee, False, 0.9), None, path,
+                         script=video.truth.script, second_look=look)
+    look.clock = pipe
+    play_through(pipe, source)
+    assert [sorted(e.data["cards"]) for e in read_log(path).events
+            if e.kind == "reveal" and e.data["player"] == "Dee"] == [sorted(dee)]

@@ -37,10 +37,10 @@ from vision.tracker import Observation
 #: A hand shown whose least sure card reads below this is held for a person while the
 #: reader does not know the deck (`Questions.deck_known`), and a hand the second look reads
 #: with a card below this (its mean score over the look's frames) is then offered, not
-#: logged. A hand shown has few rules to catch a misread card (any card
-#: not played may be in it) and it pays chips; in rendered rounds on two decks the card reader
-#: never learnt, 4 of 36 hands shown were logged wrong, read at 0.54-0.70, where on the
-#: demo's deck none of 34 (models/INDEX.md, "Fifty-fifth session").
+#: logged. A hand shown has few rules to catch a misread card (any card not played may be in
+#: it) and it pays chips; in rendered rounds on two decks the card reader never learnt, 4 of
+#: 36 hands shown were logged wrong, read at 0.54-0.70, where on the demo's deck none of 34
+#: (models/INDEX.md, "Fifty-fifth session").
 UNKNOWN_DECK_REVEAL_BELOW = 0.7
 
 
@@ -1957,10 +1957,14 @@ class Questions(TableLog):
                     if proof is not None:
                         self._offer(held_id, proof)
                 continue
-            elif whole or not self.deck_known and _look_unsure(now["cards"], votes, scores):
+            elif whole or not self.deck_known and _look_unsure(
+                    [c for c in now["cards"]
+                     if c not in first or obs.confidence < UNKNOWN_DECK_REVEAL_BELOW],
+                    votes, scores):
                 # On a deck new to the reader, a card the look reads unsurely (on average
                 # over its frames) is a person's to confirm: its hand is offered first
-                # (tigullio, Pressman 102: Dee's K♣ read by the look as 2♠ at 0.46).
+                # (tigullio, Pressman 102: Dee's K♣ read by the look as 2♠ at 0.46). The
+                # cards first read surely stand as read.
                 if held_id is None:
                     why = self._partial.pop(zone)[2]
                     held_id = self._hold(obs, why or self._unsure_reason(obs), event, result)
@@ -2448,7 +2452,8 @@ def _look_unsure(cards: Sequence[str], votes: Counter[str], scores: Mapping[str,
                  ) -> bool:
     """Whether the second look read a card of ``cards`` below `UNKNOWN_DECK_REVEAL_BELOW`
     on average over the frames it read it in (`Questions._looks`' votes and scores)."""
-    return min(scores.get(c, 0.0) / max(votes[c], 1) for c in cards) < UNKNOWN_DECK_REVEAL_BELOW
+    return min((scores.get(c, 0.0) / max(votes[c], 1) for c in cards),
+               default=1.0) < UNKNOWN_DECK_REVEAL_BELOW
 
 
 def _holds(ref: Any, player: str) -> int | None:
