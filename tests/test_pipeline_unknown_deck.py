@@ -100,12 +100,7 @@ def test_a_hand_the_second_look_reads_unsurely_on_a_deck_new_to_the_reader_is_of
     where it reads one unsurely there (tigullio, Pressman 102: Dee's K♣ read by the look as
     2♠ at 0.46), its hand is offered first, for a person."""
     for known, unsure in ((True, True), (False, False), (False, True)):
-        video = TableVideo(simulated_round("michigan-rummy", seed=11),
-                           RenderConfig(width=320, height=240, seed=11, noise=0.0))
-        dee = next(list(e["cards"]) for e in video.truth.visual
-                   if e["event"] == "reveal" and e["player"] == "Dee")
-        source = RenderedSource(video)
-        truth = TruthDetector(source)
+        video, dee, source, truth = _michigan_11()
         look = Look(truth, unsure=dee[1:2] if unsure else ())
         path = tmp_path / f"{known}-{unsure}.jsonl"
         pipe = TablePipeline(video.profile(), TopCardUnsurely(truth, dee, known), None, path,
@@ -125,6 +120,17 @@ def test_a_hand_the_second_look_reads_unsurely_on_a_deck_new_to_the_reader_is_of
         pipe.answer(held.id, list(first.events))
         assert [sorted(e.data["cards"]) for e in read_log(path).events
                 if e.kind == "reveal" and e.data["player"] == "Dee"] == [sorted(dee)]
+
+
+def _michigan_11() -> tuple[TableVideo, list[str], RenderedSource, TruthDetector]:
+    """Michigan 11 rendered (Dee shows five cards at the end): the video, Dee's hand shown,
+    its frame source and the renderer's truth on it."""
+    video = TableVideo(simulated_round("michigan-rummy", seed=11),
+                       RenderConfig(width=320, height=240, seed=11, noise=0.0))
+    dee = next(list(e["cards"]) for e in video.truth.visual
+               if e["event"] == "reveal" and e["player"] == "Dee")
+    source = RenderedSource(video)
+    return video, dee, source, TruthDetector(source)
 
 
 class TopCardUnsurely:
@@ -180,12 +186,7 @@ def test_a_card_first_read_surely_stands_beside_the_looks_sure_cards(tmp_path: P
     """Michigan 11 on a deck new to the reader: Dee's top card read surely (0.9) by the
     table reader and missed by the second look, which reads her four others surely: the
     hand is logged, her top card standing as first read."""
-    video = TableVideo(simulated_round("michigan-rummy", seed=11),
-                       RenderConfig(width=320, height=240, seed=11, noise=0.0))
-    dee = next(list(e["cards"]) for e in video.truth.visual
-               if e["event"] == "reveal" and e["player"] == "Dee")
-    source = RenderedSource(video)
-    truth = TruthDetector(source)
+    video, dee, source, truth = _michigan_11()
     look = Look(truth, missed=dee[-1:])
     path = tmp_path / "g.jsonl"
     pipe = TablePipeline(video.profile(), TopCardUnsurely(truth, dee, False, 0.9), None, path,

@@ -296,13 +296,31 @@ def test_an_answer_that_picks_a_card_asks_for_it_then_logs_it_with_the_rest(
     qtbot.waitUntil(lambda: not window.confirm_bar.isVisibleTo(window), timeout=5000)
 
 
+def _picked_in_dialog(qtbot: QtBot, window: MainWindow, index: int, card: str) -> list[str]:
+    """Answer ``index`` (one that picks a card), ``card`` clicked on the dialog's card
+    picker, once it is logged: the dialog's title and the player it was set to."""
+    from ui_helpers import later
+
+    from ui.dialogs import PlayDialog
+
+    seen: list[str] = []
+
+    def name() -> None:
+        dlg = window.last_dialog
+        assert isinstance(dlg, PlayDialog)
+        seen.extend([dlg.windowTitle(), dlg.player.currentText()])
+        dlg.picker.toggle(card)
+
+    with qtbot.waitSignal(window.eventLogged, timeout=5000):
+        window.answer_option(index, later(name))
+    return seen
+
+
 def test_a_hand_shown_that_picks_a_card_asks_which_card_was_shown(
         qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
     """"Bob shows another card…" (his last card, shown and never read): the person names
     the card Bob showed in a dialog set to Bob, and his hand shown is logged with it."""
-    from ui_helpers import later
 
-    from ui.dialogs import PlayDialog
     from ui.worker import PICK
 
     unseen = (7, "Bob shows no hand: was Bob's hand not seen?", play("Dee", "AH"),
@@ -310,17 +328,7 @@ def test_a_hand_shown_that_picks_a_card_asks_which_card_was_shown(
                                               "cards": [PICK]}])])
     feed = start(qtbot, window, store, [unseen])
     qtbot.waitUntil(lambda: window.confirm_bar.isVisibleTo(window), timeout=5000)
-    seen: list[str] = []
-
-    def name() -> None:
-        dlg = window.last_dialog
-        assert isinstance(dlg, PlayDialog)
-        seen.extend([dlg.windowTitle(), dlg.player.currentText()])
-        dlg.picker.toggle("QH")
-
-    with qtbot.waitSignal(window.eventLogged, timeout=5000):
-        window.answer_option(0, later(name))
-    assert seen == ["Which card did Bob show?", "Bob"]
+    assert _picked_in_dialog(qtbot, window, 0, "QH") == ["Which card did Bob show?", "Bob"]
     assert feed.answers == [(7, [{"event": "reveal", "player": "Bob", "cards": ["QH"],
                                   "source": "user"}])]
 
@@ -330,9 +338,7 @@ def test_a_card_picked_for_an_earlier_place_is_logged_in_that_place(
     """"Cy: another card before Cy's K♣…" (too many cards fit in that place to offer): the
     person names Cy's card, and the answer's correction puts that play in the earlier place;
     the rest of the answer is logged as it is."""
-    from ui_helpers import later
 
-    from ui.dialogs import PlayDialog
     from ui.worker import PICK
 
     shown = {"event": "reveal", "player": "Cy", "cards": ["TS", "7D"]}
@@ -342,17 +348,7 @@ def test_a_card_picked_for_an_earlier_place_is_logged_in_that_place(
                [{"event": "correct", "line": 23, "with": play("Cy", PICK)}, moved, shown])])
     feed = start(qtbot, window, store, [place])
     qtbot.waitUntil(lambda: window.confirm_bar.isVisibleTo(window), timeout=5000)
-    seen: list[str] = []
-
-    def name() -> None:
-        dlg = window.last_dialog
-        assert isinstance(dlg, PlayDialog)
-        seen.extend([dlg.windowTitle(), dlg.player.currentText()])
-        dlg.picker.toggle("4S")
-
-    with qtbot.waitSignal(window.eventLogged, timeout=5000):
-        window.answer_option(0, later(name))
-    assert seen == ["Which card did Cy play?", "Cy"]
+    assert _picked_in_dialog(qtbot, window, 0, "4S") == ["Which card did Cy play?", "Cy"]
     assert feed.answers == [(6, [{"event": "correct", "line": 23,
                                   "with": {**play("Cy", "4S"), "source": "user"}},
                                  moved, shown])]
