@@ -106,8 +106,9 @@ def named_pick(event: dict[str, Any], card: str, player: str, extra: dict[str, A
     play = pick_play(event)
     if play is None:
         return None
-    named = {**play, ("cards" if "cards" in play else "card"):
-             [card] if "cards" in play else card, "player": player, **extra}
+    # (a hand shown of one card names it in its list of cards)
+    key, value = ("cards", [card]) if "cards" in play else ("card", card)
+    named = {**play, key: value, "player": player, **extra}
     return named if play is event else {**event, "with": named}
 
 

@@ -1892,7 +1892,7 @@ class Questions(TableLog):
             self._proofs.pop(zone, None)
             self._guesses.pop(zone, None)
         for zone in waiting:
-            if self._looks.get(zone, (0,))[0] < self.LOOK_FRAMES:
+            if zone not in self._looks or self._looks[zone][0] < self.LOOK_FRAMES:
                 self._look_at(frame, zone)
         for zone, (event, obs, held_id) in shown.items():
             if held_id is not None:
@@ -1941,8 +1941,8 @@ class Questions(TableLog):
             # hand the look reads otherwise is offered, never logged over it (dondorf,
             # Boodle 908: Bob's 10♣ Q♣ read at 0.60, read by the look as 8♣ Q♣ at 0.7 and
             # over, which the table took).
-            whole = held_id is not None and self._unsure_hand(obs) \
-                and self._accepts(event)[0]
+            unsure_first = self._unsure_hand(obs)
+            whole = held_id is not None and unsure_first and self._accepts(event)[0]
             if whole and set(first) <= often and not _look_unsure(first, votes, scores):
                 now = event
             elif now is None:
@@ -1958,8 +1958,7 @@ class Questions(TableLog):
                         self._offer(held_id, proof)
                 continue
             elif whole or not self.deck_known and _look_unsure(
-                    [c for c in now["cards"]
-                     if c not in first or obs.confidence < UNKNOWN_DECK_REVEAL_BELOW],
+                    [c for c in now["cards"] if unsure_first or c not in first],
                     votes, scores):
                 # On a deck new to the reader, a card the look reads unsurely (on average
                 # over its frames) is a person's to confirm: its hand is offered first
