@@ -650,3 +650,34 @@ def test_a_hand_shown_with_a_card_played_offers_it_misread_and_that_play_too(
     assert _offered(asked, "Confirm Bob's hand: 4♠ J♥ 5♦ 3♣ 2♣? (J♥ was played by Cy", answer)
     assert _plays(tmp_path)[-1] == ("Cy", "TD")
     assert _hands(tmp_path).get("Bob") == ["2C", "3C", "4S", "5D", "JD"]
+
+
+def test_two_lookalikes_read_the_wrong_way_round_offer_the_first_before_the_second(
+        tmp_path: Path) -> None:
+    # Michigan seed 905 (the held-out tigullio deck with the shipped models): Bob's J♣ read
+    # as Q♣ and logged so, then his Q♣ laid on it read as J♣, Dee's K♣ logged meanwhile.
+    # "Bob played J♣? (it would break a rule)" offered nothing that fits, and the round
+    # ended with the J♣ missing in silence. Here the same two readings, swapped throughout.
+    video, source = _round("michigan-rummy", 905)
+    tj, tq = _laid_at(video, card="JC"), _laid_at(video, card="QC")
+    answer = "J♣, before Bob's Q♣"
+    reader = ReadAsWhile(source, "JC", "QC", tj - 0.2, 1e9)
+    swap = reader.detect
+
+    def detect(frame: np.ndarray) -> Detections:
+        # (the Q♣ read as J♣ once laid; chained `ReadAsWhile` would rename both cards alike)
+        dets = swap(frame)
+        now = source.last.t if source.last is not None else 0.0
+        if now < tq - 0.2:
+            return dets
+        real = reader.truth.detect(frame)
+        ids = [CARD_CODES.index("JC") if real.names[int(k)] == "QC" else int(c)
+               for k, c in zip(real.class_id, dets.class_id, strict=True)]
+        return Detections(dets.xyxy, dets.confidence, np.array(ids, int), dets.names)
+
+    reader.detect = detect  # type: ignore[method-assign]
+    asked = _answered_at_once(tmp_path, video, source, reader, choose=answer, wait=1.0)
+    assert _offered(asked, "Bob played J♣? (it would break a rule)", answer)
+    plays = _plays(tmp_path)
+    i = plays.index(("Bob", "JC"))
+    assert plays[i:i + 3] == [("Bob", "JC"), ("Bob", "QC"), ("Dee", "KC")]

