@@ -4,7 +4,13 @@ as a lead out of turn after Bob's J♥, which ended the round wrong. Her pile ca
 new picture nothing explained, so the card that comes next was likelier played there and
 missed: the table asks "Q♥ was not seen: who played it?".
 Rendered Boodle round (seed 203: Bob J♥, Ann Q♥, Ann 3♠), the renderer's truth as both
-readers, spoiled on purpose: neither reads the Q♥."""
+readers, spoiled on purpose: neither reads the Q♥.
+
+So too a lead that is not the card that comes next (Boodle seed 903, the held-out tigullio
+deck: Cy's Q♠ laid on his far pile and read by neither look, then his 8♣ on it, a lead the
+rules allow, logged; the Q♠ was lost in silence): the table asks "Cy played 8♣? (the pile
+changed before it with no card read)", offering the 8♣ as read and a card before it that a
+person names."""
 
 from __future__ import annotations
 
@@ -16,6 +22,7 @@ from test_pipeline_second_look import Look
 
 from companion.events import read_log
 from vision.detections import Detections
+from vision.pipeline.results import picked
 from vision.pipeline.table import TablePipeline
 from vision.render.demo import RenderedSource, simulated_round
 from vision.render.plan import RenderConfig
@@ -36,21 +43,20 @@ class Blind:
                           dets.names)
 
 
-def _round(tmp_path: Path, answer: str | None) -> tuple[list[str], list[dict[str, Any]],
-                                                          list[dict[str, Any]]]:
-    """(questions put, plays logged, true plays), every question answered ``answer`` (by
-    label) or left unanswered."""
-    video = TableVideo(simulated_round("boodle", seed=203),
-                       RenderConfig(width=320, height=240, fps=10, seed=203, noise=0.0))
+def _round(tmp_path: Path, answer: str | None, game: str = "boodle", seed: int = 203,
+           card: str = "QH", named: str = "") -> tuple[list[str], list[dict[str, Any]],
+                                                       list[dict[str, Any]]]:
+    """(questions put, plays logged, true plays) of ``game`` 's round ``seed`` with
+    ``card`` read by neither look, every question answered ``answer`` (by label, the card
+    ``named`` where it asks for one) or left unanswered."""
+    video = TableVideo(simulated_round(game, seed=seed),
+                       RenderConfig(width=320, height=240, fps=10, seed=seed, noise=0.0))
     true = [{"player": str(e["player"]), "card": str(e["card"])} for e in video.truth.visual
             if e["event"] == "play"]
-    at = true.index({"player": "Ann", "card": "QH"})
-    assert true[at - 1] == {"player": "Bob", "card": "JH"}
-    assert true[at + 1] == {"player": "Ann", "card": "3S"}
     source = RenderedSource(video)
     truth = TruthDetector(source)
-    look = Look(truth, missed=["QH"])
-    pipe = TablePipeline(video.profile(), Blind(truth, "QH"), None, tmp_path / "g.jsonl",
+    look = Look(truth, missed=[card])
+    pipe = TablePipeline(video.profile(), Blind(truth, card), None, tmp_path / "g.jsonl",
                          script=video.truth.script, second_look=look)
     look.clock = pipe
     asked: list[str] = []
@@ -61,7 +67,8 @@ def _round(tmp_path: Path, answer: str | None) -> tuple[list[str], list[dict[str
             pid, held = next(iter(pipe.pending.items()))
             chosen: Any = [o for o in held.options if o.label == answer] or held.options[:1]
             if chosen:
-                pipe.answer(pid, list(chosen[0].events))
+                pipe.answer(pid, picked(chosen[0].events, named) if chosen[0].picks
+                            else list(chosen[0].events))
             else:
                 pipe.reject(pid)
     pipe.finish()
@@ -73,6 +80,10 @@ def _round(tmp_path: Path, answer: str | None) -> tuple[list[str], list[dict[str
 def test_a_lead_onto_an_unread_change_asks_for_the_card_that_comes_next(tmp_path: Path
                                                                          ) -> None:
     asked, plays, true = _round(tmp_path, None)
+    at = true.index({"player": "Ann", "card": "QH"})
+    assert true[at - 1:at + 2] == [{"player": "Bob", "card": "JH"},
+                                   {"player": "Ann", "card": "QH"},
+                                   {"player": "Ann", "card": "3S"}]
     assert any(q.startswith("Q♥ was not seen: who played it?") for q in asked), asked
     assert {"player": "Ann", "card": "3S"} not in plays  # held, not a lead out of turn
 
@@ -80,3 +91,28 @@ def test_a_lead_onto_an_unread_change_asks_for_the_card_that_comes_next(tmp_path
 def test_answered_the_round_is_logged_as_played(tmp_path: Path) -> None:
     asked, plays, true = _round(tmp_path, "Ann")
     assert plays == true, (asked, plays)
+
+
+def test_a_lead_the_rules_allow_onto_an_unread_change_asks_for_a_card_before_it(
+        tmp_path: Path) -> None:
+    asked, plays, true = _round(tmp_path, None, seed=903, card="QS")
+    at = true.index({"player": "Cy", "card": "QS"})
+    assert true[at + 1] == {"player": "Cy", "card": "8C"}
+    question = "Cy played 8♣? (the pile changed before it with no card read)"
+    assert any(q.startswith(question) and "Cy: another card before this 8♣…" in q
+               for q in asked), asked
+    assert {"player": "Cy", "card": "8C"} not in plays  # held until a person says
+
+
+def test_the_card_before_it_named_the_round_is_logged_as_played(tmp_path: Path) -> None:
+    asked, plays, true = _round(tmp_path, "Cy: another card before this 8♣…", seed=903,
+                                card="QS", named="QS")
+    assert plays == true, (asked, plays)
+
+
+def test_answered_as_read_the_play_is_logged(tmp_path: Path) -> None:
+    # (a pile only straightened, or a card a person says was never laid)
+    asked, plays, true = _round(tmp_path, "8♣", seed=903, card="QS")
+    at = true.index({"player": "Cy", "card": "QS"})
+    k = plays.index(true[at - 1])
+    assert plays[:k + 2] == [*true[:at], true[at + 1]], (asked, plays)

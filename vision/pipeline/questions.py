@@ -333,6 +333,21 @@ class Questions(TableLog):
                   or self._unread_change(obs.zone, obs.t_still))
         return nxt if missed else None
 
+    def _laid_unread(self, event: Mapping[str, Any], obs: Observation) -> bool:
+        """Is ``event``, a play of one card the rules allow, laid on a pile that came to rest
+        in a new picture after the last card was logged with no card read there by either
+        reader (`_unread_change`; Boodle 903 on the held-out tigullio deck: Cy's Q♠ laid on
+        his far pile and never read, then his 8♣ on it logged, the Q♠ lost in silence)? A
+        card laid and missed, or the pile only straightened: a person says. Not in a game of
+        tricks, where a card missed puts the next one out of turn, and a trick gathered
+        changes the piles."""
+        if event.get("event") != "play" or "card" not in event or obs.kind != "pile":
+            return False
+        trick = getattr(getattr(self.referee, "state", None), "trick", None)
+        unread = self._unread.get(obs.zone)
+        return not isinstance(trick, list) and unread is not None and unread[1] is None \
+            and self._unread_change(obs.zone, obs.t_still)
+
     def _landed_with(self, obs: Observation, event: Mapping[str, Any]) -> str | None:
         """The card the camera logged in the same pile that came to rest less than
         `ONE_LANDING` before this single card (Cy's A♠ read as his K♠ landed, a second box
@@ -498,11 +513,13 @@ class Questions(TableLog):
             # Lakes, seed 346: Bob's 6♥ read as 6♦ for seconds, then his 7♥ "after 6♦ the
             # lead is in a black suit").
             options.extend(self._misread_before(ev(read), following=True))
-            if self._doubt(ev(read)):
+            if self._doubt(ev(read)) or self._laid_unread(ev(read), obs):
                 # Or a card of the same player's never read just before it, after which it
                 # is an ordinary play (Boodle 402: Cy's 2♦ led after his 6♥ stopped the
                 # hearts, never read; his 2♥ lead next read as a heart led after hearts, and
-                # its lookalike 2♦ taken for it, the 2♥ then lost). A person names it.
+                # its lookalike 2♦ taken for it, the 2♥ then lost). A person names it. So
+                # too a play the rules allow onto a pile that changed with no card read
+                # (`_laid_unread`).
                 options.append(Answer(f"{player}: another card before this "
                                       f"{Card.parse(read).pretty()}…",
                                       (ev(PICK), ev(read))))
