@@ -681,3 +681,20 @@ def test_two_lookalikes_read_the_wrong_way_round_offer_the_first_before_the_seco
     plays = _plays(tmp_path)
     i = plays.index(("Bob", "JC"))
     assert plays[i:i + 3] == [("Bob", "JC"), ("Bob", "QC"), ("Dee", "KC")]
+
+
+def test_the_card_that_comes_next_read_on_the_one_under_it_is_asked_as_a_play(
+        tmp_path: Path) -> None:
+    # Boodle seed 708 (the held-out tigullio deck with the shipped models): Bob's Q♠, the
+    # card after his J♠, laid on it and read on the J♠'s spot with nothing seen carried
+    # there. Taking the J♠ for a Q♠ only hidden hands could excuse, the table left the two
+    # to the vote, the 6♣ covered them before it was decided, and the Q♠ was lost in
+    # silence. Here the Q♠ unread on its way, the J♠'s spot read as Q♠ once it lies there.
+    video, source = _round("boodle", 708)
+    tq = _laid_at(video, card="QS")
+    reader = _misread_both(source, ("JS", "QS", tq, 1e9), ("QS", "", tq - 1.5, 1e9))
+    asked = _answered_at_once(tmp_path, video, source, reader, choose="Q♠")
+    assert _offered(asked, "Bob played Q♠? (it lies where J♠ lay)", "no, J♠ misread")
+    plays = _plays(tmp_path)
+    i = plays.index(("Bob", "JS"))
+    assert plays[i:i + 3] == [("Bob", "JS"), ("Bob", "QS"), ("Bob", "6C")]

@@ -692,7 +692,7 @@ class TablePipeline(Questions):
         # Or the card under was this card all along, read wrong until now: the vote of
         # every frame since has turned; the log is corrected where the table accepts it.
         corr, doubted = self._correction_doubted(under, card)
-        if corr is not None and doubted:
+        if corr is not None and doubted and not (new_ok and card == self._next_card()):
             # A correction only hidden hands could excuse: the vote of the frames to come
             # decides whether a person is asked (`_recount`); the card is not a new one.
             self.tracker.misread_at(card, *obs.positions[0])
