@@ -117,6 +117,14 @@ def _plays(tmp_path: Path) -> list[tuple[str, str | None]]:
             if e["event"] == "play"]
 
 
+def _plays_from(tmp_path: Path, first: tuple[str, str], n: int = 3
+                ) -> list[tuple[str, str | None]]:
+    """The ``n`` plays logged from the play ``first`` on (`_plays`)."""
+    plays = _plays(tmp_path)
+    i = plays.index(first)
+    return plays[i:i + n]
+
+
 def _hands(tmp_path: Path) -> dict[str, list[str]]:
     """Each player's hand shown, as logged (corrections applied), its cards sorted."""
     return {e["player"]: sorted(e["cards"]) for e in _resolved(tmp_path / "g.jsonl")
@@ -485,10 +493,8 @@ def test_a_card_read_as_a_lookalike_of_one_misread_before_is_offered_as_that_car
     # (answered as a person would, seconds later: the 6♥ misread on Ann's spot is over)
     asked = _answered_at_once(tmp_path, video, source, reader, choose=both, wait=3.0)
     assert any(both in q for q in asked)
-    plays = _plays(tmp_path)
-    i = plays.index(("Ann", "5H"))
-    assert plays[i:i + 3] == [("Ann", "5H"), ("Bob", "6H"), ("Dee", "7H")]
-    assert ("Ann", "6H") not in plays
+    assert _plays_from(tmp_path, ("Ann", "5H")) == [("Ann", "5H"), ("Bob", "6H"), ("Dee", "7H")]
+    assert ("Ann", "6H") not in _plays(tmp_path)
 
 
 def test_a_card_shown_that_was_logged_as_played_offers_that_play_misread(
@@ -593,9 +599,7 @@ def test_a_hand_a_card_short_offers_a_play_misread_as_the_card_laid_on_it(
     asked = _answered_at_once(tmp_path, video, source,
                               ReadAsWhile(source, "5H", "6H", t5 - 0.2, t6 + 1.0), choose=under)
     assert _offered(asked, "Confirm Cy's hand: Q♦ 3♣? (Cy holds 3 cards", under)
-    plays = _plays(tmp_path)
-    i = plays.index(("Cy", "5H"))
-    assert plays[i:i + 3] == [("Cy", "5H"), ("Cy", "6H"), ("Cy", "7H")]
+    assert _plays_from(tmp_path, ("Cy", "5H")) == [("Cy", "5H"), ("Cy", "6H"), ("Cy", "7H")]
     assert _hands(tmp_path).get("Cy") == ["3C", "QD"]
 
 
@@ -632,9 +636,7 @@ def test_a_card_read_as_a_lookalike_until_plays_later_is_offered_before_them(
     answer = "3♥, before Bob's 10♣"
     _pipe, asked = _run(tmp_path, "great-lakes", 2261, "3H", "8H", 3.4, answer, card="3H")
     assert _offered(asked, "Bob played 3♥? (it would break a rule)", answer)
-    plays = _plays(tmp_path)
-    i = plays.index(("Bob", "3H"))
-    assert plays[i:i + 3] == [("Bob", "3H"), ("Bob", "TC"), ("Bob", "3D")]
+    assert _plays_from(tmp_path, ("Bob", "3H")) == [("Bob", "3H"), ("Bob", "TC"), ("Bob", "3D")]
 
 
 def test_a_hand_shown_with_a_card_played_offers_it_misread_and_that_play_too(
@@ -678,9 +680,7 @@ def test_two_lookalikes_read_the_wrong_way_round_offer_the_first_before_the_seco
     reader.detect = detect  # type: ignore[method-assign]
     asked = _answered_at_once(tmp_path, video, source, reader, choose=answer, wait=1.0)
     assert _offered(asked, "Bob played J♣? (it would break a rule)", answer)
-    plays = _plays(tmp_path)
-    i = plays.index(("Bob", "JC"))
-    assert plays[i:i + 3] == [("Bob", "JC"), ("Bob", "QC"), ("Dee", "KC")]
+    assert _plays_from(tmp_path, ("Bob", "JC")) == [("Bob", "JC"), ("Bob", "QC"), ("Dee", "KC")]
 
 
 def test_the_card_that_comes_next_read_on_the_one_under_it_is_asked_as_a_play(
@@ -695,6 +695,4 @@ def test_the_card_that_comes_next_read_on_the_one_under_it_is_asked_as_a_play(
     reader = _misread_both(source, ("JS", "QS", tq, 1e9), ("QS", "", tq - 1.5, 1e9))
     asked = _answered_at_once(tmp_path, video, source, reader, choose="Q♠")
     assert _offered(asked, "Bob played Q♠? (it lies where J♠ lay)", "no, J♠ misread")
-    plays = _plays(tmp_path)
-    i = plays.index(("Bob", "JS"))
-    assert plays[i:i + 3] == [("Bob", "JS"), ("Bob", "QS"), ("Bob", "6C")]
+    assert _plays_from(tmp_path, ("Bob", "JS")) == [("Bob", "JS"), ("Bob", "QS"), ("Bob", "6C")]

@@ -334,13 +334,13 @@ class Questions(TableLog):
         return nxt if missed else None
 
     def _laid_unread(self, event: Mapping[str, Any], obs: Observation) -> bool:
-        """Is ``event``, a play of one card the rules allow, laid on a pile that came to rest
-        in a new picture after the last card was logged with no card read there by either
-        reader (`_unread_change`; Boodle 903 on the held-out tigullio deck: Cy's Q♠ laid on
-        his far pile and never read, then his 8♣ on it logged, the Q♠ lost in silence)? A
-        card laid and missed, or the pile only straightened: a person says. Not in a game of
-        tricks, where a card missed puts the next one out of turn, and a trick gathered
-        changes the piles."""
+        """Is ``event``, a play of one card, laid on a pile that came to rest in a new
+        picture after the last card was logged with no card read there by either reader
+        (`_unread_change`; Boodle 903 on the held-out tigullio deck: Cy's Q♠ laid on his far
+        pile and never read, then his 8♣ on it, a lead the rules allow, logged and the Q♠
+        lost in silence)? A card laid and missed, or the pile only straightened: a person
+        says. Not in a game of tricks, where a card missed puts the next one out of turn,
+        and a trick gathered changes the piles."""
         if event.get("event") != "play" or "card" not in event or obs.kind != "pile":
             return False
         trick = getattr(getattr(self.referee, "state", None), "trick", None)
