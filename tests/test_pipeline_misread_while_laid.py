@@ -28,6 +28,9 @@ truth, one card read as another for a while from the moment it lands:
   offered, where the next card laid was taken for the dump's fourth.
 - Oh Claire! seed 974: Ann's 7♥ read as 7♦ (the trump card) for a second: once corrected,
   the trump card is not logged again.
+- On the held-out tigullio and dondorf decks with the shipped models (fifty-sixth session):
+  two lookalikes read the wrong way round (Michigan 905), the card that comes next read on
+  the one under it (Boodle 708), and one card laid read on two piles (Pressman 707).
 """
 
 from __future__ import annotations
@@ -696,3 +699,41 @@ def test_the_card_that_comes_next_read_on_the_one_under_it_is_asked_as_a_play(
     asked = _answered_at_once(tmp_path, video, source, reader, choose="Q♠")
     assert _offered(asked, "Bob played Q♠? (it lies where J♠ lay)", "no, J♠ misread")
     assert _plays_from(tmp_path, ("Bob", "JS")) == [("Bob", "JS"), ("Bob", "QS"), ("Bob", "6C")]
+
+
+class Phantom:
+    """The table reader: reads every card, and from ``t0`` to ``t1`` also ``card`` on a box
+    beside ``near`` 's (shifted by ``shift`` of its height): a corner of that card misread."""
+
+    def __init__(self, source: RenderedSource, card: str, near: str, t0: float, t1: float,
+                 shift: float = 0.4) -> None:
+        self.source, self.card, self.near, self.t0, self.t1 = source, card, near, t0, t1
+        self.shift = shift
+        self.truth = TruthDetector(source)
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        dets = self.truth.detect(frame)
+        now = self.source.last.t if self.source.last is not None else 0.0
+        names = [name for name, _b, _s in dets]
+        if not self.t0 <= now <= self.t1 or self.near not in names:
+            return dets
+        box = dets.xyxy[names.index(self.near)].copy()
+        box[[1, 3]] += self.shift * (box[3] - box[1])
+        return Detections(np.vstack([dets.xyxy, box]), np.append(dets.confidence, 0.9),
+                          np.append(dets.class_id, CARD_CODES.index(self.card)), dets.names)
+
+
+def test_a_card_read_on_another_pile_as_it_is_laid_is_offered_withdrawn(tmp_path: Path
+                                                                        ) -> None:
+    # Pressman seed 707 (the held-out dondorf deck with the shipped models): a corner of
+    # Bob's J♣ read as K♣ from the moment Cy laid his K♣, logged as Bob's play; Cy's K♣ then
+    # "was played by Bob already", and no answer fitted: the round ended with Bob's K♣
+    # logged in silence. Here a K♣ read beside Bob's J♣ for a second as Cy lays his.
+    video, source = _round("pressman", 707)
+    tk = _laid_at(video, card="KC", player="Cy")
+    reader = Phantom(source, "KC", "JC", tk - 0.2, tk + 0.8)
+    answer = "K♣ is Cy's (Bob's K♣ misread)"
+    asked = _answered_at_once(tmp_path, video, source, reader, choose=answer)
+    assert _offered(asked, "Cy played K♣? (K♣ was played by Bob already)", answer), asked
+    plays = _plays(tmp_path)
+    assert ("Cy", "KC") in plays and ("Bob", "KC") not in plays

@@ -502,6 +502,8 @@ class Questions(TableLog):
                 options[len(earlier):len(earlier)] = [
                     a for a in self._before_lookalike(ev(read), obs)
                     if all(a.events != o.events for o in options)]
+            else:
+                options[:0] = self._read_on_another(ev(read), obs)
         elif kind == "reveal" and read not in unplayed:
             # A card shown that was logged as played: that play misread (Boodle 1638: Cy's
             # J♦ read as Q♦, then Ann's last card, the Q♦, shown).
@@ -858,6 +860,27 @@ class Questions(TableLog):
                 return [Answer(f"{Card.parse(card).pretty()}, before {event.get('player')}'s "
                                f"{Card.parse(under).pretty()}", events)]
         return []
+
+    def _read_on_another(self, event: dict[str, Any], obs: Observation) -> list[Answer]:
+        """The answer where ``event`` 's card was logged as another player's play, the last
+        line of the log, come to rest less than `ONE_LANDING` before this one: one card is
+        not laid twice in a blink, so that reading was something else misread as the card
+        being laid (dondorf, Pressman 707: a corner of Bob's J♣ read as K♣ as Cy laid his
+        K♣, "Cy played K♣? (K♣ was played by Bob already)"). That line is withdrawn and this
+        play logged ("K♣ is Cy's (Bob's K♣ misread)"), where the log then accepts it."""
+        card = str(event.get("card"))
+        logged = self._line_of.get(card)
+        if event.get("event") != "play" or logged is None or logged[0] != self.log.lines \
+                or logged[1].get("card") != card \
+                or logged[1].get("player") in (None, event.get("player")) \
+                or not 0.0 <= obs.t_still - float(logged[1].get("t", -1e9)) < self.ONE_LANDING:
+            return []
+        fix = ({"event": "correct", "line": logged[0], "with": None}, dict(event))
+        if not self._accepts_after(fix):
+            return []
+        pretty = Card.parse(card).pretty()
+        return [Answer(f"{pretty} is {event.get('player')}'s ({logged[1].get('player')}'s "
+                       f"{pretty} misread)", fix)]
 
     def _before_plays_since(self, event: dict[str, Any], t: float) -> list[Answer]:
         """The answer that logs the play ``event`` before the plays logged since table time
