@@ -53,18 +53,24 @@ from vision.render.truth import TruthDetector
 
 class ReadAsWhile:
     """The table reader: reads every card, but ``card`` as ``as_`` from ``t0`` to ``t1``
-    (``as_`` empty: not at all, a hand over it)."""
+    (``as_`` empty: not at all, a hand over it), and so each of ``more`` (card, as, t0, t1),
+    every misreading applied to the card as it is (two cards may be read as each other)."""
 
-    def __init__(self, source: RenderedSource, card: str, as_: str, t0: float, t1: float
-                 ) -> None:
+    def __init__(self, source: RenderedSource, card: str, as_: str, t0: float, t1: float,
+                 *more: tuple[str, str, float, float]) -> None:
         self.source, self.card, self.as_, self.t0, self.t1 = source, card, as_, t0, t1
+        self.misreads = [(card, as_, t0, t1), *more]
         self.truth = TruthDetector(source)
 
     def detect(self, frame: np.ndarray) -> Detections:
         dets = self.truth.detect(frame)
         now = self.source.last.t if self.source.last is not None else 0.0
-        wrong = self.t0 <= now <= self.t1
-        names = [self.as_ if name == self.card and wrong else name for name, _b, _s in dets]
+
+        def read(name: str) -> str:
+            return next((as_ for card, as_, t0, t1 in self.misreads
+                         if name == card and t0 <= now <= t1), name)
+
+        names = [read(name) for name, _b, _s in dets]
         keep = np.array([bool(n) for n in names], bool)
         return Detections(dets.xyxy[keep], dets.confidence[keep],
                           np.array([CARD_CODES.index(n) for n in names if n], int), dets.names)
@@ -137,9 +143,7 @@ def _hands(tmp_path: Path) -> dict[str, list[str]]:
 def _misread_both(source: RenderedSource, first: tuple[str, str, float, float],
                   then: tuple[str, str, float, float]) -> ReadAsWhile:
     """A reader misreading two cards, each as `ReadAsWhile` does: (card, as, t0, t1)."""
-    reader = ReadAsWhile(source, *first)
-    reader.truth = ReadAsWhile(source, *then)  # type: ignore[assignment]
-    return reader
+    return ReadAsWhile(source, *first, then)
 
 
 def _offered(asked: list[str], question: str, answer: str) -> bool:
@@ -514,7 +518,10 @@ def test_a_card_shown_that_was_logged_as_played_offers_that_play_misread(
 
 class ReadTwoWays(ReadAsWhile):
     """Reads every card, and ``card`` also as ``as_`` a little below it (another corner of it
-    named apart) from ``t0`` to ``t1``: one card read as two, as on an unfamiliar deck."""
+    named apart; ``shift`` of its height below) from ``t0`` to ``t1``: one card read as two,
+    as on an unfamiliar deck."""
+
+    shift = 0.15
 
     def detect(self, frame: np.ndarray) -> Detections:
         dets = self.truth.detect(frame)
@@ -523,7 +530,8 @@ class ReadTwoWays(ReadAsWhile):
         if not (self.t0 <= now <= self.t1 and self.card in names):
             return dets
         i = names.index(self.card)
-        box = dets.xyxy[i] + np.array([0.0, 0.15, 0.0, 0.15]) * (dets.xyxy[i][3] - dets.xyxy[i][1])
+        box = dets.xyxy[i] + np.array([0.0, 1.0, 0.0, 1.0]) * self.shift * (
+            dets.xyxy[i][3] - dets.xyxy[i][1])
         return Detections(np.vstack([dets.xyxy, box]), np.append(dets.confidence, 0.9),
                           np.append(dets.class_id, CARD_CODES.index(self.as_)), dets.names)
 
@@ -666,21 +674,7 @@ def test_two_lookalikes_read_the_wrong_way_round_offer_the_first_before_the_seco
     video, source = _round("michigan-rummy", 905)
     tj, tq = _laid_at(video, card="JC"), _laid_at(video, card="QC")
     answer = "J♣, before Bob's Q♣"
-    reader = ReadAsWhile(source, "JC", "QC", tj - 0.2, 1e9)
-    swap = reader.detect
-
-    def detect(frame: np.ndarray) -> Detections:
-        # (the Q♣ read as J♣ once laid; chained `ReadAsWhile` would rename both cards alike)
-        dets = swap(frame)
-        now = source.last.t if source.last is not None else 0.0
-        if now < tq - 0.2:
-            return dets
-        real = reader.truth.detect(frame)
-        ids = [CARD_CODES.index("JC") if real.names[int(k)] == "QC" else int(c)
-               for k, c in zip(real.class_id, dets.class_id, strict=True)]
-        return Detections(dets.xyxy, dets.confidence, np.array(ids, int), dets.names)
-
-    reader.detect = detect  # type: ignore[method-assign]
+    reader = _misread_both(source, ("JC", "QC", tj - 0.2, 1e9), ("QC", "JC", tq - 0.2, 1e9))
     asked = _answered_at_once(tmp_path, video, source, reader, choose=answer, wait=1.0)
     assert _offered(asked, "Bob played J♣? (it would break a rule)", answer)
     assert _plays_from(tmp_path, ("Bob", "JC")) == [("Bob", "JC"), ("Bob", "QC"), ("Dee", "KC")]
@@ -701,28 +695,6 @@ def test_the_card_that_comes_next_read_on_the_one_under_it_is_asked_as_a_play(
     assert _plays_from(tmp_path, ("Bob", "JS")) == [("Bob", "JS"), ("Bob", "QS"), ("Bob", "6C")]
 
 
-class Phantom:
-    """The table reader: reads every card, and from ``t0`` to ``t1`` also ``card`` on a box
-    beside ``near`` 's (shifted by ``shift`` of its height): a corner of that card misread."""
-
-    def __init__(self, source: RenderedSource, card: str, near: str, t0: float, t1: float,
-                 shift: float = 0.4) -> None:
-        self.source, self.card, self.near, self.t0, self.t1 = source, card, near, t0, t1
-        self.shift = shift
-        self.truth = TruthDetector(source)
-
-    def detect(self, frame: np.ndarray) -> Detections:
-        dets = self.truth.detect(frame)
-        now = self.source.last.t if self.source.last is not None else 0.0
-        names = [name for name, _b, _s in dets]
-        if not self.t0 <= now <= self.t1 or self.near not in names:
-            return dets
-        box = dets.xyxy[names.index(self.near)].copy()
-        box[[1, 3]] += self.shift * (box[3] - box[1])
-        return Detections(np.vstack([dets.xyxy, box]), np.append(dets.confidence, 0.9),
-                          np.append(dets.class_id, CARD_CODES.index(self.card)), dets.names)
-
-
 def test_a_card_read_on_another_pile_as_it_is_laid_is_offered_withdrawn(tmp_path: Path
                                                                         ) -> None:
     # Pressman seed 707 (the held-out dondorf deck with the shipped models): a corner of
@@ -731,7 +703,8 @@ def test_a_card_read_on_another_pile_as_it_is_laid_is_offered_withdrawn(tmp_path
     # logged in silence. Here a K♣ read beside Bob's J♣ for a second as Cy lays his.
     video, source = _round("pressman", 707)
     tk = _laid_at(video, card="KC", player="Cy")
-    reader = Phantom(source, "KC", "JC", tk - 0.2, tk + 0.8)
+    reader = ReadTwoWays(source, "JC", "KC", tk - 0.2, tk + 0.8)
+    reader.shift = 0.4  # (the K♣ read on the J♣'s other corner, not on the J♣'s spot)
     answer = "K♣ is Cy's (Bob's K♣ misread)"
     asked = _answered_at_once(tmp_path, video, source, reader, choose=answer)
     assert _offered(asked, "Cy played K♣? (K♣ was played by Bob already)", answer), asked
