@@ -341,11 +341,11 @@ class Questions(TableLog):
         lost in silence)? A card laid and missed, or the pile only straightened: a person
         says. Not in a game of tricks, where a card missed puts the next one out of turn,
         and a trick gathered changes the piles."""
-        if event.get("event") != "play" or "card" not in event or obs.kind != "pile":
+        if event.get("event") != "play" or "card" not in event or obs.kind != "pile" \
+                or self._trick() is not None:
             return False
-        trick = getattr(getattr(self.referee, "state", None), "trick", None)
         unread = self._unread.get(obs.zone)
-        return not isinstance(trick, list) and unread is not None and unread[1] is None \
+        return unread is not None and unread[1] is None \
             and self._unread_change(obs.zone, obs.t_still)
 
     def _landed_with(self, obs: Observation, event: Mapping[str, Any]) -> str | None:
@@ -655,14 +655,17 @@ class Questions(TableLog):
         return (f"{event.get('player')}'s move {' '.join(pretty_cards(cards))} is a card "
                 f"short: which card was not seen?", answers)
 
+    def _trick(self) -> list[Any] | None:
+        """The trick being played, in a game of tricks (Oh Claire!); None elsewhere."""
+        trick = getattr(getattr(self.referee, "state", None), "trick", None)
+        return trick if isinstance(trick, list) else None
+
     def _trick_turn(self, player: str) -> str | None:
         """In a game of tricks (Oh Claire!), the player whose turn it is, where that is not
         ``player`` (who then plays out of turn, or after a card the camera missed); None
         elsewhere."""
-        ref = self.referee
-        trick = getattr(getattr(ref, "state", None), "trick", None)
-        turn = getattr(ref, "turn", None)
-        due = turn() if isinstance(trick, list) and callable(turn) else None
+        turn = getattr(self.referee, "turn", None)
+        due = turn() if self._trick() is not None and callable(turn) else None
         return due if isinstance(due, str) and due != player else None
 
     def _due_cards(self, due: str, read: str, unplayed: Sequence[str],
