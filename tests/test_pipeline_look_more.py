@@ -82,7 +82,8 @@ def test_a_dump_read_as_its_top_card_is_read_whole_by_the_second_look(tmp_path: 
 def test_a_look_that_does_not_make_a_legal_dump_logs_no_dump(tmp_path: Path,
                                                              spoil: str) -> None:
     """One covered card not read again, or read as another card: no four-card move is made
-    up; what the reader saw is placed as it would be without the look."""
+    up and logged (the move a card short is asked about:
+    `test_a_dump_the_look_reads_a_card_short_is_asked_with_the_cards_that_would_complete_it`)."""
     covered = _hidden_of_dump()
     spoilt = covered[1]
     _pipe, notes, logged, true = _round(
@@ -91,6 +92,30 @@ def test_a_look_that_does_not_make_a_legal_dump_logs_no_dump(tmp_path: Path,
     dump = _dump(true)
     assert not any(len(e.get("cards", ())) == 4 for e in logged if e["event"] == "play")
     assert not any(n.startswith(f"read again: {dump['player']} plays") for n in notes)
+
+
+def test_a_dump_the_look_reads_a_card_short_is_asked_with_the_cards_that_would_complete_it(
+        tmp_path: Path) -> None:
+    """Great Lakes 901 on the held-out tigullio deck: Cy's dump 10♥ 8♣ J♣ Q♣ read as his Q♣
+    alone, the look reading 10♥ and 8♣ beside it but never J♣, was logged as a lead only
+    hidden hands excuse, and the dump lost in silence. Here the table reader sees the dump's
+    top card only and the look misses its 4♠: the top card alone is no move the table takes
+    cleanly, so the dumps its three cards make with any card not played yet are asked
+    about, the true one among them and the top card alone last; nothing is logged."""
+    covered = _hidden_of_dump()
+    assert "4S" in covered
+    pipe, _notes, logged, true = _round(tmp_path, covered, missed=["4S"])
+    dump = _dump(true)
+    [held] = [h for h in pipe.pending.values() if h.event.get("player") == dump["player"]]
+    assert held.question.startswith(f"{dump['player']} played")
+    answers = [_plain(a.events[-1]) for a in held.options if a.events]
+    assert dump in answers
+    assert all(len(a["cards"]) == 4 and {*dump["cards"]} - {"4S"} <= {*a["cards"]}
+               for a in answers[:-1])
+    top = next(c for c in dump["cards"] if c not in covered)
+    assert answers[-1] == {"event": "play", "player": dump["player"], "card": top}
+    assert not any(e.get("player") == dump["player"] and top in (e.get("card"), *e.get(
+        "cards", ())) for e in logged)
 
 
 def _last_shown(true: list[dict[str, Any]]) -> dict[str, Any]:

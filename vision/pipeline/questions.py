@@ -2167,7 +2167,10 @@ class Questions(TableLog):
         moves = [m for extra in combinations(more, size - len(read))
                  if (m := accepted([*read, *extra])) is not None]
         if not moves:
-            return None
+            # (the look's four surest cards at most: every card not played is tried beside
+            # them, each in every order of its first card)
+            return self._move_a_card_short(
+                obs, read, sorted(more, key=lambda c: (-sure[c], c))[:4], accepted)
         move, others = moves[0], moves[1:]
         self._look_spot.update({c: spots[c] for m in moves for c in m["cards"] if c in spots})
         for card in move["cards"]:
@@ -2181,6 +2184,44 @@ class Questions(TableLog):
                                                for o in others):
                     others.append(swapped)
         return move, others, not others
+
+    def _move_a_card_short(self, obs: Observation, read: list[str], more: list[str],
+                           accepted: Callable[[list[str]], dict[str, Any] | None]
+                           ) -> tuple[dict[str, Any], list[dict[str, Any]], bool] | None:
+        """A move of several cards read as fewer, where the second look too reads all its
+        cards but one (Great Lakes 901 on the held-out tigullio deck: Cy's dump 10♥ 8♣ J♣
+        Q♣ after 9♥, read as his Q♣ alone; the look read 10♥ and 8♣ beside it, never J♣, and
+        his Q♣ was logged as a lead only hidden hands excuse, the dump lost in silence). Only
+        where the move as read is not one the table takes cleanly (refused, breaking a rule,
+        or a play only hidden hands excuse): the moves made of it, the look's cards and any
+        one card not played yet, for a person to choose from, the move as read last (where
+        the table takes it). None where no such move exists, and while the table waits for
+        no play (hands shown at the round's end)."""
+        size = self.SEVERAL_AT_ONCE.get(self.game, 0)
+        short = size - len(read) - 1
+        ref = self.referee
+        if short < 1 or len(more) < short or obs.seat is None or ref is None \
+                or ref.expects() != frozenset({"play"}):
+            return None  # (a hand shown at the round's end is no move a card short)
+        player = self.players[obs.seat]
+        as_read: dict[str, Any] = {"event": "play", "player": player, **stamp(obs),
+                                   **({"card": read[0]} if len(read) == 1 else
+                                      {"cards": list(read)})}
+        ok, broken, _why = self._accepts(as_read)
+        if ok and not broken and not self._doubt(as_read):
+            return None
+        pool = [c for c in CARD_CODES
+                if c not in read and c not in more and not self._round_cards.get(c, 0)]
+        moves: list[dict[str, Any]] = []
+        for extra in combinations(more, short):
+            for card in pool:
+                move = accepted([*read, *extra, card])
+                if move is not None and all(set(move["cards"]) != set(m["cards"])
+                                            for m in moves):
+                    moves.append(move)
+        if not moves:
+            return None
+        return moves[0], [*moves[1:], *([as_read] if ok else [])], False
 
     def _on_board(self, dets: Detections) -> np.ndarray:
         """Where each detection's centre lies on the board (board units, as the tracker

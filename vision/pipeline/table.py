@@ -661,7 +661,7 @@ class TablePipeline(Questions):
         said = " ".join(pretty_cards(move["cards"]))
         if not sure:
             # The look is unsure: the move as read first, then the others it may be.
-            options = [Answer(" ".join(pretty_cards(m["cards"])), (m,))
+            options = [Answer(" ".join(pretty_cards(m.get("cards") or [m["card"]])), (m,))
                        for m in (move, *others)]
             self._hold(obs, "its lower cards are hard to read", move, result,
                        (f"{move['player']} played {said}?", options))
