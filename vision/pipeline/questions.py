@@ -2191,12 +2191,14 @@ class Questions(TableLog):
         """A move of several cards read as fewer, where the second look too reads all its
         cards but one (Great Lakes 901 on the held-out tigullio deck: Cy's dump 10♥ 8♣ J♣
         Q♣ after 9♥, read as his Q♣ alone; the look read 10♥ and 8♣ beside it, never J♣, and
-        his Q♣ was logged as a lead only hidden hands excuse, the dump lost in silence). Only
-        where the move as read is not one the table takes cleanly (refused, breaking a rule,
-        or a play only hidden hands excuse): the moves made of it, the look's cards and any
-        one card not played yet, for a person to choose from, the move as read last (where
-        the table takes it). None where no such move exists, and while the table waits for
-        no play (hands shown at the round's end)."""
+        his Q♣ was logged as a lead only hidden hands excuse, the dump lost in silence; Great
+        Lakes 1000: Ann's dump Q♥ 10♦ A♠ K♣ read as A♠ then 10♦ led, a move the rules allow
+        after an Ace). Only where the table would log the move as read: a single card that
+        breaks a rule or that only hidden hands excuse, or several cards that make a move
+        (refused as read, the table waits for the rest of the move). The moves made of it,
+        the look's cards and any one card not played yet, for a person to choose from, the
+        move as read last. None where no such move exists, and while the table waits for no
+        play (hands shown at the round's end)."""
         size = self.SEVERAL_AT_ONCE.get(self.game, 0)
         short = size - len(read) - 1
         ref = self.referee
@@ -2204,24 +2206,33 @@ class Questions(TableLog):
                 or ref.expects() != frozenset({"play"}):
             return None  # (a hand shown at the round's end is no move a card short)
         player = self.players[obs.seat]
-        as_read: dict[str, Any] = {"event": "play", "player": player, **stamp(obs),
-                                   **({"card": read[0]} if len(read) == 1 else
-                                      {"cards": list(read)})}
-        ok, broken, _why = self._accepts(as_read)
-        if ok and not broken and not self._doubt(as_read):
-            return None
+        # The move as the table would take it (`TablePipeline._interpret`): one card even
+        # where it breaks a rule, several only where they make a move breaking none.
+        as_read: dict[str, Any] | None = None
+        for first in read:
+            move = {"event": "play", "player": player, **stamp(obs),
+                    **({"card": first} if len(read) == 1 else
+                       {"cards": [first, *(c for c in read if c != first)]})}
+            ok, broken, _why = self._accepts(move)
+            if ok and (len(read) == 1 or not broken):
+                as_read = move
+                break
+        if as_read is None:
+            return None  # refused as read: the table waits for the rest of the move
+        if len(read) == 1 and not broken and not self._doubt(as_read):
+            return None  # a play the table takes cleanly
         pool = [c for c in CARD_CODES
                 if c not in read and c not in more and not self._round_cards.get(c, 0)]
         moves: list[dict[str, Any]] = []
         for extra in combinations(more, short):
             for card in pool:
-                move = accepted([*read, *extra, card])
-                if move is not None and all(set(move["cards"]) != set(m["cards"])
+                made = accepted([*read, *extra, card])
+                if made is not None and all(set(made["cards"]) != set(m["cards"])
                                             for m in moves):
-                    moves.append(move)
+                    moves.append(made)
         if not moves:
             return None
-        return moves[0], [*moves[1:], *([as_read] if ok else [])], False
+        return moves[0], [*moves[1:], as_read], False
 
     def _on_board(self, dets: Detections) -> np.ndarray:
         """Where each detection's centre lies on the board (board units, as the tracker
