@@ -195,3 +195,47 @@ def test_a_card_first_read_surely_stands_beside_the_looks_sure_cards(tmp_path: P
     play_through(pipe, source)
     assert [sorted(e.data["cards"]) for e in read_log(path).events
             if e.kind == "reveal" and e.data["player"] == "Dee"] == [sorted(dee)]
+
+
+class SuitMisread:
+    """The renderer's truth, reading ``card`` as ``as_`` (its rank in a suit of the other
+    colour) below `UNKNOWN_DECK_REVEAL_BELOW`, on a deck it does not know."""
+
+    def __init__(self, source: RenderedSource, card: str, as_: str) -> None:
+        self.truth = TruthDetector(source)
+        self.card, self.as_ = card, as_
+        self.deck_known = False
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        dets = self.truth.detect(frame)
+        names = [self.as_ if name == self.card else name for name, _b, _s in dets]
+        scores = np.array([UNKNOWN_DECK_REVEAL_BELOW - 0.1 if name == self.card else float(s)
+                           for name, _b, s in dets], np.float32)
+        return Detections(dets.xyxy, scores, np.array([CARD_CODES.index(n) for n in names]),
+                          dets.names)
+
+
+def test_a_play_read_unsurely_as_the_next_cards_rank_in_another_suit_is_asked(
+        tmp_path: Path) -> None:
+    """Great Lakes 1005 on the held-out tigullio deck: Cy's K♣ after Bob's Q♣ read as K♥ at
+    0.57 and logged as a lead out of turn (a lead only hidden hands excuse), the K♣ lost in
+    silence. Here Pressman 807: Dee's 9♦ after Bob's 8♦ read as 9♣. On a deck new to the
+    reader it is asked, the card that comes next the answer after the reading."""
+    video = TableVideo(simulated_round("pressman", seed=807),
+                       RenderConfig(width=160, height=120, seed=807, noise=0.0))
+    plays = [(e["player"], e.get("card")) for e in video.truth.visual if e["event"] == "play"]
+    at = plays.index(("Dee", "9D"))
+    assert plays[at - 1] == ("Bob", "8D") and ("Dee", "9C") not in plays[:at]
+    source = RenderedSource(video)
+    pipe = TablePipeline(video.profile(), SuitMisread(source, "9D", "9C"), None,
+                         tmp_path / "g.jsonl", script=video.truth.script)
+    while (frame := source.read()) is not None and not pipe.pending:
+        pipe.process(frame.image, frame.t, frame.index)
+    [held] = pipe.pending.values()
+    assert held.event["card"] == "9C" and "deck new to the reader" in held.reason
+    assert held.question == "Dee played 9♣?"
+    assert [a.label for a in held.options[:2]] == ["9♣", "9♦"]
+    pipe.answer(held.id, held.options[1].events)
+    logged = [(e.data["player"], e.data.get("card")) for e in read_log(pipe.log.path).events
+              if e.kind == "play"]
+    assert logged == plays[:at + 1]

@@ -1929,6 +1929,20 @@ class Questions(TableLog):
     def _unsure_reason(obs: Observation) -> str:
         return f"a card of it read at {obs.confidence:.2f} on a deck new to the reader"
 
+    def _unsure_suit(self, event: Mapping[str, Any], obs: Observation) -> str | None:
+        """The card that comes next, where ``event`` is a play of its rank in another suit
+        that only hidden hands excuse, read below `UNKNOWN_DECK_REVEAL_BELOW` on a deck new
+        to the reader: the suit misread, as likely as a lead out of turn (Great Lakes 1005
+        on the held-out tigullio deck: Cy's K♣ after Bob's Q♣ read as K♥ at 0.57 and logged
+        as his lead; on a deck it never learnt, the suit head takes black for red too, which
+        `_doubt` 's lookalikes leave out). None otherwise."""
+        card, nxt = event.get("card"), self._next_card()
+        if event.get("event") != "play" or not isinstance(card, str) or nxt is None \
+                or nxt == card or nxt[0] != card[0] or self.deck_known \
+                or obs.confidence >= UNKNOWN_DECK_REVEAL_BELOW:
+            return None
+        return nxt if self._doubt(event) else None
+
     def _unsure_hand(self, obs: Observation) -> bool:
         """A hand shown, read as ``obs``, that a person confirms: on a deck new to the reader
         with a card read below `UNKNOWN_DECK_REVEAL_BELOW`."""
