@@ -683,17 +683,17 @@ class TablePipeline(Questions):
 
     def _held_peeking(self, obs: Observation, event: Mapping[str, Any],
                       result: FrameResult) -> bool:
-        """A play read where a card of the same pile that it is easily taken for lies, its
-        corner peeking out from under the cards laid on it since (Great Lakes 701 on the
-        held-out tigullio deck: Bob's A♠ read with a 5♣ on the very spot of his 5♠, logged as
-        his A♠ and a 5♣ led, a move the rules allow after an Ace; the 5♣ read there again
-        later, logged as a lead only hidden hands excuse). Such a card may be the one under,
-        misread: in a move of several cards where the move without it is one the table
-        takes too, or as a single play only hidden hands excuse, a person says which, the
-        card under misread first. False: nothing read so."""
-        if event.get("event") != "play" or obs.kind != "pile" \
-                or len(obs.positions) != len(obs.cards) \
-                or (len(obs.cards) == 1 and not self._doubt(event)):
+        """A move of several cards, one of them read where a card of the same pile that it
+        is easily taken for lies, its corner peeking out from under the cards laid on it
+        since (Great Lakes 701 on the held-out tigullio deck: Bob's A♠ read with a 5♣ on the
+        very spot of his 5♠, logged as his A♠ and a 5♣ led, a move the rules allow after an
+        Ace). Where the move without it is one the table takes too, a person says which, the
+        card under misread first. Not a whole Great Lakes dump, whose cards lie close over
+        the pile by nature. False: nothing read so."""
+        cards = list(event.get("cards") or [])
+        if event.get("event") != "play" or obs.kind != "pile" or len(cards) < 2 \
+                or len(cards) == self.SEVERAL_AT_ONCE.get(self.game) \
+                or len(obs.positions) != len(obs.cards):
             return False
         near = 2 * self.tracker.config.same_spot
         peeking: dict[str, str] = {}
@@ -706,23 +706,18 @@ class TablePipeline(Questions):
                 peeking[card] = min(spots)[1]
         if not peeking:
             return False
-        said = " ".join(pretty_cards(event.get("cards") or [event.get("card")]))
+        rest = self._interpret(_kept(obs, [c not in peeking for c in obs.cards]))[0]
+        if rest is None or rest.get("event") != "play" or not self._accepts(rest)[0]:
+            return False
+        said = " ".join(pretty_cards(cards))
         misread = ", ".join(f"{Card.parse(c).pretty()} was {Card.parse(u).pretty()} misread"
                             for c, u in peeking.items())
-        if len(obs.cards) == 1:
-            [(card, under)] = peeking.items()
-            answers = [Answer(f"no, {Card.parse(under).pretty()} misread", (), under),
-                       Answer(said, (dict(event),), card)]
-        else:
-            rest = self._interpret(_kept(obs, [c not in peeking for c in obs.cards]))[0]
-            if rest is None or rest.get("event") != "play" or not self._accepts(rest)[0]:
-                return False
-            kept = " ".join(pretty_cards(rest.get("cards") or [rest.get("card")]))
-            answers = [Answer(f"{kept} ({misread})", (rest,)), Answer(said, (dict(event),))]
+        kept = " ".join(pretty_cards(rest.get("cards") or [rest.get("card")]))
         first = next(iter(peeking))
         self._hold(obs, f"{Card.parse(first).pretty()} read where "
                         f"{Card.parse(peeking[first]).pretty()} lies", dict(event), result,
-                   (f"{event.get('player')} played {said}?", answers))
+                   (f"{event.get('player')} played {said}?",
+                    [Answer(f"{kept} ({misread})", (rest,)), Answer(said, (dict(event),))]))
         return True
 
     def _read_at_once(self, card: str, pos: tuple[float, float], since: float) -> bool:
