@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from test_pipeline_second_look import Look, SeesTopCardOnly, play_through
 
-from companion.cards import CARD_CODES
+from companion.cards import CARD_CODES, Card
 from companion.events import apply_corrections, read_log
 from companion.referee import replay
 from vision.detections import Detections
@@ -197,44 +198,48 @@ def test_a_card_first_read_surely_stands_beside_the_looks_sure_cards(tmp_path: P
             if e.kind == "reveal" and e.data["player"] == "Dee"] == [sorted(dee)]
 
 
-class SuitMisread:
-    """The renderer's truth, reading ``card`` as ``as_`` (its rank in a suit of the other
-    colour) below `UNKNOWN_DECK_REVEAL_BELOW`, on a deck it does not know."""
+class Misread:
+    """The renderer's truth, reading ``card`` as ``as_`` with the score ``score``, on a deck
+    it does not know."""
 
-    def __init__(self, source: RenderedSource, card: str, as_: str) -> None:
+    def __init__(self, source: RenderedSource, card: str, as_: str, score: float) -> None:
         self.truth = TruthDetector(source)
-        self.card, self.as_ = card, as_
+        self.card, self.as_, self.score = card, as_, score
         self.deck_known = False
 
     def detect(self, frame: np.ndarray) -> Detections:
         dets = self.truth.detect(frame)
         names = [self.as_ if name == self.card else name for name, _b, _s in dets]
-        scores = np.array([UNKNOWN_DECK_REVEAL_BELOW - 0.1 if name == self.card else float(s)
+        scores = np.array([self.score if name == self.card else float(s)
                            for name, _b, s in dets], np.float32)
         return Detections(dets.xyxy, scores, np.array([CARD_CODES.index(n) for n in names]),
                           dets.names)
 
 
-def test_a_play_read_unsurely_as_the_next_cards_rank_in_another_suit_is_asked(
-        tmp_path: Path) -> None:
+@pytest.mark.parametrize(("as_", "score"), [("9C", UNKNOWN_DECK_REVEAL_BELOW - 0.1),
+                                            ("5D", 0.9)])
+def test_a_play_read_as_the_next_cards_rank_or_suit_on_a_new_deck_is_asked(
+        tmp_path: Path, as_: str, score: float) -> None:
     """Great Lakes 1005 on the held-out tigullio deck: Cy's K♣ after Bob's Q♣ read as K♥ at
     0.57 and logged as a lead out of turn (a lead only hidden hands excuse), the K♣ lost in
-    silence. Here Pressman 807: Dee's 9♦ after Bob's 8♦ read as 9♣. On a deck new to the
-    reader it is asked, the card that comes next the answer after the reading."""
+    silence; Great Lakes 1002: Ann's Q♥ after her J♥ read by the second look as 6♥ and
+    logged. Here Pressman 807: Dee's 9♦ after Bob's 8♦ read as 9♣ below 0.7, or as 5♦ however
+    surely. On a deck new to the reader it is asked, the card that comes next the answer
+    after the reading."""
     video = TableVideo(simulated_round("pressman", seed=807),
                        RenderConfig(width=160, height=120, seed=807, noise=0.0))
     plays = [(e["player"], e.get("card")) for e in video.truth.visual if e["event"] == "play"]
     at = plays.index(("Dee", "9D"))
-    assert plays[at - 1] == ("Bob", "8D") and ("Dee", "9C") not in plays[:at]
+    assert plays[at - 1] == ("Bob", "8D") and as_ not in {c for _p, c in plays[:at]}
     source = RenderedSource(video)
-    pipe = TablePipeline(video.profile(), SuitMisread(source, "9D", "9C"), None,
+    pipe = TablePipeline(video.profile(), Misread(source, "9D", as_, score), None,
                          tmp_path / "g.jsonl", script=video.truth.script)
     while (frame := source.read()) is not None and not pipe.pending:
         pipe.process(frame.image, frame.t, frame.index)
     [held] = pipe.pending.values()
-    assert held.event["card"] == "9C" and "deck new to the reader" in held.reason
-    assert held.question == "Dee played 9♣?"
-    assert [a.label for a in held.options[:2]] == ["9♣", "9♦"]
+    assert held.event["card"] == as_ and "deck new to the reader" in held.reason
+    assert held.question == f"Dee played {Card.parse(as_).pretty()}?"
+    assert [a.label for a in held.options[:2]] == [Card.parse(as_).pretty(), "9♦"]
     pipe.answer(held.id, held.options[1].events)
     logged = [(e.data["player"], e.data.get("card")) for e in read_log(pipe.log.path).events
               if e.kind == "play"]
