@@ -2224,19 +2224,17 @@ class Questions(TableLog):
         player = self.players[obs.seat]
         # The move as the table would take it (`TablePipeline._interpret`): one card even
         # where it breaks a rule, several only where they make a move breaking none.
-        as_read: dict[str, Any] | None = None
-        for first in read:
-            move = {"event": "play", "player": player, **stamp(obs),
-                    **({"card": first} if len(read) == 1 else
-                       {"cards": [first, *(c for c in read if c != first)]})}
-            ok, broken, _why = self._accepts(move)
-            if ok and (len(read) == 1 or not broken):
-                as_read = move
-                break
-        if as_read is None:
-            return None  # refused as read: the table waits for the rest of the move
-        if len(read) == 1 and not broken and not self._doubt(as_read):
-            return None  # a play the table takes cleanly
+        if len(read) > 1:
+            as_read = accepted(read)
+            if as_read is None:
+                return None  # refused as read: the table waits for the rest of the move
+        else:
+            as_read = {"event": "play", "player": player, "card": read[0], **stamp(obs)}
+            ok, broken, _why = self._accepts(as_read)
+            if not ok:
+                return None  # refused as read: the table waits for the rest of the move
+            if not broken and not self._doubt(as_read):
+                return None  # a play the table takes cleanly
         pool = [c for c in CARD_CODES
                 if c not in read and c not in more and not self._round_cards.get(c, 0)]
         moves: list[dict[str, Any]] = []
