@@ -294,8 +294,9 @@ def run_round(game: str, seed: int, noise: Mapping[str, float], fps: float,
         shown: set[int] = set()
 
         def answer_all(now: float) -> None:
-            shown.update(pipe.pending)
             while pipe.pending:
+                # (an answer may put a question anew: a hand typed in a card short)
+                shown.update(pipe.pending)
                 pid, held = next(iter(pipe.pending.items()))
                 if now - held.asked < answer_after:
                     return  # a person takes a moment to look

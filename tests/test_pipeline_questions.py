@@ -1627,3 +1627,37 @@ def test_a_lead_read_inside_the_dump_before_it_is_split_off(tmp_path: Path) -> N
     its cards but the first, that card then led, is offered; one click logs it exactly."""
     _never_shown_clicked("great-lakes", 705, "6C", tmp_path, "Ann", "Bob's Q♣",
                          "Ann's 10♠ 7♦ 8♣ 6♣, then 6♦ led")
+
+
+def test_a_hand_typed_in_a_card_short_is_asked_again_for_the_play_missed(
+        tmp_path: Path) -> None:
+    """The same Michigan round, Ann's 5♥ never read and her 9♦ never read either, so her
+    hand shows two cards where the log says she holds four. A person types in the hand she
+    shows, 5♦ 9♦ A♦: a card short still, which the log would refuse. It is asked again as a
+    hand a card short, the places of the play missed offered, and one click logs the round
+    exactly (tigullio Great Lakes 1001: Dee's A♣ never read, her four cards typed in and
+    refused)."""
+    pipe, source, visual, path = _blind_round("michigan-rummy", 25, {"5H", "9D"}, tmp_path)
+    [held] = pipe.pending.values()
+    assert held.event.get("event") == "reveal" and held.event.get("player") == "Ann"
+    assert held.reason == "Ann holds 4 cards, the reveal shows 2"
+    lines = pipe.log.lines
+    typed = {"event": "reveal", "player": "Ann", "cards": ["5D", "9D", "AD"]}
+    pipe.confirm(held.id, typed)
+    assert pipe.log.lines == lines  # nothing logged: the log would refuse it
+    [again] = pipe.pending.values()
+    assert again.question == "Ann's hand 5♦ 9♦ A♦ is a card short: which card was not seen?"
+    assert "Ann played 5♥ before Ann's 2♠" in [a.label for a in again.options]
+    _click_and_play_out(pipe, source, again, "Ann played 5♥ before Ann's 2♠", path, visual)
+
+
+def test_a_hand_typed_in_whole_is_logged_as_typed(tmp_path: Path) -> None:
+    """Ann's 9♦ alone never read: her hand shows two cards where the log says she holds
+    three. Typed in whole, the hand is logged as typed, not asked again."""
+    pipe, source, visual, path = _blind_round("michigan-rummy", 25, {"9D"}, tmp_path)
+    [held] = pipe.pending.values()
+    assert held.event.get("event") == "reveal" and held.event.get("player") == "Ann"
+    pipe.confirm(held.id, {"event": "reveal", "player": "Ann", "cards": ["5D", "9D", "AD"]})
+    assert not pipe.pending
+    assert read_log(path).events[-1].data["cards"] == ["5D", "9D", "AD"]
+    _play_out_exactly(pipe, source, path, visual)

@@ -2489,6 +2489,8 @@ class Questions(TableLog):
         reading of a card a person has yet to name (`PICK`) is refused (ValueError)."""
         if pick_of(event or self.pending[pending_id].event) is not None:
             raise ValueError("name the card first: it was not seen")
+        if self._hand_short(pending_id, [dict(event or self.pending[pending_id].event)]):
+            return 0, []
         held = self.pending.pop(pending_id)
         out: list[str] = []
         self._flush_script(self.visual_count, out, None)
@@ -2508,6 +2510,8 @@ class Questions(TableLog):
             if len(options) > 1:
                 return []  # (asked where, `_earlier_places`)
             events = options[0].events
+        if self._hand_short(pending_id, events):
+            return []
         held = self.pending.pop(pending_id)
         out: list[str] = []
         self._flush_script(self.visual_count, out, None)
@@ -2539,6 +2543,31 @@ class Questions(TableLog):
         if again:
             self._waiting.insert(0, obs)  # placed anew now that the log fits it
         return out
+
+    def _hand_short(self, pending_id: int, events: Sequence[Mapping[str, Any]]) -> bool:
+        """Whether an answer that is one hand shown, a card short of what its player holds
+        by the log once the round is over, is asked again as that hand a card short (the
+        places of the play the camera missed, `_missed_by`) instead of logged, where the
+        log would refuse it. (Tigullio Great Lakes 1001: Dee's A♣ never read, her 8♥ logged
+        as a lead; her hand read as three of its four cards, and the four typed in for it
+        refused: "Dee holds 5 cards, the reveal shows 4".)"""
+        if len(events) != 1 or events[0].get("event") != "reveal":
+            return False
+        hand = dict(events[0])
+        short = self._missed_by(hand)
+        if not short:
+            return False
+        held = self.pending.pop(pending_id)
+        pid = next(self._ids)
+        who = hand.get("player")
+        shown = " ".join(pretty_cards([str(c) for c in hand.get("cards") or []]))
+        self.pending[pid] = replace(
+            held, id=pid, event=hand, reason="",
+            question=f"{who}'s hand {shown} is a card short: which card was not seen?",
+            options=short, asked=self.tracker.t)
+        if self._never_held is not None and self._never_held[0] == pending_id:
+            self._never_held = (pid, self._never_held[1])
+        return True
 
     def _earlier_places(self, pending_id: int, named: Mapping[str, Any]) -> list[Answer]:
         """The places of the card a person named for an answer "Bob: another card,
