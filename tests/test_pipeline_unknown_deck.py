@@ -15,7 +15,7 @@ from companion.cards import CARD_CODES, Card
 from companion.events import apply_corrections, read_log
 from companion.referee import replay
 from vision.detections import Detections
-from vision.pipeline.questions import UNKNOWN_DECK_REVEAL_BELOW
+from vision.pipeline.questions import UNKNOWN_DECK_REVEAL_BELOW, UNSEEN_LOOK_BELOW
 from vision.pipeline.table import TablePipeline
 from vision.render.demo import RenderedSource, simulated_round
 from vision.render.plan import RenderConfig
@@ -250,3 +250,40 @@ def test_a_play_read_unsurely_as_the_next_cards_rank_in_another_suit_is_asked(
 def _logged(pipe: TablePipeline) -> list[tuple[str, str | None]]:
     return [(e.data["player"], e.data.get("card")) for e in read_log(pipe.log.path).events
             if e.kind == "play"]
+
+
+@pytest.mark.parametrize(("score", "look_sees", "known", "held"), [
+    (UNSEEN_LOOK_BELOW - 0.05, False, False, True),
+    (UNSEEN_LOOK_BELOW - 0.05, True, False, False),
+    (UNSEEN_LOOK_BELOW + 0.05, False, False, False),
+    (UNSEEN_LOOK_BELOW - 0.05, False, True, False),
+])
+def test_a_play_read_unsurely_that_the_second_look_does_not_see_is_asked(
+        tmp_path: Path, score: float, look_sees: bool, known: bool, held: bool) -> None:
+    """Tigullio Great Lakes 1008: the first card of Cy's hand shown, 9♥, read alone as 7♥
+    at 0.52 and logged as his play; the second look read 9♥ 9♣ 8♣ 4♠ there, no 7♥. Here
+    Pressman 807: Dee's 9♦ read at ``score``. On a deck new to the reader, read below
+    `UNSEEN_LOOK_BELOW` and not read by the second look in that frame, it is asked; read
+    by the look too, read surely, or on a deck the reader knows, it is logged."""
+    video = TableVideo(simulated_round("pressman", seed=807),
+                       RenderConfig(width=160, height=120, seed=807, noise=0.0))
+    plays = [(e["player"], e.get("card")) for e in video.truth.visual if e["event"] == "play"]
+    at = plays.index(("Dee", "9D"))
+    source = RenderedSource(video)
+    reader = Misread(source, "9D", "9D", score)
+    reader.deck_known = known
+    look = Look(TruthDetector(source), missed=() if look_sees else ("9D",))
+    pipe = TablePipeline(video.profile(), reader, None, tmp_path / "g.jsonl",
+                         script=video.truth.script, second_look=look)
+    look.clock = pipe
+    while (frame := source.read()) is not None and not pipe.pending \
+            and len(_logged(pipe)) <= at:
+        pipe.process(frame.image, frame.t, frame.index)
+    if not held:
+        assert not pipe.pending and _logged(pipe)[:at + 1] == plays[:at + 1]
+        return
+    [asked] = pipe.pending.values()
+    assert asked.event["card"] == "9D" and "not seen by a second look" in asked.reason
+    assert asked.question == "Dee played 9♦?" and asked.options[0].label == "9♦"
+    pipe.answer(asked.id, asked.options[0].events)
+    assert _logged(pipe) == plays[:at + 1]

@@ -597,6 +597,10 @@ class TablePipeline(Questions):
             self._hold(obs, f"{Card.parse(suit).pretty()} comes next, on a deck new to the "
                             f"reader", event, result)
             return
+        if self._unseen_by_look(event, obs):
+            self._hold(obs, f"read at {obs.confidence:.2f}, not seen by a second look",
+                       event, result)
+            return
         if self._laid_unread(event, obs):
             self._hold(obs, "the pile changed before it with no card read", event, result)
             return
