@@ -45,9 +45,9 @@ UNKNOWN_DECK_REVEAL_BELOW = 0.7
 
 #: A play of one card read below this on a deck new to the reader, which the second look,
 #: reading its zone in the same frame, does not read at all, is held for a person
-#: (`Questions._unseen_by_look`). On the held-out tigullio deck (20 rounds), 6 of 12 such
-#: plays were misreadings or phantoms, against 3 of 385 plays read above 0.7
-#: (models/INDEX.md, "Fifty-eighth session").
+#: (`Questions._unseen_by_look`). On the held-out tigullio deck (seeds 900-909 and Great
+#: Lakes 1000-1009), 6 of 12 such plays were misreadings or phantoms, against 6 of 496 plays
+#: read at 0.7 or more (models/INDEX.md, "Fifty-eighth session").
 UNSEEN_LOOK_BELOW = 0.6
 
 
