@@ -1661,3 +1661,19 @@ def test_a_hand_typed_in_whole_is_logged_as_typed(tmp_path: Path) -> None:
     assert not pipe.pending
     assert read_log(path).events[-1].data["cards"] == ["5D", "9D", "AD"]
     _play_out_exactly(pipe, source, path, visual)
+
+
+def test_a_card_glimpsed_a_moment_before_the_question_is_offered_as_the_card_missed(
+        tmp_path: Path) -> None:
+    """Boodle 27 again (Cy's 5♥ never read, Bob's 6♥ on it read as a lead out of turn,
+    shown by Ann's 7♥), the 5♥ read in one frame 1.1 s before the question (tigullio Great
+    Lakes 1007: Bob's A♥ read once as it landed, his Q♣ on it at once). Read on the table
+    within 2 s of the question, it was left out as a hand being shown ("Cy: another
+    card…"); read in fewer than `LYING_READS` frames, it is offered, and one click logs the
+    round exactly."""
+    pipe, source, visual, path = _blind_round("boodle", 27, {"5H"}, tmp_path,
+                                              glimpse=(17.0, 17.1))
+    [held] = pipe.pending.values()
+    assert pipe.tracker.reads_of("5H", pipe.tracker.t - 2.0) in range(1, Questions.LYING_READS)
+    assert held.question == "Ann's 7♥ shows Bob's 6♥ broke a rule: was a card before it not seen?"
+    _click_and_play_out(pipe, source, held, "Cy played 5♥ before Bob's 6♥", path, visual)

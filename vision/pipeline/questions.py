@@ -1122,15 +1122,20 @@ class Questions(TableLog):
                             f"was {Card.parse(other).pretty()}", (corr, hand)))
         return answers[:3]
 
-    def _unaccounted(self, showing: Collection[str] = ()) -> list[str]:
+    def _unaccounted(self, showing: Collection[str] = (), glimpses: bool = False
+                     ) -> list[str]:
         """The cards that may have been played unseen: none logged this round, none of
         ``showing`` (the cards being asked about), none a held question reads, none read on
-        the table in the last 2 s (a hand being shown as the question is put)."""
+        the table in the last 2 s (a hand being shown as the question is put); with
+        ``glimpses``, a card read there in fewer than `LYING_READS` frames stays (a card
+        glimpsed as it landed, then covered at once, lies under a play; a hand shown lies
+        still, read frame after frame)."""
         now = self.tracker.t - 2.0
+        most = self.LYING_READS if glimpses else 1
         return [c for c in CARD_CODES if not self._round_cards.get(c, 0)
                 and c not in showing and not any(c in (h.observation.cards or [])
                                                  for h in self.pending.values())
-                and not self.tracker.reads_of(c, now)]
+                and self.tracker.reads_of(c, now) < most]
 
     def _shown_now(self, obs: Observation) -> dict[str, Any]:
         """The hand shown that a held reading of a seat's pile would be."""
@@ -1194,6 +1199,9 @@ class Questions(TableLog):
             return None
         return f"{Card.parse(missing).pretty()} was not seen: who played it?", answers
 
+    #: `_unaccounted` with ``glimpses``: a card read in fewer frames than this in the last
+    #: 2 s was glimpsed (as it landed, before a card covered it), not a hand lying shown.
+    LYING_READS = 3
     #: `_missed_places`: at most this many answers; where more fit, only those of cards the
     #: camera glimpsed, if few enough, else none (a person who sees that many would rather
     #: say which card it was).
@@ -1516,7 +1524,7 @@ class Questions(TableLog):
         if base.errors or base.referee is None:
             return None
         at = base.referee
-        unseen = self._unaccounted([str(event["card"])])
+        unseen = self._unaccounted([str(event["card"])], glimpses=True)
         this = Event(event, len(logged) + 2)
         # (rank: 0 the card the next play follows, or the expected card laid under its
         # player's own next play, 1 and 2 either of the last alone, 3 any other; line;
@@ -1550,7 +1558,12 @@ class Questions(TableLog):
                         own = p == ev.get("player")
                         due = card == expected or card[1] == led  # (a trick: its suit led)
                         below = _in_suit(str(ev.get("card") or "2C"), -1) == card
-                        found.append((0 if below or (own and due) else
+                        # (a card glimpsed in that player's pile: Great Lakes 1007 on the
+                        # held-out tigullio deck, Bob's A♥ read once as it landed before his
+                        # Q♣ covered it, then left out as a hand being shown)
+                        seen = self.players.index(p) in self._glimpsed.get(card, set()) \
+                            if p in self.players else False
+                        found.append((0 if below or (own and (due or seen)) else
                                       3 if (p, card) in passed else 1 if own
                                       else 2 if due else 3, ev.line, not own, play))
                 if len(found) > self.BROKEN_SEARCH:
