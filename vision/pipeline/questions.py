@@ -2520,8 +2520,9 @@ class Questions(TableLog):
 
     def confirm(self, pending_id: int, event: Mapping[str, Any] | None = None
                 ) -> tuple[int, list[str]]:
-        """A person confirms a held reading (optionally corrected); it is logged now. A
-        reading of a card a person has yet to name (`PICK`) is refused (ValueError)."""
+        """A person confirms a held reading (optionally corrected); it is logged now: (its
+        line, the announcements). A reading of a card a person has yet to name (`PICK`) is
+        refused (ValueError); a hand a card short is asked again (`_hand_short`: (0, []))."""
         if pick_of(event or self.pending[pending_id].event) is not None:
             raise ValueError("name the card first: it was not seen")
         if self._hand_short(pending_id, [dict(event or self.pending[pending_id].event)]):
