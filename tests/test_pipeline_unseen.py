@@ -95,3 +95,25 @@ def test_the_look_is_not_asked_when_nothing_is_missing(tmp_path: Path) -> None:
                          script=video.truth.script, second_look=look)
     play_through(pipe, source)
     assert look.reads == 0 and not pipe.pending
+
+
+def test_a_card_found_only_where_a_logged_lookalike_lies_stays_a_question(
+        tmp_path: Path) -> None:
+    """The second look never reads the 6♥ itself, but reads Ann's 5♥, logged and lying on
+    top of her pile, as 6♥ (tigullio Great Lakes 1005: Bob's K♠ never read; the look found
+    a K♠ where Cy's K♣ lay, and the question was answered "Cy played K♠"). That card
+    misread and a 6♥ laid on it look the same to the camera: the question stays with
+    people, and nothing is logged for Ann."""
+    video = TableVideo(simulated_round("michigan-rummy", seed=11),
+                       RenderConfig(width=320, height=240, seed=11, noise=0.0))
+    plays = [(e["player"], e["card"]) for e in video.truth.visual if e["event"] == "play"]
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    look = Look(truth, missed=[UNSEEN], wrong={"5H": UNSEEN})
+    pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, [UNSEEN]), None,
+                         tmp_path / "g.jsonl", script=video.truth.script, second_look=look)
+    notes = play_through(pipe, source)
+    assert not any(n.startswith("read again: Ann played") for n in notes)
+    assert ("Ann", UNSEEN) not in _logged(tmp_path / "g.jsonl")
+    assert _logged(tmp_path / "g.jsonl") == plays[:plays.index(("Cy", UNSEEN))]
+    assert any(p.question == "6♥ was not seen: who played it?" for p in pipe.pending.values())

@@ -2461,7 +2461,9 @@ class Questions(TableLog):
                             for c, (x, y) in zip(dets.class_id, self._on_board(dets),
                                                  strict=True)]
             votes.update(seat for seat, cards in piles.items()
-                         if any(code == card for code, _, _ in cards))
+                         if any(code == card and not self._lookalike_under(card, x, y, cards,
+                                                                            reach)
+                                for code, x, y in cards))
             pids.sort(key=lambda pid: self.pending[pid].observation.t_still)
             first = self.pending[pids[0]].observation
             if first.seat in piles and first.positions and len(first.cards) == 1:
@@ -2500,6 +2502,21 @@ class Questions(TableLog):
             result.notes.append(said)
             result.announcements.extend(self.answer(pids[0], list(answer.events)))
             self._held_for(card, pids[1:], result)
+
+    def _lookalike_under(self, card: str, x: float, y: float,
+                         pile: Sequence[tuple[str, float, float]], reach: float) -> bool:
+        """Whether the second look's reading of ``card`` at board point (x, y) lies within
+        ``reach`` of a logged card of its rank or a lookalike that the look reads nowhere in
+        that ``pile``: that card misread as much as ``card`` laid on it, which only a person
+        can tell (tigullio Great Lakes 1005: Bob's K♠ never read; the look found a K♠ in
+        Cy's pile, where his K♣ lay, and the question was answered "Cy played K♠")."""
+        read = {code for code, _, _ in pile}
+        return any(other != card and other not in read
+                   and (other[0] == card[0] or other in lookalikes(card)
+                        or card in lookalikes(other))
+                   and self._round_cards.get(other, 0)
+                   and math.hypot(sx - x, sy - y) <= reach
+                   for other, (sx, sy) in self._spot_of.items())
 
     def _held_for(self, card: str, pids: Sequence[int], result: FrameResult) -> None:
         """Readings held only because ``card`` had not been seen ("9♥ comes next"), now that
