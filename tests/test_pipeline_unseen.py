@@ -23,8 +23,8 @@ from vision.render.truth import TruthDetector
 UNSEEN = "6H"
 
 
-def _round(tmp_path: Path, look_misses: bool) -> tuple[TablePipeline, Look, list[str],
-                                                       list[tuple[str, str]]]:
+def _round(tmp_path: Path, look_misses: bool, wrong: dict[str, str] | None = None
+           ) -> tuple[TablePipeline, Look, list[str], list[tuple[str, str]]]:
     video = TableVideo(simulated_round("michigan-rummy", seed=11),
                        RenderConfig(width=320, height=240, seed=11, noise=0.0))
     plays = [(e["player"], e["card"]) for e in video.truth.visual if e["event"] == "play"]
@@ -32,7 +32,7 @@ def _round(tmp_path: Path, look_misses: bool) -> tuple[TablePipeline, Look, list
     assert plays[at - 1:at + 2] == [("Ann", "5H"), ("Cy", "6H"), ("Bob", "7H")]
     source = RenderedSource(video)
     truth = TruthDetector(source)
-    look = Look(truth, missed=[UNSEEN] if look_misses else [])
+    look = Look(truth, missed=[UNSEEN] if look_misses else [], wrong=wrong)
     pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, [UNSEEN]), None,
                          tmp_path / "g.jsonl", script=video.truth.script, second_look=look)
     return pipe, look, play_through(pipe, source), plays
@@ -104,15 +104,7 @@ def test_a_card_found_only_where_a_logged_lookalike_lies_stays_a_question(
     a K♠ where Cy's K♣ lay, and the question was answered "Cy played K♠"). That card
     misread and a 6♥ laid on it look the same to the camera: the question stays with
     people, and nothing is logged for Ann."""
-    video = TableVideo(simulated_round("michigan-rummy", seed=11),
-                       RenderConfig(width=320, height=240, seed=11, noise=0.0))
-    plays = [(e["player"], e["card"]) for e in video.truth.visual if e["event"] == "play"]
-    source = RenderedSource(video)
-    truth = TruthDetector(source)
-    look = Look(truth, missed=[UNSEEN], wrong={"5H": UNSEEN})
-    pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, [UNSEEN]), None,
-                         tmp_path / "g.jsonl", script=video.truth.script, second_look=look)
-    notes = play_through(pipe, source)
+    pipe, _look, notes, plays = _round(tmp_path, look_misses=True, wrong={"5H": UNSEEN})
     assert not any(n.startswith("read again: Ann played") for n in notes)
     assert ("Ann", UNSEEN) not in _logged(tmp_path / "g.jsonl")
     assert _logged(tmp_path / "g.jsonl") == plays[:plays.index(("Cy", UNSEEN))]

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from calibration.layout import CARD_H, CARD_W
-from calibration.profile import apply_homography
+from calibration.profile import TableProfile, apply_homography
 from companion.cards import CARD_CODES, RANKS, Card
 from companion.events import Event, read_log
 from companion.referee import Replay, replay
@@ -129,6 +129,10 @@ class Questions(TableLog):
     SEVERAL_AT_ONCE: dict[str, int] = {"great-lakes": 4}
     #: The frame being processed (the second look at a move reads it).
     _frame: np.ndarray | None
+    #: The second look's last reading of one zone: (what it read, then the frame, its time,
+    #: the table profile and the zone it read), so that the checks of one reading in one
+    #: frame look once (`_zone_look`).
+    _zone_looked: tuple[Detections, np.ndarray, float, TableProfile, int] | None
     _look_spot: dict[str, tuple[float, float]]
 
     def _outvoted(self, under: str, card: str, pos: tuple[float, float]) -> bool:
@@ -411,10 +415,7 @@ class Questions(TableLog):
             if short and (not question or not options):
                 # (a hand of one card read as it is, with no answer of its own, is asked
                 # about as the hand a card short: Great Lakes 22, "Bob shows A♣?")
-                who = event.get("player")
-                question = (f"{who}'s hand "
-                            f"{' '.join(pretty_cards(list(event.get('cards') or [])))} is a "
-                            f"card short: which card was not seen?")
+                question = _short_hand_question(event)
             return question, [*options, *short]
         if not missed:
             return question, options
@@ -1977,8 +1978,21 @@ class Questions(TableLog):
                 or obs.confidence >= UNSEEN_LOOK_BELOW or self.second_look is None \
                 or self._frame is None:
             return False
-        dets = self.second_look.detect_table(self._frame, self.profile, zones=[obs.zone])
+        dets = self._zone_look(obs.zone)
         return card not in {dets.names[int(c)] for c in dets.class_id}
+
+    def _zone_look(self, zone: int) -> Detections:
+        """The second look's reading of ``zone`` in the frame being processed, read once
+        however many checks of it ask (`_look_at_move`, then `_unseen_by_look`, for a Great
+        Lakes play of one card)."""
+        assert self.second_look is not None and self._frame is not None
+        frame, t, profile = self._frame, self.tracker.t, self.profile
+        cached = self._zone_looked
+        if cached is None or not (cached[1] is frame and cached[2] == t
+                                  and cached[3] is profile and cached[4] == zone):
+            dets = self.second_look.detect_table(frame, profile, zones=[zone])
+            cached = self._zone_looked = (dets, frame, t, profile, zone)
+        return cached[0]
 
     def _unsure_hand(self, obs: Observation) -> bool:
         """A hand shown, read as ``obs``, that a person confirms: on a deck new to the reader
@@ -2184,7 +2198,7 @@ class Questions(TableLog):
                 or obs.kind != "pile" or obs.seat is None or obs.seat >= len(self.players) \
                 or not 0 < len(read) != size:
             return None
-        dets = self.second_look.detect_table(self._frame, self.profile, zones=[obs.zone])
+        dets = self._zone_look(obs.zone)
         sure: dict[str, float] = {}
         spots: dict[str, tuple[float, float]] = {}
         for cid, conf, (x, y) in zip(dets.class_id, dets.confidence, self._on_board(dets),
@@ -2512,8 +2526,7 @@ class Questions(TableLog):
         Cy's pile, where his K♣ lay, and the question was answered "Cy played K♠")."""
         read = {code for code, _, _ in pile}
         return any(other != card and other not in read
-                   and (other[0] == card[0] or other in lookalikes(card)
-                        or card in lookalikes(other))
+                   and (other in lookalikes(card) or card in lookalikes(other))
                    and self._round_cards.get(other, 0)
                    and math.hypot(sx - x, sy - y) <= reach
                    for other, (sx, sy) in self._spot_of.items())
@@ -2610,17 +2623,19 @@ class Questions(TableLog):
         short = self._missed_by(hand)
         if not short:
             return False
+        self._ask_anew(pending_id, _short_hand_question(hand), short, event=hand, reason="")
+        return True
+
+    def _ask_anew(self, pending_id: int, question: str, options: list[Answer],
+                  **changes: Any) -> None:
+        """Put the held reading ``pending_id`` to people again, under a new id, as
+        ``question`` with ``options`` (and any other field ``changes`` names)."""
         held = self.pending.pop(pending_id)
         pid = next(self._ids)
-        who = hand.get("player")
-        shown = " ".join(pretty_cards([str(c) for c in hand.get("cards") or []]))
-        self.pending[pid] = replace(
-            held, id=pid, event=hand, reason="",
-            question=f"{who}'s hand {shown} is a card short: which card was not seen?",
-            options=short, asked=self.tracker.t)
+        self.pending[pid] = replace(held, id=pid, question=question, options=options,
+                                    asked=self.tracker.t, **changes)
         if self._never_held is not None and self._never_held[0] == pending_id:
             self._never_held = (pid, self._never_held[1])
-        return True
 
     def _earlier_places(self, pending_id: int, named: Mapping[str, Any]) -> list[Answer]:
         """The places of the card a person named for an answer "Bob: another card,
@@ -2636,13 +2651,8 @@ class Questions(TableLog):
             what = Card.parse(card).pretty() if card in CARD_CODES else card
             raise ValueError(f"{player}'s {what} fits in no place of this round")
         if len(fits) > 1:
-            del self.pending[pending_id]
-            pid = next(self._ids)
-            self.pending[pid] = replace(
-                held, id=pid, question=f"Where did {player} play {Card.parse(card).pretty()}?",
-                options=fits, asked=self.tracker.t)
-            if self._never_held is not None and self._never_held[0] == pending_id:
-                self._never_held = (pid, self._never_held[1])
+            self._ask_anew(pending_id, f"Where did {player} play {Card.parse(card).pretty()}?",
+                           fits)
         return fits
 
     def _disown(self, held: Pending, events: Sequence[Mapping[str, Any]]) -> None:
@@ -2747,6 +2757,12 @@ def _fits_before(ref: Any, play: Event, rest: Sequence[Event], rules_broken: int
         return False
     finally:
         ref.rollback(mark)
+
+
+def _short_hand_question(hand: Mapping[str, Any]) -> str:
+    """The question put about a hand shown a card short (`Questions._missed_by`)."""
+    shown = " ".join(pretty_cards([str(c) for c in hand.get("cards") or []]))
+    return f"{hand.get('player')}'s hand {shown} is a card short: which card was not seen?"
 
 
 def hand_label(hand: Mapping[str, Any]) -> str:

@@ -102,6 +102,7 @@ class TablePipeline(Questions):
         self.still_average = StillAverage(average) if average > 1 else None
         self.second_look = second_look
         self._frame = None
+        self._zone_looked = None
         self._changes = None
         self._changed = {}
         self._unread = {}
