@@ -607,10 +607,12 @@ def test_a_hand_shown_while_the_log_says_the_round_goes_on_asks_who_ran_out(
 
 def _blind_round(game: str, seed: int, unread: set[str], tmp_path: Path,
                  until_asked: bool = True,
-                 glimpse: tuple[float, float] | None = None) -> tuple[Any, ...]:
+                 glimpse: tuple[float, float] | None = None,
+                 misread: Mapping[str, str] | None = None) -> tuple[Any, ...]:
     """A rendered round read by a reader that never reads the ``unread`` cards (but in the
-    frames of the ``glimpse`` seconds), run until the first question (``until_asked``; else
-    not run): (pipeline, its frame source, the round's visual truth, the log's path)."""
+    frames of the ``glimpse`` seconds) and reads each card of ``misread`` as the card it
+    maps to, run until the first question (``until_asked``; else not run): (pipeline, its
+    frame source, the round's visual truth, the log's path)."""
     from vision.render.demo import RenderedSource, simulated_round
     from vision.render.plan import RenderConfig
     from vision.render.table import TableVideo
@@ -627,8 +629,9 @@ def _blind_round(game: str, seed: int, unread: set[str], tmp_path: Path,
             t = source.last.t if source.last is not None else 0.0
             seen = glimpse is not None and glimpse[0] <= t <= glimpse[1]
             keep = np.array([seen or name not in unread for name, _b, _s in dets], bool)
-            return Detections(dets.xyxy[keep], dets.confidence[keep], dets.class_id[keep],
-                              dets.names)
+            ids = np.array([dets.names.index((misread or {}).get(name, name))
+                            for name, _b, _s in dets], np.int64).reshape(-1)
+            return Detections(dets.xyxy[keep], dets.confidence[keep], ids[keep], dets.names)
 
     path = tmp_path / "g.jsonl"
     pipe = TablePipeline(video.profile(), Blind(), None, path, script=video.truth.script)
@@ -1075,6 +1078,22 @@ def test_a_play_that_shows_an_earlier_lead_out_of_turn_offers_a_card_missed_befo
     _asked_then_clicked("pressman", 27, "KC", tmp_path, (
         "Bob's 8♦ shows Dee's 7♦ broke a rule: was a card before it not seen?", ""),
         "Dee played K♣ before Dee's 7♦", 2 + Questions.MISSED_MOST)
+
+
+def test_a_play_proven_wrong_later_offers_the_card_the_sequence_expected_there(
+        tmp_path: Path) -> None:
+    """A rendered Great Lakes round whose Q♥, Ann's after her own J♥, the camera reads as
+    6♥ the whole time (no lookalike of the Q♥): the 6♥ is logged as her lead, and Bob's 2♠
+    later would break a rule by that log. Before, only Bob's card was asked about and the
+    round ended wrong in silence (tigullio Great Lakes 1002, read so by the shipped models);
+    now the answers include Ann's 6♥ having been the Q♥ the sequence expected there, and
+    one click logs the round exactly."""
+    pipe, source, visual, path = _blind_round("great-lakes", 1002, set(), tmp_path,
+                                              misread={"QH": "6H"})
+    [held] = pipe.pending.values()
+    assert held.question == "Bob played 2♠?"
+    assert [a.label for a in held.options][0] == "Ann's 6♥ was Q♥"
+    _click_and_play_out(pipe, source, held, "Ann's 6♥ was Q♥", path, visual)
 
 
 def test_a_card_the_next_play_follows_is_offered_before_it(tmp_path: Path) -> None:

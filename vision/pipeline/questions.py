@@ -750,6 +750,16 @@ class Questions(TableLog):
                                   f"{Card.parse(was).pretty()}", False)
         for logged, (at_line, old) in recent:
             who = old.get("player")
+            # Or that play was the very card the sequence expected there, read as another
+            # card altogether (tigullio Great Lakes 1002: Ann's Q♥ after her J♥ read as 6♥,
+            # proven a lead out of turn by her 4♣ twelve plays later). Public: it follows
+            # from the table as it was.
+            due = _asked(replay([e for e in events if e.line < at_line]).referee,
+                         "next_card") if "card" in old else None
+            if isinstance(due, str) and due != logged and due not in confusable(logged) \
+                    and (corr := self._correction(logged, due)) is not None:
+                offer([corr], f"{who}'s {Card.parse(logged).pretty()} was "
+                              f"{Card.parse(due).pretty()}", False)
             for was in confusable(logged):
                 corr = self._correction(logged, was)
                 if corr is not None:
