@@ -34,8 +34,8 @@ def _closure(extra: str) -> set[str]:
 
 
 def test_test_extra_installs_what_the_tests_import() -> None:
-    need = {"pytest", "pytest-qt", "hypothesis", "ruff", "mypy", "numpy", "opencv-python",
-            "onnxruntime", "pyside6-essentials", "cairosvg"}
+    need = {"pytest", "pytest-qt", "pytest-xdist", "hypothesis", "ruff", "mypy", "numpy",
+            "opencv-python", "onnxruntime", "pyside6-essentials", "cairosvg"}
     assert need <= _closure("test")
 
 
