@@ -109,3 +109,15 @@ def test_a_card_found_only_where_a_logged_lookalike_lies_stays_a_question(
     assert ("Ann", UNSEEN) not in _logged(tmp_path / "g.jsonl")
     assert _logged(tmp_path / "g.jsonl") == plays[:plays.index(("Cy", UNSEEN))]
     assert any(p.question == "6♥ was not seen: who played it?" for p in pipe.pending.values())
+
+
+def test_a_logged_card_read_again_as_another_suit_is_not_a_new_card(tmp_path: Path) -> None:
+    """Cy's 6♥ lands on his 4♥ unread by the table reader; the second look reads his pile
+    whole, the 4♥ as 4♣ on the very spot where it was logged (tigullio Pressman 907: Bob's
+    6♣ laid on his 7♥, the look reading the pile as 6♣ and 7♣, both logged as his, and
+    Ann's 7♣ then "played already"). The 4♣ is that card misread, not a new card: the 6♥
+    alone is read again there, and the round is logged as played."""
+    pipe, _look, notes, plays = _round(tmp_path, look_misses=False, wrong={"4H": "4C"})
+    assert "read again: 6♥ in Cy's pile" in notes
+    assert _logged(tmp_path / "g.jsonl") == plays
+    assert not pipe.pending

@@ -2401,8 +2401,10 @@ class Questions(TableLog):
             if t - since < self.CHANGE_WAIT:
                 continue
             dets = self.second_look.detect_table(frame, self.profile, zones=[z])
-            votes.update({n for n in (dets.names[int(c)] for c in dets.class_id)
-                          if not self._round_cards.get(n, 0)})
+            votes.update({n for n, (x, y) in zip((dets.names[int(c)] for c in dets.class_id),
+                                                 self._on_board(dets), strict=True)
+                          if not self._round_cards.get(n, 0)
+                          and not self._on_logged_lookalike(n, x, y, zone.seat)})
             reads += 1
             self._changed[z] = (since, reads, votes)
             if reads < self.LOOK_MIN:
@@ -2422,6 +2424,21 @@ class Questions(TableLog):
             found.append(Observation(z, zone.name, zone.kind, zone.seat, cards, share, t,
                                      since))
         return found
+
+    def _on_logged_lookalike(self, card: str, x: float, y: float, seat: int | None) -> bool:
+        """Whether the second look's reading of ``card`` at board point (x, y) lies on the
+        very spot (twice the tracker's ``same_spot``) of a card logged into ``seat`` 's pile
+        this round that it is easily taken for, or that is easily taken for it (`lookalikes`,
+        any suit of its rank among them): that card read again, misread, not a new one
+        (tigullio Pressman 907: Bob's 6♣ laid on his 7♥ and not read by the table reader;
+        the look read the pile as 6♣ and 7♣, the 7♣ 1.1 units from the 7♥'s spot, and both
+        were logged as Bob's, Ann's 7♣ then "played already")."""
+        near = 2 * self.tracker.config.same_spot
+        return seat is not None and any(
+            other != card and self._played_by.get(other, -1) == seat
+            and (other in lookalikes(card) or card in lookalikes(other))
+            and math.hypot(sx - x, sy - y) <= near
+            for other, (sx, sy) in self._spot_of.items())
 
     def _settle_found(self, result: FrameResult) -> None:
         """A question about a card never seen ("9♥ was not seen: who played it?") whose card
