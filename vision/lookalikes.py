@@ -26,6 +26,11 @@ def lookalikes(code: str) -> list[str]:
     return out
 
 
+def either_alike(a: str, b: str) -> bool:
+    """Whether either card is among the other's `lookalikes` (any suit of its rank too)."""
+    return a in lookalikes(b) or b in lookalikes(a)
+
+
 def confusable(code: str) -> list[str]:
     """Cards a reader takes ``code`` for or takes for ``code``, one change before two: the
     other suit of its colour, a rank that looks alike either way (a 10 is read as a J, a 7

@@ -19,7 +19,7 @@ from companion.cards import CARD_CODES, RANKS, Card
 from companion.events import Event, read_log
 from companion.referee import Replay, replay
 from vision.detections import Detections
-from vision.lookalikes import alike, confusable, lookalikes
+from vision.lookalikes import alike, confusable, either_alike, lookalikes
 from vision.pipeline.changes import ZoneChanges
 from vision.pipeline.log import NEW_DEAL, REFUSED, TableLog, comes_next, pretty_cards, stamp
 from vision.pipeline.results import (
@@ -751,9 +751,9 @@ class Questions(TableLog):
         for logged, (at_line, old) in recent:
             who = old.get("player")
             # Or that play was the very card the sequence expected there, read as another
-            # card altogether (tigullio Great Lakes 1002: Ann's Q♥ after her J♥ read as 6♥,
-            # proven a lead out of turn by her 4♣ twelve plays later). Public: it follows
-            # from the table as it was.
+            # card altogether (tigullio Great Lakes 1002: Ann's Q♥ after her J♥ read as 6♥
+            # and logged as her lead; Bob's 2♠ then broke a rule by that log). Public: it
+            # follows from the table as it was.
             due = _asked(replay([e for e in events if e.line < at_line]).referee,
                          "next_card") if "card" in old else None
             if isinstance(due, str) and due != logged and due not in confusable(logged) \
@@ -2436,8 +2436,7 @@ class Questions(TableLog):
         near = 2 * self.tracker.config.same_spot
         return seat is not None and any(
             other != card and self._played_by.get(other, -1) == seat
-            and (other in lookalikes(card) or card in lookalikes(other))
-            and math.hypot(sx - x, sy - y) <= near
+            and either_alike(other, card) and math.hypot(sx - x, sy - y) <= near
             for other, (sx, sy) in self._spot_of.items())
 
     def _settle_found(self, result: FrameResult) -> None:
@@ -2524,7 +2523,7 @@ class Questions(TableLog):
                 continue
             player = self.players[found[0]]
             read_as = first.cards[0] if len(first.cards) == 1 else ""
-            alike = card in lookalikes(read_as) or read_as in lookalikes(card) \
+            alike = bool(read_as) and either_alike(card, read_as) \
                 or bool(first.votes and first.votes[0].get(card))
             if found[0] == first.seat and itself >= self.LOOK_SHARE * reads:
                 # the held reading itself, misread (a lookalike, or read so there too);
@@ -2553,7 +2552,7 @@ class Questions(TableLog):
         Cy's pile, where his K♣ lay, and the question was answered "Cy played K♠")."""
         read = {code for code, _, _ in pile}
         return any(other != card and other not in read
-                   and (other in lookalikes(card) or card in lookalikes(other))
+                   and either_alike(other, card)
                    and self._round_cards.get(other, 0)
                    and math.hypot(sx - x, sy - y) <= reach
                    for other, (sx, sy) in self._spot_of.items())
