@@ -1670,6 +1670,22 @@ def test_a_hand_typed_in_a_card_short_is_asked_again_for_the_play_missed(
     _click_and_play_out(pipe, source, again, "Ann played 5♥ before Ann's 2♠", path, visual)
 
 
+def test_a_hand_typed_in_a_card_short_twice_is_not_asked_a_third_time(tmp_path: Path) -> None:
+    """As above, but the person types the same short hand again into the question put
+    anew: it is taken as given, not put a third time (a person insisting was asked again
+    and again; the benchmark's person, giving the same answer, never got past the round:
+    tigullio Michigan 105)."""
+    pipe, _source, _visual, _path = _blind_round("michigan-rummy", 25, {"5H", "9D"},
+                                                 tmp_path)
+    [held] = pipe.pending.values()
+    typed = {"event": "reveal", "player": "Ann", "cards": ["5D", "9D", "AD"]}
+    pipe.confirm(held.id, typed)
+    [again] = pipe.pending.values()
+    assert again.question.startswith("Ann's hand 5♦ 9♦ A♦ is a card short")
+    pipe.confirm(again.id, typed)
+    assert not pipe.pending
+
+
 def test_a_hand_typed_in_whole_is_logged_as_typed(tmp_path: Path) -> None:
     """Ann's 9♦ alone never read: her hand shows two cards where the log says she holds
     three. Typed in whole, the hand is logged as typed, not asked again."""

@@ -2646,6 +2646,8 @@ class Questions(TableLog):
         if len(events) != 1 or events[0].get("event") != "reveal":
             return False
         hand = dict(events[0])
+        if self.pending[pending_id].question == _short_hand_question(hand):
+            return False  # (asked so once: the same hand given again is taken as given)
         short = self._missed_by(hand)
         if not short:
             return False
