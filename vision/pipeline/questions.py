@@ -1993,8 +1993,8 @@ class Questions(TableLog):
 
     def _zone_look(self, zone: int) -> Detections:
         """The second look's reading of ``zone`` in the frame being processed, read once
-        however many checks of it ask (`_look_at_move`, then `_unseen_by_look`, for a Great
-        Lakes play of one card)."""
+        however many checks of it ask (`_look_at_changes`, then `_look_at_move` and
+        `_unseen_by_look` for a Great Lakes play of one card read there)."""
         assert self.second_look is not None and self._frame is not None
         frame, t, profile = self._frame, self.tracker.t, self.profile
         cached = self._zone_looked
@@ -2400,7 +2400,7 @@ class Questions(TableLog):
                 continue
             if t - since < self.CHANGE_WAIT:
                 continue
-            dets = self.second_look.detect_table(frame, self.profile, zones=[z])
+            dets = self._zone_look(z)
             votes.update({n for n, (x, y) in zip((dets.names[int(c)] for c in dets.class_id),
                                                  self._on_board(dets), strict=True)
                           if not self._round_cards.get(n, 0)
