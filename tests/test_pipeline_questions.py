@@ -324,6 +324,28 @@ def test_a_play_twice_offers_the_earlier_card_misread(tmp_path: Path) -> None:
     assert plays(tmp_path / "g.jsonl") == [("Bob", "5D"), ("Cy", "6D")]
 
 
+@pytest.mark.parametrize("off", [(6.0, 8.0), (16.0, 20.0)])
+def test_a_lookalike_read_off_the_spot_of_the_piles_last_card_offers_that_card_misread(
+        tmp_path: Path, off: tuple[float, float]) -> None:
+    """Bob's lead 5♦ was read as 5♥ and logged; a card laid on it leaves its corner index
+    showing, read right as 5♦ 10 units from the 5♥'s spot, too far to be the 5♥ read again
+    (tigullio Boodle 103: Cy's A♦ read as A♥, then as A♦ under his K♥, and no answer mended
+    the A♥). Within half a card's diagonal of the last card logged in his pile, its
+    lookalike: the answers include that card misread, and one click mends it. Farther off
+    (25.6 units) it is another card."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(1, "5H")] * 8, 0.0)
+    run(pipe, det, [at(1, "5D", *off)] * 12, 0.8)
+    [held] = pipe.pending.values()
+    fix = [a for a in held.options if a.label == "5♦, not 5♥ before"]
+    if off[0] > 10:
+        assert not fix
+        return
+    pipe.answer(held.id, list(fix[0].events))
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "5D")]
+    assert not pipe.pending
+
+
 def test_a_card_played_twice_offers_its_first_play_misread_however_long_ago(
         tmp_path: Path) -> None:
     """Bob ran 9♠ to A♠; Dee's card then reads 9♠, six plays after Bob's: the answers

@@ -46,8 +46,11 @@ class Look:
 
     def __init__(self, truth: TruthDetector, wrong: dict[str, str] | None = None,
                  missed: Collection[str] = (), unsure: Collection[str] = (),
-                 wrong_from: float = 0.0) -> None:
+                 wrong_from: float = 0.0, phantom: dict[str, str] | None = None) -> None:
         self.truth, self.wrong, self.missed = truth, wrong or {}, set(missed)
+        # card -> a code it also reads at 0.37 on that card's own box, the card itself a
+        # sixth of its box's width aside (as the index reader places a card by its index)
+        self.phantom = phantom or {}
         self.unsure = set(unsure)  # cards it reads with a score of 0.4
         self.wrong_from = wrong_from  # the table time from which it misreads ``wrong``
         self.reads = 0
@@ -69,7 +72,16 @@ class Look:
         wrong = self.wrong if now >= self.wrong_from else {}
         names = [wrong.get(name, name) for name, _b, _s in dets]
         scores = np.where([n in self.unsure for n in names], 0.4, dets.confidence)
-        return Detections(dets.xyxy, scores.astype(np.float32),
+        xyxy = dets.xyxy.astype(np.float64)
+        extra = [(xyxy[i].copy(), self.phantom[n]) for i, n in enumerate(names)
+                 if n in self.phantom]
+        for i, n in enumerate(names):
+            if n in self.phantom:
+                xyxy[i, [0, 2]] += (xyxy[i, 2] - xyxy[i, 0]) / 6
+        names += [code for _box, code in extra]
+        xyxy = np.concatenate([xyxy, *(box[None] for box, _code in extra)])
+        scores = np.concatenate([scores, np.full(len(extra), 0.37)])
+        return Detections(xyxy.astype(dets.xyxy.dtype), scores.astype(np.float32),
                           np.array([CARD_CODES.index(n) for n in names], int), dets.names)
 
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from test_pipeline_second_look import Look, SeesTopCardOnly, play_through
 
 from companion.events import read_log
+from vision.detections import Detections
 from vision.pipeline.changes import ZoneChanges
 from vision.pipeline.table import TablePipeline
 from vision.render.demo import RenderedSource, simulated_round
@@ -23,7 +25,22 @@ from vision.render.truth import TruthDetector
 UNSEEN = "6H"
 
 
-def _round(tmp_path: Path, look_misses: bool, wrong: dict[str, str] | None = None
+class ReadsAs:
+    """The table reader: reads ``UNSEEN`` as ``code`` wherever it lies, the rest right."""
+
+    def __init__(self, truth: TruthDetector, code: str) -> None:
+        self.truth, self.code = truth, code
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        dets = self.truth.detect(frame)
+        ids = [dets.names.index(self.code if name == UNSEEN else name)
+               for name, _b, _s in dets]
+        return Detections(dets.xyxy, dets.confidence, np.array(ids, np.int64).reshape(-1),
+                          dets.names)
+
+
+def _round(tmp_path: Path, look_misses: bool, wrong: dict[str, str] | None = None,
+           read_as: str | None = None, phantom: dict[str, str] | None = None
            ) -> tuple[TablePipeline, Look, list[str], list[tuple[str, str]]]:
     video = TableVideo(simulated_round("michigan-rummy", seed=11),
                        RenderConfig(width=320, height=240, seed=11, noise=0.0))
@@ -32,8 +49,9 @@ def _round(tmp_path: Path, look_misses: bool, wrong: dict[str, str] | None = Non
     assert plays[at - 1:at + 2] == [("Ann", "5H"), ("Cy", "6H"), ("Bob", "7H")]
     source = RenderedSource(video)
     truth = TruthDetector(source)
-    look = Look(truth, missed=[UNSEEN] if look_misses else [], wrong=wrong)
-    pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, [UNSEEN]), None,
+    look = Look(truth, missed=[UNSEEN] if look_misses else [], wrong=wrong, phantom=phantom)
+    table = SeesTopCardOnly(truth, [UNSEEN]) if read_as is None else ReadsAs(truth, read_as)
+    pipe = TablePipeline(video.profile(), table, None,
                          tmp_path / "g.jsonl", script=video.truth.script, second_look=look)
     return pipe, look, play_through(pipe, source), plays
 
@@ -119,5 +137,20 @@ def test_a_logged_card_read_again_as_another_suit_is_not_a_new_card(tmp_path: Pa
     alone is read again there, and the round is logged as played."""
     pipe, _look, notes, plays = _round(tmp_path, look_misses=False, wrong={"4H": "4C"})
     assert "read again: 6♥ in Cy's pile" in notes
+    assert _logged(tmp_path / "g.jsonl") == plays
+    assert not pipe.pending
+
+
+@pytest.mark.parametrize("phantom", [None, {UNSEEN: "KS"}])
+def test_a_held_card_found_as_the_card_asked_about_is_that_card_misread(
+        tmp_path: Path, phantom: dict[str, str] | None) -> None:
+    """Cy's 6♥ read as 9♥ by the table reader ("6♥ was not seen: who played it?"); the look
+    finds the 6♥ where the 9♥ was read, and no 9♥: one card read two ways ("it was 6♥"),
+    never "Cy played 6♥, then 9♥". So too where the look also reads a card nobody played
+    (a K♠ at 0.37) nearer the held spot than the 6♥ it places by its index (tigullio
+    Michigan 105: a 5♥ beside Bob's J♥, read as K♥, and a K♥ nobody played was logged)."""
+    pipe, _look, notes, plays = _round(tmp_path, look_misses=False, read_as="9H",
+                                       phantom=phantom)
+    assert "read again: 6♥, not 9♥" in notes
     assert _logged(tmp_path / "g.jsonl") == plays
     assert not pipe.pending

@@ -490,16 +490,27 @@ class Questions(TableLog):
                 and self._accepts_all([ev(expected)]):
             options.append(Answer(Card.parse(expected).pretty(), (ev(expected),), expected))
         # Or it lies where a card logged this round was read: that card, read wrong before.
+        # Farther off, within half a card's diagonal, so too the last card logged in this
+        # player's pile where the two are lookalikes: its corner index, read right once a
+        # card laid on it leaves only that corner showing (tigullio Boodle 103: Cy's A♦ read
+        # as A♥ and logged, then read as A♦ 10.8 units off under his K♥; the question had
+        # no answer that mended the A♥).
         if obs.positions:
             x, y = obs.positions[0]
             close = 1.5 * self.tracker.config.same_spot
+            reach = math.hypot(CARD_W, CARD_H) / 2
             for under, (ux, uy) in list(self._spot_of.items()):
-                if (under != read and np.hypot(ux - x, uy - y) <= close
-                        and not self._covered(under, (x, y))
+                apart = float(np.hypot(ux - x, uy - y))
+                on_spot = apart <= close and not self._covered(under, (x, y))
+                on_top = (not on_spot and apart <= reach and obs.seat is not None
+                          and self._played_by.get(under) == obs.seat
+                          and not self._covered(under) and either_alike(under, read))
+                if (under != read and (on_spot or on_top)
                         and (corr := self._correction(under, read)) is not None):
                     options.insert(0, Answer(f"{Card.parse(read).pretty()}, not "
                                              f"{Card.parse(under).pretty()} before", (corr,)))
-                    self._contests.append((under, read, (x, y)))
+                    if on_spot:
+                        self._contests.append((under, read, (x, y)))
         if kind == "play" and not (read in unplayed and self._accepts_all([ev(read)])
                                    and self._skipped(ev(read)) is None):
             earlier = self._misread_before(ev(read))
@@ -2510,8 +2521,15 @@ class Questions(TableLog):
                 # The pile's reading nearest the held one's spot (the two readers place a
                 # card a few units apart) is the card asked about, and the held card is read
                 # nowhere in the pile: one card, read two ways.
+                # Readings of a card the log does not place and the question is not about
+                # are the look's own phantoms there, not what lies on the held spot
+                # (tigullio Michigan 105: a 5♥ read at 0.37 1.4 units from Bob's held K♥,
+                # nearer than the J♥ read 4.5 units off; the K♥ was that J♥, and "Bob
+                # played J♥, then K♥" logged a K♥ nobody played).
                 hx, hy = first.positions[0]
-                near = min(piles[first.seat], default=None,
+                placed = [r for r in piles[first.seat]
+                          if r[0] == card or self._round_cards.get(r[0], 0)]
+                near = min(placed, default=None,
                            key=lambda r: np.hypot(r[1] - hx, r[2] - hy))
                 itself += (near is not None and near[0] == card
                            and np.hypot(near[1] - hx, near[2] - hy) <= reach
