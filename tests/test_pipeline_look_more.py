@@ -231,3 +231,57 @@ def test_a_dump_with_one_of_its_cards_read_twice_is_read_whole_by_the_look(
     _pipe, _notes, logged, true = _round(
         tmp_path, reader=lambda t: SeesTwice(t, {twice: twice}, hidden=[first], shift=30.0))
     assert _dump(true) in logged
+
+
+class ReadsPhantomLater:
+    """The table reader: never sees ``hidden``; from table time ``after`` on, also reads
+    ``phantom`` at 0.56 on the box of the card ``on`` (another corner of it taken for
+    another card)."""
+
+    def __init__(self, truth: TruthDetector, hidden: Collection[str], on: str, phantom: str,
+                 after: float) -> None:
+        self.truth, self.hidden = truth, set(hidden)
+        self.on, self.phantom, self.after = on, phantom, after
+
+    def detect(self, frame: Any) -> Detections:
+        dets = self.truth.detect(frame)
+        last = self.truth.source.last
+        boxes = [box for name, box, _s in dets if name == self.on]
+        keep = np.array([name not in self.hidden for name, _b, _s in dets], bool)
+        dets = Detections(dets.xyxy[keep], dets.confidence[keep], dets.class_id[keep],
+                          dets.names)
+        if last is None or last.t < self.after or not boxes:
+            return dets
+        return Detections(np.vstack([dets.xyxy, np.asarray(boxes[0])[None]]).astype(np.float32),
+                          np.concatenate([dets.confidence, [0.56]]).astype(np.float32),
+                          np.concatenate([dets.class_id, [CARD_CODES.index(self.phantom)]]),
+                          dets.names)
+
+
+def test_a_card_the_look_left_out_of_a_dump_read_there_after_it_is_asked_about(
+        tmp_path: Path) -> None:
+    """The table reader reads Cy's dump as its top card; the look reads the dump whole and a
+    K♦ at 0.37 on one of its cards, left out of the dump it places. A moment after the dump
+    came to rest (0.3 s) the table reader reads that K♦ there too (dondorf Great Lakes 1000:
+    Ann's dump Q♥ 10♦ K♣ A♠, a K♦ read beside it by both readers and logged as her lead in
+    silence). It lay there as the dump was laid: held for a person, never logged."""
+    video = TableVideo(simulated_round("great-lakes", seed=12),
+                       RenderConfig(width=320, height=240, seed=12, noise=0.0))
+    [laid] = [e for e in video.truth.visual if len(e.get("cards", ())) == 4]
+    dump = _plain(laid)
+    assert "KD" not in [c for e in video.truth.visual for c in e.get("cards", [e.get("card")])]
+    under = laid["cards"][1]
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    look = Look(truth, phantom={under: "KD"})
+    table = ReadsPhantomLater(truth, laid["cards"][:-1], under, "KD", laid["t_free"] + 0.3)
+    pipe = TablePipeline(video.profile(), table, None, tmp_path / "g.jsonl",
+                         script=video.truth.script, second_look=look)
+    look.clock = pipe
+    play_through(pipe, source)
+    logged = [_plain(e.data) for e in read_log(tmp_path / "g.jsonl").events
+              if e.kind in ("play", "reveal")]
+    assert dump in logged
+    assert not any(e.get("card") == "KD" for e in logged)
+    assert any(h.event.get("card") == "KD" and "as it was laid" in h.reason
+               for h in pipe.pending.values())

@@ -73,6 +73,7 @@ class TableLog:
     _spot_of: dict[str, tuple[float, float]]
     _shown_spot: dict[str, tuple[float, float]]
     _look_spot: dict[str, tuple[float, float]]
+    _left_by_move: dict[int, tuple[list[str], set[str]]]
     _read_elsewhere: dict[int, list[tuple[str, float]]]
     #: Card -> the seats in whose piles the reader read it this round (once is enough): a
     #: card glimpsed as it was laid, though never logged, was likely played there.
@@ -139,6 +140,7 @@ class TableLog:
             self._spot_of.clear()
             self._shown_spot.clear()
             self._look_spot.clear()
+            self._left_by_move.clear()
             self._read_elsewhere.clear()
             self._glimpsed.clear()
             self._landed.clear()

@@ -2002,6 +2002,27 @@ class Questions(TableLog):
         dets = self._zone_look(obs.zone)
         return card not in {dets.names[int(c)] for c in dets.class_id}
 
+    def _left_by_move_of(self, event: Mapping[str, Any], obs: Observation) -> str | None:
+        """``event``, a play of one card, is of a card the second look read in this pile
+        as it placed the move logged there last, and left out of that move: it lay there
+        before it could have been laid after the move, one of the move's cards read another
+        way (its other corner) or a card laid with it. The move, named for a person
+        ("Ann's move Q♥ 10♦ K♣ A♠"); None otherwise (dondorf Great Lakes 1000: the look
+        read Ann's dump Q♥ 10♦ K♣ A♠ and a K♦ at 0.57 beside them; the table reader read
+        the K♦ there 0.2 s later, and it was logged as her lead in silence)."""
+        card = event.get("card")
+        left = self._left_by_move.get(obs.seat) if obs.seat is not None else None
+        if event.get("event") != "play" or not isinstance(card, str) or left is None \
+                or card not in left[1]:
+            return None
+        cards = left[0]
+        logged = [lg for c in cards if (lg := self._logged(c)) is not None]
+        if len(logged) != len(cards) or len({line for line, _ev in logged}) != 1:
+            return None  # the move was not logged as such, or has been corrected
+        if self._laid_since(cards[0]):
+            return None  # a card of this pile logged after the move: it is not the last
+        return f"{event.get('player')}'s move {' '.join(pretty_cards(cards))}"
+
     def _zone_look(self, zone: int) -> Detections:
         """The second look's reading of ``zone`` in the frame being processed, read once
         however many checks of it ask (`_look_at_changes`, then `_look_at_move` and
@@ -2259,6 +2280,8 @@ class Questions(TableLog):
                 obs, read, sorted(more, key=lambda c: (-sure[c], c))[:4], accepted)
         move, others = moves[0], moves[1:]
         self._look_spot.update({c: spots[c] for m in moves for c in m["cards"] if c in spots})
+        self._left_by_move[obs.seat] = (list(move["cards"]),
+                                        {c for c in more if c not in move["cards"]})
         for card in move["cards"]:
             if card in read or sure[card] >= self.LOOK_SURE:
                 continue

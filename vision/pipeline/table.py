@@ -167,6 +167,9 @@ class TablePipeline(Questions):
         self._shown_spot: dict[str, tuple[float, float]] = {}
         #: Card of a several-card move -> where the second look read it (this round).
         self._look_spot: dict[str, tuple[float, float]] = {}
+        #: Seat -> the cards of the last move the second look placed in its pile, and the
+        #: cards it read there beside them and left out (this round).
+        self._left_by_move: dict[int, tuple[list[str], set[str]]] = {}
         #: Zone -> cards read in it that were logged in another seat's pile this round, left
         #: out of its moves as misreadings, with when they lay still (this round).
         self._read_elsewhere: dict[int, list[tuple[str, float]]] = {}
@@ -592,6 +595,10 @@ class TablePipeline(Questions):
         doubt = self._doubt(event, lookalike=True)
         if doubt:
             self._hold(obs, doubt, event, result)
+            return
+        move = self._left_by_move_of(event, obs)
+        if move is not None:
+            self._hold(obs, f"read in {move} as it was laid", event, result)
             return
         suit = self._unsure_suit(event, obs)
         if suit is not None:
