@@ -2002,6 +2002,12 @@ class Questions(TableLog):
         dets = self._zone_look(obs.zone)
         return card not in {dets.names[int(c)] for c in dets.class_id}
 
+    #: `_left_by_move_of`: the cards the look read beside a move are remembered only where
+    #: it read them within this many seconds of the move coming to rest; read later (the
+    #: move placed once a question before it was answered), the pile may hold the cards
+    #: laid since (tigullio Great Lakes 1006: Bob's 7♥, laid a second after his dump).
+    LEFT_BY_MOVE_WITHIN = 0.5
+
     def _left_by_move_of(self, event: Mapping[str, Any], obs: Observation) -> str | None:
         """``event``, a play of one card, is of a card the second look read in this pile
         as it placed the move logged there last, and left out of that move: it lay there
@@ -2280,8 +2286,9 @@ class Questions(TableLog):
                 obs, read, sorted(more, key=lambda c: (-sure[c], c))[:4], accepted)
         move, others = moves[0], moves[1:]
         self._look_spot.update({c: spots[c] for m in moves for c in m["cards"] if c in spots})
-        self._left_by_move[obs.seat] = (list(move["cards"]),
-                                        {c for c in more if c not in move["cards"]})
+        if self.tracker.t - obs.t_still <= self.LEFT_BY_MOVE_WITHIN:
+            self._left_by_move[obs.seat] = (list(move["cards"]),
+                                            {c for c in more if c not in move["cards"]})
         for card in move["cards"]:
             if card in read or sure[card] >= self.LOOK_SURE:
                 continue
