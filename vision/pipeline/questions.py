@@ -50,6 +50,10 @@ UNKNOWN_DECK_REVEAL_BELOW = 0.7
 #: read at 0.7 or more (models/INDEX.md, "Fifty-eighth session").
 UNSEEN_LOOK_BELOW = 0.6
 
+#: Half a card's diagonal (board units): how far the second look, which places a card where
+#: its corner index lies, may place it from its centre, where the table reader places it.
+HALF_DIAGONAL = math.hypot(CARD_W, CARD_H) / 2
+
 
 class Questions(TableLog):
     """Readings held for a person: the question each puts and its one-click answers, the
@@ -498,11 +502,10 @@ class Questions(TableLog):
         if obs.positions:
             x, y = obs.positions[0]
             close = 1.5 * self.tracker.config.same_spot
-            reach = math.hypot(CARD_W, CARD_H) / 2
             for under, (ux, uy) in list(self._spot_of.items()):
                 apart = float(np.hypot(ux - x, uy - y))
                 on_spot = apart <= close and not self._covered(under, (x, y))
-                on_top = (not on_spot and apart <= reach and obs.seat is not None
+                on_top = (not on_spot and apart <= HALF_DIAGONAL and obs.seat is not None
                           and self._played_by.get(under) == obs.seat
                           and not self._covered(under) and either_alike(under, read))
                 if (under != read and (on_spot or on_top)
@@ -2526,7 +2529,7 @@ class Questions(TableLog):
         # (Michigan 100: Cy's J♣ read by the look 11.6 units from the Q♣ it was read as;
         # within 10, four times `same_spot`, it was taken for another card under the Q♣,
         # "Cy played J♣, then Q♣", and Ann's Q♣ after it logged as Cy's).
-        reach = math.hypot(CARD_W, CARD_H) / 2
+        reach = HALF_DIAGONAL
         for card, pids in asked.items():
             reads, votes, itself = self._hunts.get(card, (0, Counter(), 0))
             if reads >= self.LOOK_FRAMES:
