@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from test_pipeline_second_look import Look, SeesTopCardOnly, play_through
 
-from companion.events import read_log
+from companion.events import apply_corrections, read_log
 from vision.detections import Detections
 from vision.pipeline.changes import ZoneChanges
 from vision.pipeline.table import TablePipeline
@@ -154,3 +154,54 @@ def test_a_held_card_found_as_the_card_asked_about_is_that_card_misread(
     assert "read again: 6♥, not 9♥" in notes
     assert _logged(tmp_path / "g.jsonl") == plays
     assert not pipe.pending
+
+
+class ReadsCardAs:
+    """The table reader: reads ``card`` as ``code`` wherever it lies, the rest right."""
+
+    def __init__(self, truth: TruthDetector, card: str, code: str) -> None:
+        self.truth, self.card, self.code = truth, card, code
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        dets = self.truth.detect(frame)
+        ids = [dets.names.index(self.code if name == self.card else name)
+               for name, _b, _s in dets]
+        return Detections(dets.xyxy, dets.confidence, np.array(ids, np.int64).reshape(-1),
+                          dets.names)
+
+
+def test_a_lead_read_a_rank_low_is_asked_not_found_again_as_a_new_card(
+        tmp_path: Path) -> None:
+    """Bob leads 3♣ after his 10♥ stopped the hearts (Michigan Rummy, seed 7); the table
+    reader reads it as 2♣, a lead the rules allow, and it is logged. Ann's 4♣ then jumps
+    past 3♣ ("3♣ was not seen: who played it?"). The second look finds the 3♣ where the 2♣
+    was logged, and reads no 2♣ (tigullio Pressman 302: Cy's 3♣ read as 2♣, then "read
+    again: Cy played 3♣", a 2♣ nobody played left in the log). A 3♣ laid on the 2♣ unread
+    would look the same: the question stays with a person, and offers the 2♣ misread."""
+    video = TableVideo(simulated_round("michigan-rummy", seed=7),
+                       RenderConfig(width=320, height=240, seed=7, noise=0.0))
+    plays = [(e["player"], e["card"]) for e in video.truth.visual if e["event"] == "play"]
+    at = plays.index(("Bob", "3C"))
+    assert plays[at - 1:at + 2] == [("Bob", "TH"), ("Bob", "3C"), ("Ann", "4C")]
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    pipe = TablePipeline(video.profile(), ReadsCardAs(truth, "3C", "2C"), None,
+                         tmp_path / "g.jsonl", script=video.truth.script,
+                         second_look=Look(truth))
+    notes: list[str] = []
+    while (frame := source.read()) is not None and not pipe.pending:
+        notes += pipe.process(frame.image, frame.t, frame.index).notes
+    for _ in range(2 * TablePipeline.LOOK_FRAMES):  # the look has had its frames
+        frame = source.read()
+        assert frame is not None
+        notes += pipe.process(frame.image, frame.t, frame.index).notes
+    assert not any(n.startswith("read again") for n in notes)
+    [(pid, asked)] = pipe.pending.items()
+    assert asked.question == "3♣ was not seen: who played it?"
+    assert _logged(tmp_path / "g.jsonl") == [*plays[:at], ("Bob", "2C")]
+    [fix] = [a for a in asked.options if a.label == "Bob's 2♣ was 3♣"]
+    pipe.answer(pid, list(fix.events))
+    notes += play_through(pipe, source)
+    corrected = [(e.data["player"], e.data["card"]) for e in
+                 apply_corrections(read_log(tmp_path / "g.jsonl").events)[0] if e.kind == "play"]
+    assert corrected == plays and not pipe.pending

@@ -739,9 +739,14 @@ class Questions(TableLog):
                    if any(line - plays < logged_at[0] <= line for line in broken)
                    and all(code != logged for logged, _ in recent)]
         answers: list[tuple[bool, bool, Answer]] = []
+        # (the cards this one follows in its suit, the ace low or high)
+        read_card = str(event.get("card") or "")
+        below_read = [c for c in ([_in_suit(read_card, -1)]
+                                  + ([f"A{read_card[1]}"] if read_card[:1] == "2" else []))
+                      if c is not None] if event.get("event") == "play" and read_card else []
 
         def offer(corrs: list[dict[str, Any]], label: str, chained: bool,
-                  play: dict[str, Any] = event) -> None:
+                  play: dict[str, Any] = event, must_follow: bool = False) -> None:
             fixed = replay([*events, *(Event(c, n + 1 + i) for i, c in enumerate(corrs))])
             after = replay([*events, *(Event(c, n + 1 + i) for i, c in enumerate(corrs)),
                             Event(play, n + 1 + len(corrs))])
@@ -750,7 +755,7 @@ class Questions(TableLog):
                 return
             next_card = getattr(fixed.referee, "next_card", None)
             follows = callable(next_card) and next_card() == play.get("card")
-            if not following or follows:
+            if (not following and not must_follow) or follows:
                 answers.append((chained, not follows, Answer(label, (*corrs, play))))
 
         if first is not None and first[1].get("event") == "trump":
@@ -774,6 +779,17 @@ class Questions(TableLog):
                     and (corr := self._correction(logged, due)) is not None:
                 offer([corr], f"{who}'s {Card.parse(logged).pretty()} was "
                               f"{Card.parse(due).pretty()}", False)
+            # Or it was the card just below this one in its suit, misread in its rank alone
+            # or its suit alone, after which this one follows it (tigullio Pressman 302:
+            # Cy's 3♣ read as 2♣ and logged as a lead, then Bob's 4♣ "3♣ comes next";
+            # Boodle 308: Ann's K♥ lead read as K♣, then Bob's A♥ "A♣ comes next"; no
+            # answer mended the lead).
+            for below in below_read:
+                if below not in (logged, due) and below not in confusable(logged) \
+                        and "card" in old and (below[0] == logged[0]) != (below[1] == logged[1]) \
+                        and (corr := self._correction(logged, below)) is not None:
+                    offer([corr], f"{who}'s {Card.parse(logged).pretty()} was "
+                                  f"{Card.parse(below).pretty()}", False, must_follow=True)
             for was in confusable(logged):
                 corr = self._correction(logged, was)
                 if corr is not None:
@@ -2523,6 +2539,7 @@ class Questions(TableLog):
             del self._hunts[card]
         # each seat's pile, read once a frame: (code, board x, board y) of each card read
         piles: dict[int, list[tuple[str, float, float]]] | None = None
+        pile_of: dict[int, int] = {}  # seat -> its pile's zone
         look = self.second_look
         # The second look reads corner indices, and places a card where its index lies: up
         # to half a card's diagonal from its centre, where the table reader places it
@@ -2540,13 +2557,16 @@ class Questions(TableLog):
                     if zone.kind == "pile" and zone.seat is not None \
                             and zone.seat < len(self.players):
                         dets = look.detect_table(frame, self.profile, zones=[z])
+                        pile_of[zone.seat] = z
                         piles[zone.seat] = [
                             (dets.names[int(c)], float(x), float(y))
                             for c, (x, y) in zip(dets.class_id, self._on_board(dets),
                                                  strict=True)]
             votes.update(seat for seat, cards in piles.items()
-                         if any(code == card and not self._lookalike_under(card, x, y, cards,
-                                                                            reach)
+                         if any(code == card
+                                and not self._lookalike_under(card, x, y, cards, reach)
+                                and self._top_misread_as(card, x, y, pile_of[seat], cards,
+                                                         reach) is None
                                 for code, x, y in cards))
             pids.sort(key=lambda pid: self.pending[pid].observation.t_still)
             first = self.pending[pids[0]].observation
@@ -2607,6 +2627,31 @@ class Questions(TableLog):
                    and self._round_cards.get(other, 0)
                    and math.hypot(sx - x, sy - y) <= reach
                    for other, (sx, sy) in self._spot_of.items())
+
+    def _top_misread_as(self, card: str, x: float, y: float, z: int,
+                        pile: Sequence[tuple[str, float, float]], reach: float) -> str | None:
+        """The card logged last in pile ``z`` where the second look's reading of ``card`` at
+        board point (x, y) may be that very card misread: logged within ``reach`` of it, of
+        its rank or its suit, read nowhere in that ``pile``, and nothing laid there since
+        (no new picture of the pile came to rest unread after it was logged). Laid on it
+        unread and that card misread look alike to the look; only a person can tell
+        (tigullio Pressman 302: Cy's 3♣ read as 2♣ and logged; the look found the 3♣ where
+        the 2♣ lay, and the question "3♣ was not seen" was answered "Cy played 3♣"). None
+        otherwise."""
+        seat = self.tracker.zones[z].seat
+        mine = [(line, code, ev) for code, (line, ev) in self._line_of.items()
+                if self._played_by.get(code) == seat]
+        if not mine:
+            return None
+        _line, top, ev = max(mine, key=lambda m: m[0])
+        spot = self._spot_of.get(top)
+        unread = self._unread.get(z)
+        if top == card or spot is None or any(code == top for code, _, _ in pile) \
+                or (top[0] == card[0]) == (top[1] == card[1]) \
+                or math.hypot(spot[0] - x, spot[1] - y) > reach \
+                or (unread is not None and unread[0] > float(ev.get("t", 0.0))):
+            return None
+        return top
 
     def _held_for(self, card: str, pids: Sequence[int], result: FrameResult) -> None:
         """Readings held only because ``card`` had not been seen ("9♥ comes next"), now that
