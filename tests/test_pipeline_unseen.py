@@ -26,14 +26,14 @@ UNSEEN = "6H"
 
 
 class ReadsAs:
-    """The table reader: reads ``UNSEEN`` as ``code`` wherever it lies, the rest right."""
+    """The table reader: reads ``card`` as ``code`` wherever it lies, the rest right."""
 
-    def __init__(self, truth: TruthDetector, code: str) -> None:
-        self.truth, self.code = truth, code
+    def __init__(self, truth: TruthDetector, code: str, card: str = UNSEEN) -> None:
+        self.truth, self.code, self.card = truth, code, card
 
     def detect(self, frame: np.ndarray) -> Detections:
         dets = self.truth.detect(frame)
-        ids = [dets.names.index(self.code if name == UNSEEN else name)
+        ids = [dets.names.index(self.code if name == self.card else name)
                for name, _b, _s in dets]
         return Detections(dets.xyxy, dets.confidence, np.array(ids, np.int64).reshape(-1),
                           dets.names)
@@ -156,20 +156,6 @@ def test_a_held_card_found_as_the_card_asked_about_is_that_card_misread(
     assert not pipe.pending
 
 
-class ReadsCardAs:
-    """The table reader: reads ``card`` as ``code`` wherever it lies, the rest right."""
-
-    def __init__(self, truth: TruthDetector, card: str, code: str) -> None:
-        self.truth, self.card, self.code = truth, card, code
-
-    def detect(self, frame: np.ndarray) -> Detections:
-        dets = self.truth.detect(frame)
-        ids = [dets.names.index(self.code if name == self.card else name)
-               for name, _b, _s in dets]
-        return Detections(dets.xyxy, dets.confidence, np.array(ids, np.int64).reshape(-1),
-                          dets.names)
-
-
 def test_a_lead_read_a_rank_low_is_asked_not_found_again_as_a_new_card(
         tmp_path: Path) -> None:
     """Bob leads 3♣ after his 10♥ stopped the hearts (Michigan Rummy, seed 7); the table
@@ -185,7 +171,7 @@ def test_a_lead_read_a_rank_low_is_asked_not_found_again_as_a_new_card(
     assert plays[at - 1:at + 2] == [("Bob", "TH"), ("Bob", "3C"), ("Ann", "4C")]
     source = RenderedSource(video)
     truth = TruthDetector(source)
-    pipe = TablePipeline(video.profile(), ReadsCardAs(truth, "3C", "2C"), None,
+    pipe = TablePipeline(video.profile(), ReadsAs(truth, "2C", card="3C"), None,
                          tmp_path / "g.jsonl", script=video.truth.script,
                          second_look=Look(truth))
     notes: list[str] = []
