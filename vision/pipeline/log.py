@@ -279,11 +279,14 @@ class TableLog:
         return self.players[seat] if seat is not None and seat < len(self.players) \
             else "someone"
 
-    def _last_play(self) -> tuple[str, int, dict[str, Any]] | None:
-        """(card, line, event) of the single-card play logged last this round, if any."""
-        if not self._line_of:
+    def _last_play(self, seat: int | None = None) -> tuple[str, int, dict[str, Any]] | None:
+        """(card, line, event) of the single-card play logged last this round (into ``seat``
+        's pile, when given), if any."""
+        plays = [item for item in self._line_of.items()
+                 if seat is None or self._played_by.get(item[0]) == seat]
+        if not plays:
             return None
-        card, (line, event) = max(self._line_of.items(), key=lambda item: item[1][0])
+        card, (line, event) = max(plays, key=lambda item: item[1][0])
         return card, line, event
 
     def _logged(self, card: str) -> tuple[int, dict[str, Any]] | None:

@@ -786,7 +786,7 @@ class Questions(TableLog):
             # answer mended the lead).
             for below in below_read:
                 if below not in (logged, due) and below not in confusable(logged) \
-                        and "card" in old and (below[0] == logged[0]) != (below[1] == logged[1]) \
+                        and "card" in old and _one_apart(below, logged) \
                         and (corr := self._correction(logged, below)) is not None:
                     offer([corr], f"{who}'s {Card.parse(logged).pretty()} was "
                                   f"{Card.parse(below).pretty()}", False, must_follow=True)
@@ -2565,8 +2565,8 @@ class Questions(TableLog):
             votes.update(seat for seat, cards in piles.items()
                          if any(code == card
                                 and not self._lookalike_under(card, x, y, cards, reach)
-                                and self._top_misread_as(card, x, y, pile_of[seat], cards,
-                                                         reach) is None
+                                and not self._top_misread(card, x, y, pile_of[seat], cards,
+                                                          reach)
                                 for code, x, y in cards))
             pids.sort(key=lambda pid: self.pending[pid].observation.t_still)
             first = self.pending[pids[0]].observation
@@ -2628,30 +2628,25 @@ class Questions(TableLog):
                    and math.hypot(sx - x, sy - y) <= reach
                    for other, (sx, sy) in self._spot_of.items())
 
-    def _top_misread_as(self, card: str, x: float, y: float, z: int,
-                        pile: Sequence[tuple[str, float, float]], reach: float) -> str | None:
-        """The card logged last in pile ``z`` where the second look's reading of ``card`` at
-        board point (x, y) may be that very card misread: logged within ``reach`` of it, of
-        its rank or its suit, read nowhere in that ``pile``, and nothing laid there since
+    def _top_misread(self, card: str, x: float, y: float, z: int,
+                     pile: Sequence[tuple[str, float, float]], reach: float) -> bool:
+        """Whether the second look's reading of ``card`` at board point (x, y) may be the
+        card logged last in pile ``z`` misread: logged within ``reach`` of it, of its rank
+        alone or its suit alone, read nowhere in that ``pile``, and nothing laid there since
         (no new picture of the pile came to rest unread after it was logged). Laid on it
         unread and that card misread look alike to the look; only a person can tell
         (tigullio Pressman 302: Cy's 3♣ read as 2♣ and logged; the look found the 3♣ where
-        the 2♣ lay, and the question "3♣ was not seen" was answered "Cy played 3♣"). None
-        otherwise."""
-        seat = self.tracker.zones[z].seat
-        mine = [(line, code, ev) for code, (line, ev) in self._line_of.items()
-                if self._played_by.get(code) == seat]
-        if not mine:
-            return None
-        _line, top, ev = max(mine, key=lambda m: m[0])
+        the 2♣ lay, and the question "3♣ was not seen" was answered "Cy played 3♣")."""
+        last = self._last_play(self.tracker.zones[z].seat)
+        if last is None:
+            return False
+        top, _line, ev = last
         spot = self._spot_of.get(top)
         unread = self._unread.get(z)
-        if top == card or spot is None or any(code == top for code, _, _ in pile) \
-                or (top[0] == card[0]) == (top[1] == card[1]) \
-                or math.hypot(spot[0] - x, spot[1] - y) > reach \
-                or (unread is not None and unread[0] > float(ev.get("t", 0.0))):
-            return None
-        return top
+        return spot is not None and _one_apart(top, card) \
+            and all(code != top for code, _, _ in pile) \
+            and math.hypot(spot[0] - x, spot[1] - y) <= reach \
+            and (unread is None or unread[0] <= float(ev.get("t", 0.0)))
 
     def _held_for(self, card: str, pids: Sequence[int], result: FrameResult) -> None:
         """Readings held only because ``card`` had not been seen ("9♥ comes next"), now that
@@ -2972,6 +2967,11 @@ def _led_suit(ref: Any) -> str:
     if not isinstance(trick, list) or not trick or not isinstance(trick[0], tuple):
         return ""
     return str(getattr(trick[0][1], "suit", ""))
+
+
+def _one_apart(a: str, b: str) -> bool:
+    """Whether cards ``a`` and ``b`` share their rank alone or their suit alone."""
+    return (a[0] == b[0]) != (a[1] == b[1])
 
 
 def _in_suit(card: str, step: int) -> str | None:
