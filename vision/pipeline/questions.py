@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from itertools import combinations
 from typing import Any
@@ -296,12 +296,12 @@ class Questions(TableLog):
         question, options = asked or self._question(obs, event)
         self.pending[pid] = Pending(pid, event, reason, obs, question, options,
                                     max(obs.t, self.tracker.t))
-        reads, votes, _scores = self._looks.get(obs.zone, (0, Counter(), {}))
+        reads, votes, scores = self._looks.get(obs.zone, (0, Counter(), {}))
         if event.get("event") == "reveal" and reads >= self.LOOK_MIN:
             # A hand the second look read while it waited behind another question: the hands
             # its readings make are offered at once (the table may be cleared before it looks
             # again).
-            self._guesses[obs.zone] = self._hands_read(event, votes, obs,
+            self._guesses[obs.zone] = self._hands_read(event, votes, scores, obs,
                                                        self._proofs.get(obs.zone))
             self._offer_guesses(pid, [], self._guesses[obs.zone])
         result.notes.append(self.pending[pid].describe())
@@ -2122,9 +2122,10 @@ class Questions(TableLog):
             # read K♣: with it, 9♣ from the look made a hand the table accepted, wrongly).
             # Read as often, a card that looks like one played into this pile this round
             # comes after the others (5♥ beside the 5♦ lying there: the 5♦ misread, most often).
-            ranked = sorted((c for c, n in votes.items() if n >= self.HAND_SHARE * reads
-                             and self._round_cards.get(c, 0) == 0),
-                            key=lambda c: (-votes[c], self._shadowed(c, obs.seat), c))
+            ranked = self._look_order((c for c, n in votes.items()
+                                       if n >= self.HAND_SHARE * reads
+                                       and self._round_cards.get(c, 0) == 0),
+                                      votes, scores, obs.seat)
             tries = [sorted(ranked[:n]) for n in range(1, len(ranked) + 1)]
             tries += [first + [c for c in ranked[:n] if c not in first]
                       for n in range(1, len(ranked) + 1)]
@@ -2155,7 +2156,7 @@ class Questions(TableLog):
                     self._proofs[zone] = proof
                 # Nothing to take as it is: the hands its readings make so far are offered.
                 before = self._guesses.get(zone, [])
-                self._guesses[zone] = self._hands_read(event, votes, obs, proof)
+                self._guesses[zone] = self._hands_read(event, votes, scores, obs, proof)
                 if held_id is not None:
                     self._offer_guesses(held_id, before, self._guesses[zone])
                     if proof is not None:
@@ -2190,7 +2191,8 @@ class Questions(TableLog):
     #: such hands are offered.
     GUESS_POOL, GUESSES = 8, 3
 
-    def _hands_read(self, event: dict[str, Any], votes: Counter[str], obs: Observation,
+    def _hands_read(self, event: dict[str, Any], votes: Counter[str],
+                    scores: Mapping[str, float], obs: Observation,
                     proof: dict[str, Any] | None) -> list[dict[str, Any]]:
         """Hands of as many cards as the player holds, made of the cards first read in the
         hand shown and those the second look read there in any of its frames that nobody
@@ -2199,8 +2201,8 @@ class Questions(TableLog):
         first and most often. Any of them, not only the few the look takes by itself
         (`_look_again`'s tries): a spread whose lower card's index reads two ways (J♠ and
         J♦) leaves the right hand among them, one click instead of a hand typed."""
-        read = sorted((c for c in votes if self._round_cards.get(c, 0) == 0),
-                      key=lambda c: (-votes[c], self._shadowed(c, obs.seat), c))
+        read = self._look_order((c for c in votes if self._round_cards.get(c, 0) == 0),
+                                votes, scores, obs.seat)
         pool = list(dict.fromkeys([*event["cards"], *read]))[:self.GUESS_POOL]
         out = [proof] if proof is not None else []
         first = sorted(event["cards"])
@@ -2408,6 +2410,17 @@ class Questions(TableLog):
                        for o in confusable(code) if self._round_cards.get(o, 0)):
                 out.add(code)
         return out
+
+    def _look_order(self, cards: Iterable[str], votes: Counter[str],
+                    scores: Mapping[str, float], seat: int | None) -> list[str]:
+        """The second look's cards read at a seat's pile, the likeliest first: the most often
+        read, then those not like a card played into that pile (`_shadowed`), then the most
+        surely read (its ``scores`` summed over the frames). Tigullio, Boodle 1103: Ann's
+        6♥ 5♣ 6♣ and the 4♦ under them, read as 4♥, were all read in every frame; 4♥ and 6♥
+        both look like cards of her pile (4♦, 5♦), and the order of their names put the 4♥,
+        read at 0.72 against the 6♥'s 0.96, in her hand in silence."""
+        return sorted(cards, key=lambda c: (-votes[c], self._shadowed(c, seat),
+                                            -scores.get(c, 0.0), c))
 
     def _shadowed(self, card: str, seat: int | None) -> bool:
         """Does ``card`` look like a card played into ``seat``'s pile this round (one it is
