@@ -176,6 +176,30 @@ def test_a_card_lookalike_of_one_played_into_the_pile_never_proves_a_rule_broken
     assert sorted(held.options[0].events[0]["cards"]) == ["5H", "9H"]
 
 
+def test_of_two_cards_read_as_often_that_look_like_cards_of_the_pile_the_surer_is_taken(
+        tmp_path: Path) -> None:
+    """Michigan, seed 11: Dee shows 2♣ 4♣ Q♣ 8♠ 9♠ and played A♠ and 8♣ into her pile. The
+    look reads her hand, and on her 8♠ also a 3♣ (0.37) in every frame: 3♣, 4♣ and 8♠ each
+    look like a card she played. The table takes the hand as the cards read most often, then
+    those not like a card of her pile, then the surest: 8♠ (read at 1.0), never the 3♣
+    its name sorts first (tigullio, Boodle 1103: a 4♥ at 0.72 over a 6♥ at 0.96, in silence).
+    """
+    video = TableVideo(simulated_round("michigan-rummy", seed=11),
+                       RenderConfig(width=320, height=240, seed=11, noise=0.0))
+    shown = {e["player"]: list(e["cards"]) for e in video.truth.visual if e["event"] == "reveal"}
+    dee = shown["Dee"]
+    assert sorted(dee) == ["2C", "4C", "8S", "9S", "QC"]
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    look = Look(truth, phantom={"8S": "3C"})
+    pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, dee[:-1]), None,
+                         tmp_path / "g.jsonl", script=video.truth.script, second_look=look)
+    look.clock = pipe
+    play_through(pipe, source)
+    assert pipe._shadowed("3C", 3) and pipe._shadowed("8S", 3)
+    assert _hands(tmp_path / "g.jsonl")["Dee"] == sorted(dee)
+
+
 def test_a_look_that_decides_nothing_offers_the_hands_its_readings_make(tmp_path: Path) -> None:
     """A hand the look cannot take as it is (here it read one of Dee's cards two ways: the
     right code in some frames, another card nobody played in every frame) is put to people
@@ -192,7 +216,7 @@ def test_a_look_that_decides_nothing_offers_the_hands_its_readings_make(tmp_path
     twin = next(c for c in CARD_CODES if c not in gone)
     votes = Counter({c: 12 for c in dee})
     votes[dee[1]], votes[twin] = 5, 12
-    hands = pipe._hands_read(held.event, votes, held.observation, None)
+    hands = pipe._hands_read(held.event, votes, {}, held.observation, None)
     assert sorted(dee) in [h["cards"] for h in hands]
     assert 1 <= len(hands) <= pipe.GUESSES
     assert all(len(h["cards"]) == len(dee) and pipe._accepts(h)[0] for h in hands)
