@@ -150,6 +150,18 @@ def _common(got: list[dict[str, Any]], truth: list[dict[str, Any]]) -> int:
     return row[-1]
 
 
+def _added(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[int]:
+    """The places in ``after`` of the lines it adds to ``before`` when it is ``before`` with
+    lines added and none changed; [] otherwise."""
+    out, i = [], 0
+    for j, e in enumerate(after):
+        if i < len(before) and e == before[i]:
+            i += 1
+        else:
+            out.append(j)
+    return out if i == len(before) else []
+
+
 def _true_option(log: list[dict[str, Any]], events: list[dict[str, Any]],
                  truth_visual: list[dict[str, Any]]) -> bool:
     """Whether a one-click answer is true as a person judges it, whatever earlier error it is
@@ -171,6 +183,14 @@ def _true_option(log: list[dict[str, Any]], events: list[dict[str, Any]],
     changed = {i for i, (a, b) in enumerate(zip(before, after, strict=False)) if a != b}
     in_place = bad_after <= bad_before and not changed & bad_after \
         and (bad_after != bad_before or len(after) > len(before))
+    # Lines added and nothing else changed: each added play right where it stands, each
+    # added hand shown one the truth shows (the lines after a play moved a place; some may
+    # stay wrong for a later card still missing: Great Lakes 1106, Bob's Q♠ added before
+    # Dee's K♠, with his hand, where Cy's K♦ is missing later too).
+    added = _added(before, after)
+    in_place = in_place or bool(added) and all(
+        i < len(truth_visual) and after[i] == truth_visual[i]
+        or after[i].get("event") == "reveal" and after[i] in truth_visual for i in added)
     # More explained and no more unexplained; or as much explained and less unexplained (a
     # line withdrawn: one card logged twice, Boodle 623).
     had, has = _common(before, truth_visual), _common(after, truth_visual)
