@@ -2461,14 +2461,19 @@ class Questions(TableLog):
         for z in self._changes.update(frame, piles):
             if t - self._read_at.get(z, float("-inf")) > 1.0:
                 self._changed[z] = (t, 0, Counter())
-        seeing = {d["zone"] for d in result.detections
-                  if not self._round_cards.get(str(d["card"]), 0)}
+        seeing: dict[str, set[str]] = {}
+        for d in result.detections:
+            if not self._round_cards.get(str(d["card"]), 0):
+                seeing.setdefault(str(d["zone"]), set()).add(str(d["card"]))
         for z, (since, reads, votes) in list(self._changed.items()):
             zone = self.tracker.zones[z]
             if zone.name in seeing:  # the reader sees the new card: it places it
                 del self._changed[z]
-                if reads >= 2:  # unless it came only after the second look had begun: then
-                    # it was laid on the card that changed the pile
+                if reads >= 2 or set(votes) - seeing[zone.name]:
+                    # unless it came only after the second look had begun, or the look read
+                    # another card there first: then it was laid on the card that changed
+                    # the pile (tigullio, Great Lakes 1101: Cy's Q♠, read by the look once,
+                    # then his 10♦ laid on it and read, logged as a lead in silence)
                     self._unread_now(z, since, votes, reads)
                 continue
             if t - since < self.CHANGE_WAIT:
