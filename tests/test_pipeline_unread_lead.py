@@ -116,3 +116,44 @@ def test_answered_as_read_the_play_is_logged(tmp_path: Path) -> None:
     at = true.index({"player": "Cy", "card": "QS"})
     k = plays.index(true[at - 1])
     assert plays[:k + 2] == [*true[:at], true[at + 1]], (asked, plays)
+
+
+class ReadsOnce(Look):
+    """The second look: reads ``card`` in the first frame it looks at it, never again."""
+
+    def __init__(self, truth: TruthDetector, card: str) -> None:
+        super().__init__(truth)
+        self.card = card
+        self.reads_of_card = 0
+
+    def detect_table(self, frame: np.ndarray, profile: Any, zones: Any = None) -> Detections:
+        dets = super().detect_table(frame, profile, zones)
+        if any(name == self.card for name, _b, _s in dets):
+            self.missed.add(self.card)
+            self.reads_of_card += 1
+        return dets
+
+
+def test_a_change_the_look_read_as_another_card_than_the_one_laid_on_it_is_remembered(
+        tmp_path: Path) -> None:
+    """Boodle seed 903: the look reads Cy's Q♠ once, as it first looks at his changed pile;
+    his 8♣ is laid on it before it looks again. The card the table reader then sees there
+    is not the one that changed the pile (tigullio, Great Lakes 1101: Cy's 10♦ logged in
+    silence as a lead on his Q♠, which the look had read)."""
+    video = TableVideo(simulated_round("boodle", seed=903),
+                       RenderConfig(width=320, height=240, fps=10, seed=903, noise=0.0))
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    look = ReadsOnce(truth, "QS")
+    pipe = TablePipeline(video.profile(), Blind(truth, "QS"), None, tmp_path / "g.jsonl",
+                         script=video.truth.script, second_look=look)
+    look.clock = pipe
+    # The look first reads the pile 0.5 s after it came to rest, a frame before the 8♣ lands
+    # on it (the shipped models in 1101: 0.4 s, the 10♦ a frame later).
+    pipe.CHANGE_WAIT = 0.45
+    asked: list[str] = []
+    while (frame := source.read()) is not None:
+        asked += [n for n in pipe.process(frame.image, frame.t, frame.index).notes if "?" in n]
+    assert look.reads_of_card == 1  # (it read the Q♠ once)
+    question = "Cy played 8♣? (the pile changed before it with no card read)"
+    assert any(q.startswith(question) for q in asked), asked
