@@ -2445,9 +2445,11 @@ class Questions(TableLog):
         (`LOOK_SHARE` of `LOOK_MIN`) are a reading of that pile like any other (returned):
         the table places it, or holds it for a person, in table order. A pile whose new
         card the reader read (or reads now) is left to it. A change neither reader explains
-        is remembered (`_unread`): a jump in the sequence onto that pile is then asked
-        (`_missed`), not taken for a lead after a stop; so is a lead the rules allow onto
-        it where the look read there the card the sequence expects (`_passed_over`)."""
+        is remembered (`_unread`), as is one the look read as another card before the
+        reader's new card showed there (that card was laid on it): a jump in the sequence
+        onto that pile is then asked (`_missed`), not taken for a lead after a stop; so is
+        a lead the rules allow onto it where the look read there the card the sequence
+        expects (`_passed_over`)."""
         found: list[Observation] = []
         if self.second_look is None:
             return found
