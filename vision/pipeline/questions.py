@@ -415,7 +415,13 @@ class Questions(TableLog):
         if not missed and event.get("event") == "reveal":
             # A hand a card short once the round is over: one of that player's plays missed.
             known = [a.events for a in options]
-            short = [a for a in self._missed_by(dict(event)) if a.events not in known]
+            # A card the second look read in that pile beyond the hand read may be a play of
+            # theirs read late, never logged, as well as a card of the hand (tigullio Great
+            # Lakes 1106: Cy's K♦, laid on his 10♠ before Dee's A♦, first read as the round
+            # ended; "2♦ K♦" was offered, and no place for the K♦ played).
+            looked = set(self._looks.get(obs.zone, (0, Counter(), {}))[1]) \
+                - {str(c) for c in event.get("cards") or []}
+            short = [a for a in self._missed_by(dict(event), looked) if a.events not in known]
             if short and (not question or not options):
                 # (a hand of one card read as it is, with no answer of its own, is asked
                 # about as the hand a card short: Great Lakes 22, "Bob shows A♣?")
@@ -1163,20 +1169,20 @@ class Questions(TableLog):
                             f"was {Card.parse(other).pretty()}", (corr, hand)))
         return answers[:3]
 
-    def _unaccounted(self, showing: Collection[str] = (), glimpses: bool = False
-                     ) -> list[str]:
+    def _unaccounted(self, showing: Collection[str] = (), glimpses: bool = False,
+                     read_now: Collection[str] = ()) -> list[str]:
         """The cards that may have been played unseen: none logged this round, none of
         ``showing`` (the cards being asked about), none a held question reads, none read on
-        the table in the last 2 s (a hand being shown as the question is put); with
-        ``glimpses``, a card read there in fewer than `LYING_READS` frames stays (a card
-        glimpsed as it landed, then covered at once, lies under a play; a hand shown lies
-        still, read frame after frame)."""
+        the table in the last 2 s (a hand being shown as the question is put) but those of
+        ``read_now``; with ``glimpses``, a card read there in fewer than `LYING_READS`
+        frames stays (a card glimpsed as it landed, then covered at once, lies under a play;
+        a hand shown lies still, read frame after frame)."""
         now = self.tracker.t - 2.0
         most = self.LYING_READS if glimpses else 1
         return [c for c in CARD_CODES if not self._round_cards.get(c, 0)
                 and c not in showing and not any(c in (h.observation.cards or [])
                                                  for h in self.pending.values())
-                and self.tracker.reads_of(c, now) < most]
+                and (c in read_now or self.tracker.reads_of(c, now) < most)]
 
     def _shown_now(self, obs: Observation) -> dict[str, Any]:
         """The hand shown that a held reading of a seat's pile would be."""
@@ -1288,7 +1294,8 @@ class Questions(TableLog):
 
     def _lead_in_move(self, read: tuple[Sequence[Event], Replay], out: Sequence[str],
                       shown: dict[str, Any], showing: Sequence[str] = (),
-                      plays: tuple[int, Collection[int]] | None = None) -> list[Answer]:
+                      plays: tuple[int, Collection[int]] | None = None, *,
+                      read_now: Collection[str] = ()) -> list[Answer]:
         """`_missed_earlier`, `_missed_by`, `_never_shown`: a move of several cards (a dump
         or a straight, GL-3, GL-4) of a player of ``out`` that held a card the camera never
         read, one of its cards read (any but its first) being that player's lead laid just
@@ -1305,7 +1312,7 @@ class Questions(TableLog):
         logged = read[0]
         resolved, _ = apply_corrections(logged)
         start = max((k for k, ev in enumerate(resolved) if ev.kind in NEW_DEAL), default=-1)
-        unseen = self._unaccounted(showing)
+        unseen = self._unaccounted(showing, read_now=read_now)
         instead = {} if plays is None else {plays[0]: shown}
         drop = () if plays is None else plays[1]
         found: list[tuple[int, Answer]] = []  # (rules the log then breaks, answer)
@@ -1343,8 +1350,8 @@ class Questions(TableLog):
 
     def _missed_places(self, logged: Sequence[Event], out: Sequence[str],
                        shown: dict[str, Any], showing: Sequence[str] = (),
-                       last: Event | None = None, drop: Collection[int] = ()
-                       ) -> list[Answer]:
+                       last: Event | None = None, drop: Collection[int] = (), *,
+                       read_now: Collection[str] = ()) -> list[Answer]:
         """`_missed_earlier`, `_missed_by` and `_never_shown`: the answers that each put one
         card of a player of ``out`` (one nobody played, shows, is asked about or is read on
         the table now) in one place of this round's plays, where the log then takes every
@@ -1371,7 +1378,7 @@ class Questions(TableLog):
             return []
         at = base.referee
         rules_broken = len(ref.violations)
-        unseen = self._unaccounted(showing)
+        unseen = self._unaccounted(showing, read_now=read_now)
         seats = {self.players.index(p) for p in out if p in self.players}
         glimpsed = {c for c in unseen if self._glimpsed.get(c, set()) & seats}
         found: list[tuple[int, dict[str, Any], bool]] = []
@@ -1654,11 +1661,14 @@ class Questions(TableLog):
         return (f"{event.get('player')}'s {read} shows {earlier.get('player')}'s {was} broke "
                 f"a rule: was a card before it not seen?", answers)
 
-    def _missed_by(self, reveal: dict[str, Any]) -> list[Answer]:
+    def _missed_by(self, reveal: dict[str, Any], read_now: Collection[str] = ()
+                   ) -> list[Answer]:
         """Answers for a hand shown one card short of what its player holds by the log, once
         the round is over: a play of theirs this round the camera never saw (Michigan 25:
         Ann's 5♥ before her 2♠, never read; her hand of 3 shown where the log said 4). The
-        places `_missed_places` finds where the log then takes the hand whole."""
+        places `_missed_places` finds where the log then takes the hand whole. ``read_now``:
+        cards read on the table as the question is put that may be that play, read late,
+        as well as a card of the hand (`_unaccounted`)."""
         ref = self.referee
         who = str(reveal.get("player"))
         cards = [str(c) for c in reveal.get("cards") or []]
@@ -1667,13 +1677,15 @@ class Questions(TableLog):
             return []
         logged = read_log(self.log.path).events
         read = (logged, replay(logged))
-        return [*self._short_moves(read, [who], reveal, cards),
-                *self._lead_in_move(read, [who], reveal, cards),
-                *(a for a in self._missed_places(logged, [who], reveal, cards) if not a.again)]
+        return [*self._short_moves(read, [who], reveal, cards, read_now=read_now),
+                *self._lead_in_move(read, [who], reveal, cards, read_now=read_now),
+                *(a for a in self._missed_places(logged, [who], reveal, cards,
+                                                 read_now=read_now) if not a.again)]
 
     def _short_moves(self, read: tuple[Sequence[Event], Replay], out: Sequence[str],
                      reveal: dict[str, Any], cards: Sequence[str],
-                     plays: tuple[int, Collection[int]] | None = None) -> list[Answer]:
+                     plays: tuple[int, Collection[int]] | None = None, *,
+                     read_now: Collection[str] = ()) -> list[Answer]:
         """`_missed_by`, `_missed_earlier`: a move of several cards of a player of ``out``
         this round (a dump or a straight, GL-3, GL-4) held one card more that the camera
         never read, where the log then takes the hand ``reveal`` whole, breaking no more
@@ -1693,7 +1705,7 @@ class Questions(TableLog):
                  and ev.get("player") in out and len(ev.get("cards") or []) > 1]
         if not moves:
             return []
-        unseen = self._unaccounted(cards)
+        unseen = self._unaccounted(cards, read_now=read_now)
         hand: tuple[dict[str, Any], ...] = (reveal,) if plays is None else (
             {"event": "correct", "line": plays[0], "with": reveal},
             *({"event": "correct", "line": ln, "with": None} for ln in sorted(plays[1])))
