@@ -872,6 +872,24 @@ def test_a_card_read_in_the_pile_of_a_hand_a_card_short_may_be_the_play_missed(
     _play_out_exactly(pipe, source, path, visual)
 
 
+def test_a_card_played_already_read_on_the_card_the_sequence_expects_laid_unread(
+        tmp_path: Path) -> None:
+    """A rendered Boodle round (seed 308): Dee plays Q♥ on her J♥, never read, then J♣ on
+    it, read as K♣, which Bob played. Her J♣ (a lookalike) or the Q♥ (the card expected)
+    were offered, each leaving the other card lost; now "Q♥, then J♣" is offered too, and
+    one click logs the round exactly."""
+    pipe, source, visual, path = _blind_round("boodle", 308, {"QH"}, tmp_path,
+                                              misread={"JC": "KC"})
+    plays = [(e["player"], e.get("card")) for e in visual if e["event"] == "play"]
+    at = plays.index(("Dee", "QH"))
+    assert plays[at - 1:at + 2] == [("Dee", "JH"), ("Dee", "QH"), ("Dee", "JC")]
+    [held] = pipe.pending.values()
+    assert held.question.startswith("Dee played K♣?")
+    labels = [a.label for a in held.options]
+    assert labels.index("Q♥, then J♣") == labels.index("J♣") + 1
+    _click_and_play_out(pipe, source, held, "Q♥, then J♣", path, visual)
+
+
 def _played_out(pipe: TablePipeline, source: Any) -> Any:
     frame = None
     while (nxt := source.read()) is not None:

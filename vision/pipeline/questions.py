@@ -499,6 +499,17 @@ class Questions(TableLog):
                 and not any(a.events[-1] == ev(expected) for a in options) \
                 and self._accepts_all([ev(expected)]):
             options.append(Answer(Card.parse(expected).pretty(), (ev(expected),), expected))
+        if expected is not None and expected in unplayed and read not in unplayed:
+            # A card played already is read wrong: the card the sequence expects may have
+            # been laid first by this player, never read, then the card read, one easily
+            # taken for it (tigullio Boodle 308: Dee's Q♥ laid on her J♥, never read, her J♣
+            # laid on it read as K♣, Bob's: "Q♥" alone left the J♣ lost). "Q♥, then J♣".
+            for k in range(len(options) - 1, -1, -1):
+                alt = options[k].card
+                both = (ev(expected), ev(alt)) if alt not in (None, expected) else ()
+                if both and len(options[k].events) == 1 and self._accepts_all(list(both)):
+                    options.insert(k + 1, Answer(f"{Card.parse(expected).pretty()}, then "
+                                                 f"{Card.parse(str(alt)).pretty()}", both))
         # Or it lies where a card logged this round was read: that card, read wrong before.
         # Farther off, within half a card's diagonal, so too the last card logged in this
         # player's pile where the two are lookalikes: its corner index, read right once a
