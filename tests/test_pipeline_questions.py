@@ -890,6 +890,47 @@ def test_a_card_played_already_read_on_the_card_the_sequence_expects_laid_unread
     _click_and_play_out(pipe, source, held, "Q♥, then J♣", path, visual)
 
 
+def test_a_play_proven_wrong_later_may_be_withdrawn_as_no_card_at_all(tmp_path: Path) -> None:
+    """A rendered Pressman round (seed 3232) whose reader reads Cy's 10♠ as 5♥ for half a
+    second after Ann's A♥: "Cy played 5♥?", and a person says yes. Ann's 4♠ lead then shows
+    that 5♥ broke a rule (the lead was hers). The answers offered a card missed before it and
+    the 4♠ read wrong, each keeping the 5♥; now the 5♥ may be withdrawn as no card, and one
+    click logs the round exactly (5% misread, seed 3232: the 5♥ logged in silence)."""
+    from vision.render.demo import RenderedSource, simulated_round
+    from vision.render.plan import RenderConfig
+    from vision.render.table import TableVideo
+    from vision.render.truth import TruthDetector
+
+    video = TableVideo(simulated_round("pressman", seed=3232),
+                       RenderConfig(width=160, height=120, seed=3232, noise=0.0))
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+
+    class Phantom:
+        def detect(self, frame: np.ndarray) -> Detections:
+            dets = truth.detect(frame)
+            t = source.last.t if source.last is not None else 0.0
+            ids = [dets.names.index("5H" if n == "TS" and 21.3 <= t <= 21.8 else n)
+                   for n, _b, _s in dets]
+            return Detections(dets.xyxy, dets.confidence, np.array(ids, np.int64).reshape(-1),
+                              dets.names)
+
+    path = tmp_path / "g.jsonl"
+    pipe = TablePipeline(video.profile(), Phantom(), None, path, script=video.truth.script)
+    visual = video.truth.visual
+    while not pipe.pending and (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    [held] = pipe.pending.values()
+    assert held.question == "Cy played 5♥?"
+    [yes] = [a for a in held.options if a.label == "5♥"]
+    pipe.answer(held.id, list(yes.events))
+    while not pipe.pending and (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    [held] = pipe.pending.values()
+    assert held.question == "Ann's 4♠ shows Cy's 5♥ broke a rule: was a card before it not seen?"
+    _click_and_play_out(pipe, source, held, "Cy played no 5♥ (misread)", path, visual)
+
+
 def _played_out(pipe: TablePipeline, source: Any) -> Any:
     frame = None
     while (nxt := source.read()) is not None:

@@ -1662,6 +1662,15 @@ class Questions(TableLog):
                 f"{play['player']}: another card {where}…" if play["card"] == PICK else
                 f"{play['player']} played {Card.parse(play['card']).pretty()} {where}",
                 (*events, event)))
+        if not itself and "card" in earlier:
+            # Or the play proven wrong was no card at all: a misreading logged as a play
+            # (Pressman 3232, 5% misread: a 5♥ logged in Cy's pile after Ann's A♥, then her
+            # 4♠ lead "shows Cy's 5♥ broke a rule"; every answer kept the 5♥).
+            withdrawn = ({"event": "correct", "line": first, "with": None}, dict(event))
+            if self._accepts_after(withdrawn):
+                answers.append(Answer(f"{earlier.get('player')} played no "
+                                      f"{Card.parse(str(earlier['card'])).pretty()} (misread)",
+                                      withdrawn))
         if not answers:
             return None
         read = Card.parse(str(event["card"])).pretty()
