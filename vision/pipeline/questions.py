@@ -1316,8 +1316,8 @@ class Questions(TableLog):
         with the 5♠ never read, then his 10♣ lead, read together as the straight 9♦ 6♣ 7♥
         10♣; Bob then held a card by the log; 705: Ann's dump 10♠ 6♣ 7♦ 8♣, her 6♦ lead
         read in it as 10♠ 6♦ 7♦ 8♣). ``read``: the log's events and their replay;
-        ``plays``: as `_short_moves`'. The latest move first, those that leave the fewest
-        rules broken; at most `MISSED_MOST`."""
+        ``plays``: as `_short_moves`'; ``read_now``: as `_missed_by`'. The latest move
+        first, those that leave the fewest rules broken; at most `MISSED_MOST`."""
         from companion.events import apply_corrections
 
         logged = read[0]
@@ -1369,7 +1369,8 @@ class Questions(TableLog):
         later line as it is, ends the round with it and takes the hand ``shown``, breaking no
         more rules. ``last``: the round's last play, which is then ``shown`` instead (and the
         log's lines after it, after it); ``drop``: lines after it that are that hand's other
-        cards (each read as a play), withdrawn."""
+        cards (each read as a play), withdrawn; ``read_now``: cards read on the table now
+        that may be the card, as `_missed_by`'."""
         from companion.events import apply_corrections
 
         ref = self.referee
@@ -1716,7 +1717,8 @@ class Questions(TableLog):
         ``plays``: (line, lines) where the hand was
         logged as plays (`_never_shown`): the first becomes the hand, the others are
         withdrawn (Great Lakes 407: Dee's dump A♣ K♥ A♦ A♥ without its A♦, then Ann's hand
-        6♠ 4♥ logged as two plays). At most `MISSED_MOST`."""
+        6♠ 4♥ logged as two plays). ``read_now``: as `_missed_by`'. At most
+        `MISSED_MOST`."""
         from companion.events import apply_corrections
 
         resolved, _ = apply_corrections(read[0])
