@@ -630,11 +630,14 @@ def test_a_hand_shown_while_the_log_says_the_round_goes_on_asks_who_ran_out(
 def _blind_round(game: str, seed: int, unread: set[str], tmp_path: Path,
                  until_asked: bool = True,
                  glimpse: tuple[float, float] | None = None,
-                 misread: Mapping[str, str] | None = None) -> tuple[Any, ...]:
+                 misread: Mapping[str, str] | None = None,
+                 misread_during: tuple[float, float] = (0.0, float("inf"))
+                 ) -> tuple[Any, ...]:
     """A rendered round read by a reader that never reads the ``unread`` cards (but in the
     frames of the ``glimpse`` seconds) and reads each card of ``misread`` as the card it
-    maps to, run until the first question (``until_asked``; else not run): (pipeline, its
-    frame source, the round's visual truth, the log's path)."""
+    maps to (in the frames of the ``misread_during`` seconds), run until the first question
+    (``until_asked``; else not run): (pipeline, its frame source, the round's visual truth,
+    the log's path)."""
     from vision.render.demo import RenderedSource, simulated_round
     from vision.render.plan import RenderConfig
     from vision.render.table import TableVideo
@@ -651,7 +654,8 @@ def _blind_round(game: str, seed: int, unread: set[str], tmp_path: Path,
             t = source.last.t if source.last is not None else 0.0
             seen = glimpse is not None and glimpse[0] <= t <= glimpse[1]
             keep = np.array([seen or name not in unread for name, _b, _s in dets], bool)
-            ids = np.array([dets.names.index((misread or {}).get(name, name))
+            wrong = (misread or {}) if misread_during[0] <= t <= misread_during[1] else {}
+            ids = np.array([dets.names.index(wrong.get(name, name))
                             for name, _b, _s in dets], np.int64).reshape(-1)
             return Detections(dets.xyxy[keep], dets.confidence[keep], ids[keep], dets.names)
 
@@ -896,30 +900,8 @@ def test_a_play_proven_wrong_later_may_be_withdrawn_as_no_card_at_all(tmp_path: 
     that 5♥ broke a rule (the lead was hers). The answers offered a card missed before it and
     the 4♠ read wrong, each keeping the 5♥; now the 5♥ may be withdrawn as no card, and one
     click logs the round exactly (5% misread, seed 3232: the 5♥ logged in silence)."""
-    from vision.render.demo import RenderedSource, simulated_round
-    from vision.render.plan import RenderConfig
-    from vision.render.table import TableVideo
-    from vision.render.truth import TruthDetector
-
-    video = TableVideo(simulated_round("pressman", seed=3232),
-                       RenderConfig(width=160, height=120, seed=3232, noise=0.0))
-    source = RenderedSource(video)
-    truth = TruthDetector(source)
-
-    class Phantom:
-        def detect(self, frame: np.ndarray) -> Detections:
-            dets = truth.detect(frame)
-            t = source.last.t if source.last is not None else 0.0
-            ids = [dets.names.index("5H" if n == "TS" and 21.3 <= t <= 21.8 else n)
-                   for n, _b, _s in dets]
-            return Detections(dets.xyxy, dets.confidence, np.array(ids, np.int64).reshape(-1),
-                              dets.names)
-
-    path = tmp_path / "g.jsonl"
-    pipe = TablePipeline(video.profile(), Phantom(), None, path, script=video.truth.script)
-    visual = video.truth.visual
-    while not pipe.pending and (frame := source.read()) is not None:
-        pipe.process(frame.image, frame.t, frame.index)
+    pipe, source, visual, path = _blind_round("pressman", 3232, set(), tmp_path,
+                                              misread={"TS": "5H"}, misread_during=(21.3, 21.8))
     [held] = pipe.pending.values()
     assert held.question == "Cy played 5♥?"
     [yes] = [a for a in held.options if a.label == "5♥"]

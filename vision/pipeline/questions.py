@@ -149,6 +149,20 @@ class Questions(TableLog):
         votes = self.tracker.votes_at(pos[0], pos[1], since)
         return votes.get(card, 0) > max(self.reread_frames, 1.5 * votes.get(under, 0))
 
+    def _read_as_under(self, card: str) -> bool:
+        """Has a card logged before ``card`` this round been read on ``card`` 's spot in two
+        frames or more since ``card`` was last read there? A card laid on another hides it
+        and is read on top from then on; a misreading of the card under stops, and the card
+        under is read again."""
+        spot, logged = self._spot_of.get(card), self._line_of.get(card)
+        if spot is None or logged is None:
+            return False
+        since = float(logged[1].get("t", 0.0)) - 0.05
+        last = max(self.tracker.read_times(card, spot[0], spot[1], since), default=since)
+        votes = self.tracker.votes_at(spot[0], spot[1], last + 1e-6)
+        return any(n >= 2 and self._line_of.get(other, (logged[0], {}))[0] < logged[0]
+                   for other, n in votes.items())
+
     def _read_beside(self, under: str, card: str, pos: tuple[float, float]) -> bool:
         """Was the logged ``under`` read on its own spot in the very frames ``card`` was read
         at ``pos``, in ``reread_frames`` of them or more? One card gives one reading a frame,
@@ -1663,10 +1677,11 @@ class Questions(TableLog):
                 f"{play['player']}: another card {where}…" if play["card"] == PICK else
                 f"{play['player']} played {Card.parse(play['card']).pretty()} {where}",
                 (*events, event)))
-        if not itself and "card" in earlier:
-            # Or the play proven wrong was no card at all: a misreading logged as a play
-            # (Pressman 3232, 5% misread: a 5♥ logged in Cy's pile after Ann's A♥, then her
-            # 4♠ lead "shows Cy's 5♥ broke a rule"; every answer kept the 5♥).
+        if not itself and "card" in earlier and self._read_as_under(str(earlier["card"])):
+            # Or the play proven wrong was no card at all: the card under it misread
+            # (Pressman 3232, 5% misread: a 5♥ logged in Cy's pile after Ann's A♥, his 10♠
+            # read there more often since; then her 4♠ lead "shows Cy's 5♥ broke a rule",
+            # and every answer kept the 5♥).
             withdrawn = ({"event": "correct", "line": first, "with": None}, dict(event))
             if self._accepts_after(withdrawn):
                 answers.append(Answer(f"{earlier.get('player')} played no "
