@@ -520,10 +520,12 @@ class Questions(TableLog):
             # laid on it read as K♣, Bob's: "Q♥" alone left the J♣ lost). "Q♥, then J♣".
             for k in range(len(options) - 1, -1, -1):
                 named = options[k].card
-                both = (ev(expected), ev(named)) if named not in (None, expected) else ()
-                if both and len(options[k].events) == 1 and self._accepts_all(list(both)):
+                if named is None or named == expected or len(options[k].events) != 1:
+                    continue
+                both = (ev(expected), ev(named))
+                if self._accepts_all(list(both)):
                     options.insert(k + 1, Answer(f"{Card.parse(expected).pretty()}, then "
-                                                 f"{Card.parse(str(named)).pretty()}", both))
+                                                 f"{Card.parse(named).pretty()}", both))
         # Or it lies where a card logged this round was read: that card, read wrong before.
         # Farther off, within half a card's diagonal, so too the last card logged in this
         # player's pile where the two are lookalikes: its corner index, read right once a
