@@ -876,6 +876,29 @@ def test_a_card_read_in_the_pile_of_a_hand_a_card_short_may_be_the_play_missed(
     _play_out_exactly(pipe, source, path, visual)
 
 
+def test_a_hand_typed_in_a_card_short_offers_a_card_read_in_its_pile_as_the_play_missed(
+        tmp_path: Path) -> None:
+    """The same round, the hand held with no question of its own (as a reading to confirm),
+    and a person confirms it as read, a card short: it is asked again as that hand a card
+    short (`_hand_short`), and the 5♥ the second look read in Ann's pile is offered as her
+    play missed, first, beside the places of the other cards she may have played."""
+    from collections import Counter
+
+    pipe, source, visual, path = _blind_round("michigan-rummy", 25, {"5H"}, tmp_path,
+                                              glimpse=(33.0, 99.0))
+    [held] = pipe.pending.values()
+    while (frame := source.read()) is not None and frame.t < 33.5:
+        pipe.process(frame.image, frame.t, frame.index)
+    held.question, held.options = "", []
+    pipe._looks[held.observation.zone] = (3, Counter({"5H": 3, "5D": 3, "9D": 3}),
+                                          {"5H": 2.7, "5D": 2.8, "9D": 2.9})
+    assert pipe.confirm(held.id) == (0, [])
+    [again] = pipe.pending.values()
+    assert again.question == "Ann's hand 5♦ 9♦ A♦ is a card short: which card was not seen?"
+    assert [a.label for a in again.options][0] == "Ann played 5♥ before Ann's 2♠"
+    _click_and_play_out(pipe, source, again, "Ann played 5♥ before Ann's 2♠", path, visual)
+
+
 def test_a_card_played_already_read_on_the_card_the_sequence_expects_laid_unread(
         tmp_path: Path) -> None:
     """A rendered Boodle round (seed 308): Dee plays Q♥ on her J♥, never read, then J♣ on

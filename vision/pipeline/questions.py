@@ -433,8 +433,7 @@ class Questions(TableLog):
             # theirs read late, never logged, as well as a card of the hand (tigullio Great
             # Lakes 1106: Cy's K♦, laid on his 10♠ before Dee's A♦, first read as the round
             # ended; "2♦ K♦" was offered, and no place for the K♦ played).
-            looked = set(self._looks.get(obs.zone, (0, Counter(), {}))[1]) \
-                - {str(c) for c in event.get("cards") or []}
+            looked = self._looked_beside(obs.zone, event)
             short = [a for a in self._missed_by(dict(event), looked) if a.events not in known]
             if short and (not question or not options):
                 # (a hand of one card read as it is, with no answer of its own, is asked
@@ -2798,6 +2797,13 @@ class Questions(TableLog):
             self._waiting.insert(0, obs)  # placed anew now that the log fits it
         return out
 
+    def _looked_beside(self, zone: int, hand: Mapping[str, Any]) -> set[str]:
+        """The cards the second look read in ``zone`` beyond those of the hand shown there
+        (``hand``): each may be a play of its player's read late and never logged, as well as
+        a card of the hand (`_missed_by`'s ``read_now``)."""
+        return set(self._looks.get(zone, (0, Counter(), {}))[1]) \
+            - {str(c) for c in hand.get("cards") or []}
+
     def _hand_short(self, pending_id: int, events: Sequence[Mapping[str, Any]]) -> bool:
         """Whether an answer that is one hand shown, a card short of what its player holds
         by the log once the round is over, is asked again as that hand a card short (the
@@ -2810,7 +2816,8 @@ class Questions(TableLog):
         hand = dict(events[0])
         if self.pending[pending_id].question == _short_hand_question(hand):
             return False  # (asked so once: the same hand given again is taken as given)
-        short = self._missed_by(hand)
+        short = self._missed_by(hand, self._looked_beside(
+            self.pending[pending_id].observation.zone, hand))
         if not short:
             return False
         self._ask_anew(pending_id, _short_hand_question(hand), short, event=hand, reason="")
