@@ -899,6 +899,48 @@ def test_a_hand_typed_in_a_card_short_offers_a_card_read_in_its_pile_as_the_play
     _click_and_play_out(pipe, source, again, "Ann played 5♥ before Ann's 2♠", path, visual)
 
 
+def _two_hands_misread(tmp_path: Path) -> tuple[Any, ...]:
+    """A rendered Pressman round (seed 2472) whose reader, from just before the hands are
+    shown, reads Cy's 7♥ as 10♥ (his hand logged so, in silence) and Dee's J♦ as J♥, Ann's:
+    Dee's hand, beside her own 10♥, clashes with Ann's hand and with Cy's."""
+    pipe, source, visual, path = _blind_round("pressman", 2472, set(), tmp_path,
+                                              misread={"7H": "TH", "JD": "JH"},
+                                              misread_during=(17.5, 99.0))
+    [held] = pipe.pending.values()
+    assert held.reason == "J♥ was revealed by Ann"
+    return pipe, source, visual, path, held
+
+
+def test_a_hand_misread_beside_another_hand_misread_is_mended_in_two_steps(
+        tmp_path: Path) -> None:
+    """No one card's fix makes the log take Dee's hand: the J♥ fixed, the 10♥ still clashes
+    with Cy's. Her J♥ misread is offered with "then the 10♥…", and once clicked the hand is
+    asked again with the fixes of that clash; "Cy's 10♥ was 7♥" logs the round exactly."""
+    pipe, source, visual, path, held = _two_hands_misread(tmp_path)
+    labels = [a.label for a in held.options]
+    assert "the J♥ shown is J♦, then the 10♥…" in labels
+    [first] = [a for a in held.options if a.label == "the J♥ shown is J♦, then the 10♥…"]
+    assert pipe.answer(held.id, list(first.events)) == []
+    [again] = pipe.pending.values()
+    assert again.question == "Confirm Dee's hand: 4♥ Q♦ J♦ K♣ 2♣ 10♥ 8♥?"
+    assert again.reason == "10♥ was revealed by Cy"
+    _click_and_play_out(pipe, source, again, "Cy's 10♥ was 7♥", path, visual)
+
+
+def test_a_hand_typed_in_that_clashes_with_another_hand_is_asked_about_that_card(
+        tmp_path: Path) -> None:
+    """A person types in the hand Dee shows (J♦, and her 10♥): the log would refuse it, Cy's
+    hand holding a 10♥, so instead of logging an error the table asks about that card."""
+    pipe, source, visual, path, held = _two_hands_misread(tmp_path)
+    hand = {**held.event, "cards": ["4H", "QD", "JD", "KC", "2C", "TH", "8H"]}
+    assert pipe.confirm(held.id, hand) == (0, [])
+    [again] = pipe.pending.values()
+    assert again.reason == "10♥ was revealed by Cy"
+    assert "Cy's 10♥ was 7♥" in [a.label for a in again.options]
+    assert pipe.confirm(again.id, hand)[0] > 0  # the same hand again: taken as given
+    assert read_log(path).events[-1].data["cards"] == hand["cards"]
+
+
 def test_a_card_played_already_read_on_the_card_the_sequence_expects_laid_unread(
         tmp_path: Path) -> None:
     """A rendered Boodle round (seed 308): Dee plays Q♥ on her J♥, never read, then J♣ on

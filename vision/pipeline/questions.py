@@ -477,7 +477,8 @@ class Questions(TableLog):
                          *self._earlier_misread(dict(event)),
                          *self._shown_misread(dict(event))][:3]
                 if not fixes and event.get("event") == "reveal":
-                    fixes = self._covered_misread(dict(event))
+                    fixes = self._covered_misread(dict(event)) \
+                        or self._misread_in_two(dict(event))
             if not fixes:
                 return "", []
             verb = "hand" if event.get("event") == "reveal" else "play"
@@ -1194,6 +1195,57 @@ class Questions(TableLog):
                             f"{label}; {play[1].get('player')}'s {Card.parse(was).pretty()} "
                             f"was {Card.parse(other).pretty()}", (corr, hand)))
         return answers[:3]
+
+    def _misread_in_two(self, reveal: dict[str, Any]) -> list[Answer]:
+        """Answers for a held hand shown with two cards or more that other players' logged
+        plays or hands hold, no fix of one card alone taken by the log: one of those cards of
+        the hand misread, a card easily taken for it in its place, where the clash left then
+        has a fix the log takes (`_hand_clashes` asks it next). Hands are shown together,
+        and a reader may misread one card of each (Pressman, stuck reader, seed 2472: Cy's 7♥
+        read as 10♥ and his hand logged so; Dee's J♦ read as J♥, Ann's, beside her own 10♥:
+        "the J♥ shown is J♦, then the 10♥…", and then "Cy's 10♥ was 7♥")."""
+        cards = [str(c) for c in reveal.get("cards") or []]
+        clash = [c for c in cards if self._round_cards.get(c, 0)]
+        if len(clash) < 2:
+            return []
+        answers: list[Answer] = []
+        for card in clash:
+            rest = " ".join(pretty_cards([c for c in clash if c != card]))
+            for was in confusable(card):
+                if was in cards or self._round_cards.get(was, 0):
+                    continue
+                hand = {**reveal, "cards": [was if c == card else c for c in cards]}
+                if self._clash_fixes(hand):
+                    answers.append(Answer(f"the {Card.parse(card).pretty()} shown is "
+                                          f"{Card.parse(was).pretty()}, then the {rest}…",
+                                          (hand,)))
+        return answers[:3]
+
+    def _clash_fixes(self, hand: dict[str, Any]) -> list[Answer]:
+        """The one-card fixes the log takes for a hand shown that a card of another
+        player's logged play or hand makes it refuse: that earlier card misread, or this
+        one (`_earlier_misread`, `_shown_misread`)."""
+        return [*self._earlier_misread(hand), *self._shown_misread(hand)][:3]
+
+    def _hand_clashes(self, pending_id: int, events: Sequence[Mapping[str, Any]]) -> bool:
+        """Whether an answer that is one hand shown, which the log would refuse for a card of
+        it that another player's play or hand holds, is asked again as that hand with the
+        fixes the log takes (`_clash_fixes`: "Cy's 10♥ was 7♥") instead of logged with an
+        error (a person types in the hand they see; an answer of `_misread_in_two`)."""
+        if len(events) != 1 or events[0].get("event") != "reveal":
+            return False
+        hand = dict(events[0])
+        ok, _n, reason = self._accepts(hand)
+        if ok or self.pending[pending_id].event.get("cards") == hand.get("cards") \
+                and self.pending[pending_id].reason == reason:
+            return False  # (asked so already: the same hand given again is taken as given)
+        fixes = self._clash_fixes(hand)
+        if not fixes:
+            return False
+        shown = " ".join(pretty_cards([str(c) for c in hand.get("cards") or []]))
+        self._ask_anew(pending_id, f"Confirm {hand.get('player')}'s hand: {shown}?", fixes,
+                       event=hand, reason=reason)
+        return True
 
     def _unaccounted(self, showing: Collection[str] = (), glimpses: bool = False,
                      read_now: Collection[str] = ()) -> list[str]:
@@ -2742,7 +2794,8 @@ class Questions(TableLog):
         refused (ValueError); a hand a card short is asked again (`_hand_short`: (0, []))."""
         if pick_of(event or self.pending[pending_id].event) is not None:
             raise ValueError("name the card first: it was not seen")
-        if self._hand_short(pending_id, [dict(event or self.pending[pending_id].event)]):
+        given = [dict(event or self.pending[pending_id].event)]
+        if self._hand_short(pending_id, given) or self._hand_clashes(pending_id, given):
             return 0, []
         held = self.pending.pop(pending_id)
         out: list[str] = []
@@ -2763,7 +2816,7 @@ class Questions(TableLog):
             if len(options) > 1:
                 return []  # (asked where, `_earlier_places`)
             events = options[0].events
-        if self._hand_short(pending_id, events):
+        if self._hand_short(pending_id, events) or self._hand_clashes(pending_id, events):
             return []
         held = self.pending.pop(pending_id)
         out: list[str] = []
