@@ -1197,20 +1197,19 @@ class Questions(TableLog):
         return answers[:3]
 
     def _misread_in_two(self, reveal: dict[str, Any]) -> list[Answer]:
-        """Answers for a held hand shown with two cards or more that other players' logged
-        plays or hands hold, no fix of one card alone taken by the log: one of those cards of
-        the hand misread, a card easily taken for it in its place, where the clash left then
+        """Answers for a held hand shown with two cards that other players' logged plays or
+        hands hold, no fix of one card alone taken by the log: one of those cards of the hand
+        misread, a card easily taken for it in its place, where the clash left then
         has a fix the log takes (`_hand_clashes` asks it next). Hands are shown together,
         and a reader may misread one card of each (Pressman, stuck reader, seed 2472: Cy's 7♥
         read as 10♥ and his hand logged so; Dee's J♦ read as J♥, Ann's, beside her own 10♥:
         "the J♥ shown is J♦, then the 10♥…", and then "Cy's 10♥ was 7♥")."""
         cards = [str(c) for c in reveal.get("cards") or []]
         clash = [c for c in cards if self._round_cards.get(c, 0)]
-        if len(clash) < 2:
+        if len(clash) != 2:
             return []
         answers: list[Answer] = []
-        for card in clash:
-            rest = " ".join(pretty_cards([c for c in clash if c != card]))
+        for card, rest in zip(clash, pretty_cards(clash[::-1]), strict=True):
             for was in confusable(card):
                 if was in cards or self._round_cards.get(was, 0):
                     continue
