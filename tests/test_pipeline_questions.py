@@ -899,6 +899,19 @@ def test_a_hand_typed_in_a_card_short_offers_a_card_read_in_its_pile_as_the_play
     _click_and_play_out(pipe, source, again, "Ann played 5♥ before Ann's 2♠", path, visual)
 
 
+def test_a_hand_offered_again_in_another_order_is_not_offered_twice(tmp_path: Path) -> None:
+    """The second look offers the hands it reads; one it offers again with its cards in
+    another order (the first reading's cards, then the look's) is the same answer, and a
+    person is shown it once (tigullio Great Lakes 101: "J♦ K♥ K♠ 3♥ / 3♥ J♦ K♥ K♠")."""
+    pipe, _source, _visual, _path = _blind_round("michigan-rummy", 25, {"5H"}, tmp_path)
+    [held] = pipe.pending.values()
+    before = len(held.options)
+    pipe._offer(held.id, {**held.event, "cards": ["5D", "9D", "AD", "5H"]})
+    pipe._offer(held.id, {**held.event, "cards": ["5H", "5D", "9D", "AD"]})
+    assert held.options[0].label == "5♦ 9♦ A♦ 5♥"
+    assert len(held.options) == before + 1
+
+
 def _two_hands_misread(tmp_path: Path) -> tuple[Any, ...]:
     """A rendered Pressman round (seed 2472) whose reader, from just before the hands are
     shown, reads Cy's 7♥ as 10♥ (his hand logged so, in silence) and Dee's J♦ as J♥, Ann's:

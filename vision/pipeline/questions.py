@@ -2338,10 +2338,13 @@ class Questions(TableLog):
             self._offer(held_id, hand)
 
     def _offer(self, held_id: int, proof: dict[str, Any]) -> None:
-        """Make ``proof`` the first one-click answer of the held hand: people decide."""
+        """Make ``proof`` the first one-click answer of the held hand: people decide. A hand
+        offered already, in any order of its cards, is not offered twice (tigullio Great
+        Lakes 101: "J♦ K♥ K♠ 3♥ / 3♥ J♦ K♥ K♠")."""
         held = self.pending[held_id]
         label = hand_label(proof)
-        if all(a.label != label for a in held.options):
+        if all(a.label != label and not (len(a.events) == 1 and _same_hand(a.events[0], proof))
+               for a in held.options):
             held.options.insert(0, Answer(label, (proof,)))
 
     def _look_at_move(self, obs: Observation
@@ -3012,6 +3015,14 @@ def _short_hand_question(hand: Mapping[str, Any]) -> str:
     """The question put about a hand shown a card short (`Questions._missed_by`)."""
     shown = " ".join(pretty_cards([str(c) for c in hand.get("cards") or []]))
     return f"{hand.get('player')}'s hand {shown} is a card short: which card was not seen?"
+
+
+def _same_hand(event: Mapping[str, Any], hand: Mapping[str, Any]) -> bool:
+    """Is ``event`` the hand shown ``hand``, its cards in any order?"""
+    return event.get("event") == hand.get("event") == "reveal" \
+        and event.get("player") == hand.get("player") \
+        and Counter(map(str, event.get("cards") or [])) \
+        == Counter(map(str, hand.get("cards") or []))
 
 
 def hand_label(hand: Mapping[str, Any]) -> str:
