@@ -912,6 +912,31 @@ def test_a_hand_offered_again_in_another_order_is_not_offered_twice(tmp_path: Pa
     assert len(held.options) == before + 1
 
 
+def test_a_move_read_in_two_is_offered_as_the_one_move_it_was(tmp_path: Path) -> None:
+    """A rendered Great Lakes round (seed 3406): Cy's straight 8♥ 4♣ 5♣ 6♦ on Bob's 7♥ is
+    read as it lands without its 8♥ and 6♦, and 4♣ 5♣ is logged as a play of its own; the
+    rest, read with the 7♦ he leads next, makes a move that breaks a rule. Both are one
+    move read in two: the line logged becomes the straight, the 7♦ its lead, and one click
+    logs the round exactly (10% misread, seed 3406: wrong in silence before)."""
+    pipe, source, visual, path = _blind_round("great-lakes", 3406, {"8H", "6D"}, tmp_path,
+                                              glimpse=(2.6, 99.0))
+    [held] = pipe.pending.values()
+    assert held.question == "Cy played 6♦ 8♥ 7♦ after 4♣ 5♣: one move, read in two?"
+    _click_and_play_out(pipe, source, held, "one move: 8♥ 4♣ 5♣ 6♦, then 7♦", path, visual)
+
+
+def test_the_last_card_of_a_move_read_in_two_is_offered_as_that_move(tmp_path: Path) -> None:
+    """Great Lakes seed 3411: Ann's dump K♠ 9♠ 10♠ J♠ on Cy's Q♠ is logged as 9♠ 10♠ J♠,
+    its K♠ read a moment later as a play that would break a rule: the dump whole is its
+    first answer, and one click logs the round exactly."""
+    pipe, source, visual, path = _blind_round("great-lakes", 3411, {"KS"}, tmp_path,
+                                              glimpse=(19.5, 99.0))
+    [held] = pipe.pending.values()
+    assert held.question == "Ann played K♠?"
+    assert held.options[0].label == "one move: K♠ 9♠ 10♠ J♠"
+    _click_and_play_out(pipe, source, held, "one move: K♠ 9♠ 10♠ J♠", path, visual)
+
+
 def _two_hands_misread(tmp_path: Path) -> tuple[Any, ...]:
     """A rendered Pressman round (seed 2472) whose reader, from just before the hands are
     shown, reads Cy's 7♥ as 10♥ (his hand logged so, in silence) and Dee's J♦ as J♥, Ann's:

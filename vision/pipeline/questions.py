@@ -469,7 +469,8 @@ class Questions(TableLog):
         if len(obs.cards) != 1 and event.get("event") == "play" and not fixes \
                 and self.game == "great-lakes" and (  # GL-3, GL-4: the only moves of several
                 (missed := self._missed_before_move(dict(event))) is not None
-                or (missed := self._move_card_short(dict(event))) is not None):
+                or (missed := self._move_card_short(dict(event))) is not None
+                or (missed := self._move_read_in_two(dict(event), obs.t_still)) is not None):
             return missed
         if len(obs.cards) != 1 or fixes:
             if len(obs.cards) != 1 and event.get("cards"):
@@ -580,6 +581,14 @@ class Questions(TableLog):
                 options.append(Answer(f"{player}: another card before this "
                                       f"{Card.parse(read).pretty()}…",
                                       (ev(PICK), ev(read))))
+        if kind == "play" and self.game in self.SEVERAL_AT_ONCE \
+                and not self._accepts_all([ev(read)]):
+            # The last card of a move read in two, the rest logged as a play just before
+            # (Great Lakes 3411 at 10% misread: Ann's dump K♠ 9♠ 10♠ J♠ logged as 9♠ 10♠ J♠,
+            # her K♠ then "would break a rule").
+            joined = self._move_read_in_two({"event": "play", "player": player,
+                                             "cards": [read], **extra}, obs.t_still)
+            options[:0] = joined[1] if joined is not None else []
         skipped = self._skipped(ev(read))
         passed = self._passed_over(ev(read), obs) if kind == "play" else None
         if kind == "play" and read in unplayed and (
@@ -680,6 +689,52 @@ class Questions(TableLog):
                     [Answer(str(a.events[0]["player"]), a.events) for _, a in answers])
         return (f"A card before {player}'s {' '.join(pretty_cards(cards))} was not seen: "
                 f"which was it?", [a for _, a in answers])
+
+    def _move_read_in_two(self, event: dict[str, Any], still: float
+                          ) -> tuple[str, list[Answer]] | None:
+        """A held move of several cards that came to rest at ``still``, right after the same
+        player's play logged last (in `READ_IN_TWO` s), that makes a move with it: a dump or
+        a straight (GL-3, GL-4) read in two, its first cards as they landed and logged as a
+        play of their own, the rest with the leads that followed read once it came to rest
+        (Great Lakes 3406 at 10% misread: Cy's straight 8♥ 4♣ 5♣ 6♦ logged as 4♣ 5♣, then
+        6♦ 8♥ and his 7♦ lead read as one move). One answer per way of splitting the cards
+        of both into the move and its leads (`_move_splits`) that the log takes, the line
+        logged becoming the move, at most `MISSED_MOST`; None where none fits."""
+        who = event.get("player")
+        cards = list(dict.fromkeys(str(c) for c in event.get("cards") or []))
+        from companion.events import apply_corrections
+
+        events = read_log(self.log.path).events
+        resolved, _ = apply_corrections(events)
+        last = next((e for e in reversed(resolved) if e.kind in ("play", "reveal", "trump")),
+                    None)
+        if last is None or last.kind != "play" or last.data.get("player") != who \
+                or not 0.0 <= still - float(last.data.get("t", -99.0)) <= self.READ_IN_TWO:
+            return None
+        before = [str(c) for c in last.data.get("cards") or [last.data.get("card")]]
+        union = [*before, *(c for c in cards if c not in before)]
+        if not 4 <= len(union) <= self.MOVE_MOST:
+            return None
+        read = (events, replay(events))
+        answers: list[Answer] = []
+        for first in union:
+            for split in _move_splits({**last.data, **event}, first, union):
+                fixed = [{"event": "correct", "line": last.line, "with": split[0]},
+                         *split[1:]]
+                if not self._accepts_after(fixed, read):
+                    continue
+                leads = pretty_cards([str(e["card"]) for e in split[1:]])
+                label = " ".join(pretty_cards(list(split[0]["cards"])))
+                answers.append(Answer("one move: " + label
+                                      + "".join(f", then {c}" for c in leads), tuple(fixed)))
+        if not answers or len(answers) > self.MISSED_MOST:
+            return None
+        return (f"{who} played {' '.join(pretty_cards(cards))} after "
+                f"{' '.join(pretty_cards(before))}: one move, read in two?", answers)
+
+    #: Seconds between a play logged and a move of the same player's read after it within
+    #: which the two may be one move read in two (`_move_read_in_two`).
+    READ_IN_TWO = 2.5
 
     def _move_card_short(self, event: dict[str, Any]) -> tuple[str, list[Answer]] | None:
         """A held move of several cards that is a dump or a straight (GL-3, GL-4) on the card
