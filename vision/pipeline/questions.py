@@ -700,10 +700,10 @@ class Questions(TableLog):
         6♦ 8♥ and his 7♦ lead read as one move). One answer per way of splitting the cards
         of both into the move and its leads (`_move_splits`) that the log takes, the line
         logged becoming the move, at most `MISSED_MOST`; None where none fits."""
-        who = event.get("player")
-        cards = list(dict.fromkeys(str(c) for c in event.get("cards") or []))
         from companion.events import apply_corrections
 
+        who = event.get("player")
+        cards = list(dict.fromkeys(str(c) for c in event.get("cards") or []))
         events = read_log(self.log.path).events
         resolved, _ = apply_corrections(events)
         last = next((e for e in reversed(resolved) if e.kind in ("play", "reveal", "trump")),
@@ -2848,7 +2848,8 @@ class Questions(TableLog):
                 ) -> tuple[int, list[str]]:
         """A person confirms a held reading (optionally corrected); it is logged now: (its
         line, the announcements). A reading of a card a person has yet to name (`PICK`) is
-        refused (ValueError); a hand a card short is asked again (`_hand_short`: (0, []))."""
+        refused (ValueError); a hand a card short, or one that clashes with a card another
+        player's line holds, is asked again (`_hand_short`, `_hand_clashes`: (0, []))."""
         if pick_of(event or self.pending[pending_id].event) is not None:
             raise ValueError("name the card first: it was not seen")
         given = [dict(event or self.pending[pending_id].event)]
@@ -2864,7 +2865,9 @@ class Questions(TableLog):
     def answer(self, pending_id: int, events: Sequence[Mapping[str, Any]]) -> list[str]:
         """A person answers a held reading with these events (one of its `Answer` s, or
         events they entered); they are logged in order. No events: nothing happened. An
-        answer that `Answer.picks` a card is given with that card named (`picked`)."""
+        answer that `Answer.picks` a card is given with that card named (`picked`). A hand a
+        card short, or one that clashes with another player's line, is asked again instead
+        (`_hand_short`, `_hand_clashes`: no announcements)."""
         if any(pick_of(ev) is not None for ev in events):
             raise ValueError("name the card this answer picks first (results.picked)")
         options = self.pending[pending_id].options
