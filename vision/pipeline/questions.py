@@ -1281,11 +1281,16 @@ class Questions(TableLog):
         one (`_earlier_misread`, `_shown_misread`)."""
         return [*self._earlier_misread(hand), *self._shown_misread(hand)][:3]
 
-    def _hand_clashes(self, pending_id: int, events: Sequence[Mapping[str, Any]]) -> bool:
+    def _hand_clashes(self, pending_id: int, events: Sequence[Mapping[str, Any]],
+                      stated: bool) -> bool:
         """Whether an answer that is one hand shown, which the log would refuse for a card of
         it that another player's play or hand holds, is asked again as that hand with the
         fixes the log takes (`_clash_fixes`: "Cy's 10♥ was 7♥") instead of logged with an
-        error (a person types in the hand they see; an answer of `_misread_in_two`)."""
+        error (an answer of `_misread_in_two`). A hand a person ``stated`` (typed in, or
+        confirmed as read) stands as they gave it: only the other line's card is offered as
+        misread (dondorf, Boodle 1208: Cy's hand typed in with his A♥, Bob's J♠ logged as
+        A♥; "the A♥ shown is 4♦" contradicted the person), and where none fits it is logged
+        as given."""
         if len(events) != 1 or events[0].get("event") != "reveal":
             return False
         hand = dict(events[0])
@@ -1293,7 +1298,7 @@ class Questions(TableLog):
         if ok or self.pending[pending_id].event.get("cards") == hand.get("cards") \
                 and self.pending[pending_id].reason == reason:
             return False  # (asked so already: the same hand given again is taken as given)
-        fixes = self._clash_fixes(hand)
+        fixes = self._earlier_misread(hand) if stated else self._clash_fixes(hand)
         if not fixes:
             return False
         shown = " ".join(pretty_cards([str(c) for c in hand.get("cards") or []]))
@@ -2853,7 +2858,7 @@ class Questions(TableLog):
         if pick_of(event or self.pending[pending_id].event) is not None:
             raise ValueError("name the card first: it was not seen")
         given = [dict(event or self.pending[pending_id].event)]
-        if self._hand_short(pending_id, given) or self._hand_clashes(pending_id, given):
+        if self._hand_short(pending_id, given) or self._hand_clashes(pending_id, given, True):
             return 0, []
         held = self.pending.pop(pending_id)
         out: list[str] = []
@@ -2876,7 +2881,9 @@ class Questions(TableLog):
             if len(options) > 1:
                 return []  # (asked where, `_earlier_places`)
             events = options[0].events
-        if self._hand_short(pending_id, events) or self._hand_clashes(pending_id, events):
+        stated = all(list(a.events) != list(events) for a in options)
+        if self._hand_short(pending_id, events) \
+                or self._hand_clashes(pending_id, events, stated):
             return []
         held = self.pending.pop(pending_id)
         out: list[str] = []
