@@ -586,8 +586,7 @@ class Questions(TableLog):
             # The last card of a move read in two, the rest logged as a play just before
             # (Great Lakes 3411 at 10% misread: Ann's dump K♠ 9♠ 10♠ J♠ logged as 9♠ 10♠ J♠,
             # her K♠ then "would break a rule").
-            joined = self._move_read_in_two({"event": "play", "player": player,
-                                             "cards": [read], **extra}, obs.t_still)
+            joined = self._move_read_in_two(ev(read), obs.t_still)
             options[:0] = joined[1] if joined is not None else []
         skipped = self._skipped(ev(read))
         passed = self._passed_over(ev(read), obs) if kind == "play" else None
@@ -692,18 +691,19 @@ class Questions(TableLog):
 
     def _move_read_in_two(self, event: dict[str, Any], still: float
                           ) -> tuple[str, list[Answer]] | None:
-        """A held move of several cards that came to rest at ``still``, right after the same
-        player's play logged last (in `READ_IN_TWO` s), that makes a move with it: a dump or
-        a straight (GL-3, GL-4) read in two, its first cards as they landed and logged as a
-        play of their own, the rest with the leads that followed read once it came to rest
-        (Great Lakes 3406 at 10% misread: Cy's straight 8♥ 4♣ 5♣ 6♦ logged as 4♣ 5♣, then
-        6♦ 8♥ and his 7♦ lead read as one move). One answer per way of splitting the cards
-        of both into the move and its leads (`_move_splits`) that the log takes, the line
-        logged becoming the move, at most `MISSED_MOST`; None where none fits."""
+        """A held play (of several cards, or one) that came to rest at ``still``, right after
+        the same player's play logged last (in `READ_IN_TWO` s), that makes a move with it: a
+        dump or a straight (GL-3, GL-4) read in two, its first cards as they landed and
+        logged as a play of their own, the rest with the leads that followed read once it
+        came to rest (Great Lakes 3406 at 10% misread: Cy's straight 8♥ 4♣ 5♣ 6♦ logged as
+        4♣ 5♣, then 6♦ 8♥ and his 7♦ lead read as one move). One answer per way of
+        splitting the cards of both into the move and its leads (`_move_splits`) that the
+        log takes, the line logged becoming the move, at most `MISSED_MOST`; None where none
+        fits."""
         from companion.events import apply_corrections
 
         who = event.get("player")
-        cards = list(dict.fromkeys(str(c) for c in event.get("cards") or []))
+        cards = list(dict.fromkeys(str(c) for c in event.get("cards") or [event.get("card")]))
         events = read_log(self.log.path).events
         resolved, _ = apply_corrections(events)
         last = next((e for e in reversed(resolved) if e.kind in ("play", "reveal", "trump")),
@@ -1177,19 +1177,23 @@ class Questions(TableLog):
                                           f"{Card.parse(was).pretty()}", (move,)))
         return answers
 
-    def _earlier_misread(self, event: dict[str, Any]) -> list[Answer]:
+    def _earlier_misread(self, event: dict[str, Any],
+                         read: tuple[Sequence[Event], Replay] | None = None) -> list[Answer]:
         """Answers for a held move of several cards that one of its cards, played or shown
         by another player earlier this round, makes the table refuse: that earlier card was
         misread (a card it is easily taken for, or one easily taken for it, neither played
-        nor shown), corrected where the log then accepts the move ("Ann's K♣ was K♠")."""
+        nor shown), corrected where the log then accepts the move ("Ann's K♣ was K♠").
+        ``read``: the log's events and their replay, where the caller has them."""
         from companion.events import apply_corrections
 
         cards = [str(c) for c in event.get("cards") or []]
-        events = read_log(self.log.path).events
+        if read is None:
+            logged = read_log(self.log.path).events
+            read = (logged, replay(logged))
+        events, base = read
         resolved, _ = apply_corrections(events)
         start = max((e.line for e in resolved if e.kind in NEW_DEAL), default=0)
         n = self.log.lines
-        base = replay(events)
         answers: list[Answer] = []
         for ev in resolved:
             if ev.line <= start or ev.kind not in ("play", "reveal") \
@@ -1214,18 +1218,21 @@ class Questions(TableLog):
                                           f"{Card.parse(was).pretty()}", (corr, event)))
         return answers[:3]
 
-    def _shown_misread(self, event: dict[str, Any]) -> list[Answer]:
+    def _shown_misread(self, event: dict[str, Any],
+                       read: tuple[Sequence[Event], Replay] | None = None) -> list[Answer]:
         """Answers for a held hand shown with a card that a play logged this round: that
         card of the hand misread, a card it is easily taken for (or one taken for it) in its
         place; where another player's play logged that card too, with that play misread as
         well, a card easily taken for it that nobody played or shows (Michigan 2330: Cy's
         last card 10♦ read as J♦ and logged so; Bob's J♦ then shown read as J♥, a card Cy
-        played: "the J♥ shown is J♦; Cy's J♦ was 10♦"). Only those the log then takes."""
+        played: "the J♥ shown is J♦; Cy's J♦ was 10♦"). Only those the log then takes.
+        ``read``: the log's events and their replay, where the caller has them."""
         if event.get("event") != "reveal":
             return []
         cards = [str(c) for c in event.get("cards") or []]
-        logged = read_log(self.log.path).events
-        read = (logged, replay(logged))
+        if read is None:
+            logged = read_log(self.log.path).events
+            read = (logged, replay(logged))
         answers: list[Answer] = []
         for card in [c for c in cards if self._round_cards.get(c, 0)]:
             for was in confusable(card):
@@ -1263,23 +1270,32 @@ class Questions(TableLog):
         clash = [c for c in cards if self._round_cards.get(c, 0)]
         if len(clash) != 2:
             return []
+        logged = read_log(self.log.path).events
+        read = (logged, replay(logged))
         answers: list[Answer] = []
         for card, rest in zip(clash, pretty_cards(clash[::-1]), strict=True):
             for was in confusable(card):
                 if was in cards or self._round_cards.get(was, 0):
                     continue
                 hand = {**reveal, "cards": [was if c == card else c for c in cards]}
-                if self._clash_fixes(hand):
+                if self._clash_fixes(hand, read):
                     answers.append(Answer(f"the {Card.parse(card).pretty()} shown is "
                                           f"{Card.parse(was).pretty()}, then the {rest}…",
                                           (hand,)))
-        return answers[:3]
+                    if len(answers) == 3:
+                        return answers
+        return answers
 
-    def _clash_fixes(self, hand: dict[str, Any]) -> list[Answer]:
+    def _clash_fixes(self, hand: dict[str, Any],
+                     read: tuple[Sequence[Event], Replay] | None = None) -> list[Answer]:
         """The one-card fixes the log takes for a hand shown that a card of another
         player's logged play or hand makes it refuse: that earlier card misread, or this
-        one (`_earlier_misread`, `_shown_misread`)."""
-        return [*self._earlier_misread(hand), *self._shown_misread(hand)][:3]
+        one (`_earlier_misread`, `_shown_misread`). ``read``: the log's events and their
+        replay, where the caller has them."""
+        if read is None:
+            logged = read_log(self.log.path).events
+            read = (logged, replay(logged))
+        return [*self._earlier_misread(hand, read), *self._shown_misread(hand, read)][:3]
 
     def _hand_clashes(self, pending_id: int, events: Sequence[Mapping[str, Any]],
                       stated: bool) -> bool:
