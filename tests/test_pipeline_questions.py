@@ -1909,3 +1909,48 @@ def test_a_card_glimpsed_a_moment_before_the_question_is_offered_as_the_card_mis
     assert pipe.tracker.reads_of("5H", pipe.tracker.t - 2.0) in range(1, Questions.LYING_READS)
     assert held.question == "Ann's 7♥ shows Bob's 6♥ broke a rule: was a card before it not seen?"
     _click_and_play_out(pipe, source, held, "Cy played 5♥ before Bob's 6♥", path, visual)
+
+
+def test_hands_typed_in_while_the_log_says_the_round_goes_on_offer_the_play_missed(
+        tmp_path: Path) -> None:
+    """A rendered Michigan round (seed 300) whose 2♠, played by Dee before her 4♥, her last
+    card, the camera never reads; of Ann's and Bob's hands shown it reads one card each, logged
+    as plays (2♥, A♠), as a cheap webcam did. Cy's hand, read whole, is asked about; the three
+    hands a person types in, which the log refuses as it stands ("reveals come after the
+    round has ended"), are asked again with the play missed: one click logs it, the two plays
+    become the hands, and the round ends exact."""
+    hidden = {"2C", "8C", "JC", "5D", "TC", "KC", "AC", "6D"}
+    pipe, source, visual, path = _blind_round("michigan-rummy", 300, {"2S", *hidden},
+                                              tmp_path)
+    logged = [e.data for e in read_log(path).events][-2:]
+    assert [(e["player"], e["card"]) for e in logged] == [("Ann", "2H"), ("Bob", "AS")]
+    [held] = pipe.pending.values()
+    hands = [{"event": "reveal", "player": e["player"], "cards": list(e["cards"])}
+             for e in visual if e["event"] == "reveal"]
+    assert [h["player"] for h in hands] == ["Ann", "Bob", "Cy"]
+    assert pipe.answer(held.id, hands) == []
+    [held] = pipe.pending.values()
+    assert held.question == ("Ann's, Bob's and Cy's hands shown, but Dee still holds a card by "
+                             "the log: which card was not seen?")
+    _click_and_play_out(pipe, source, held, "Dee played 2♠ before Dee's 4♥", path, visual)
+
+
+def test_a_hand_typed_in_for_a_hand_logged_already_corrects_that_hand(tmp_path: Path) -> None:
+    """A rendered Pressman round (seed 2727) whose reader reads two cards of Cy's hand as
+    their lookalikes (2♠ as 7♠, 10♠ as J♠) until just after the hands are shown: his hand is
+    logged so. Read right since, the two cards are asked about as two cards he shows after
+    the game is over; the hand a person types in, which the log would refuse as a new line,
+    corrects the hand logged."""
+    pipe, source, visual, path = _blind_round("pressman", 2727, set(), tmp_path,
+                                              misread={"2S": "7S", "TS": "JS"},
+                                              misread_during=(29.0, 31.5))
+    [logged] = [e.data for e in read_log(path).events
+                if e.kind == "reveal" and e.get("player") == "Cy"]
+    assert {"7S", "JS"} <= set(logged["cards"])
+    pipe.flush()
+    [held] = pipe.pending.values()
+    [hand] = [{"event": "reveal", "player": "Cy", "cards": list(e["cards"])} for e in visual
+              if e["event"] == "reveal" and e["player"] == "Cy"]
+    pipe.answer(held.id, [hand])
+    assert read_log(path).events[-1].kind == "correct"
+    _play_out_exactly(pipe, source, path, visual)

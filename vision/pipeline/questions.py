@@ -1322,6 +1322,92 @@ class Questions(TableLog):
                        event=hand, reason=reason)
         return True
 
+    def _reshown(self, events: Sequence[Mapping[str, Any]]) -> Sequence[Mapping[str, Any]]:
+        """Hands a person gives, each a correction of its player's hand logged this round
+        where the log refuses it as a new line and takes it so (Pressman 2727, stuck reader:
+        Cy's hand logged with its 2♠ read as 7♠ and its 10♠ as J♠; asked "Cy shows 7♠ or
+        2♠?", the hand typed in was refused, "the game is over"); a hand given as logged is
+        left out. ``events`` as they are where not every one is a hand or the log refuses
+        the corrections."""
+        from companion.events import apply_corrections
+
+        if not events or any(e.get("event") != "reveal" for e in events):
+            return events
+        resolved, _ = apply_corrections(read_log(self.log.path).events)
+        start = max((k for k, ev in enumerate(resolved) if ev.kind in NEW_DEAL), default=-1)
+        shown = {ev.get("player"): ev for ev in resolved[start + 1:] if ev.kind == "reveal"}
+        out: list[Mapping[str, Any]] = []
+        for hand in events:
+            old = shown.get(hand.get("player"))
+            if old is None or self._accepts(dict(hand))[0]:
+                out.append(hand)
+            elif not _same_hand(old.data, hand):
+                kept = {k: old.data[k] for k in ("t", "confidence") if k in old.data}
+                out.append({"event": "correct", "line": old.line, "with": {**hand, **kept}})
+        return out if out != list(events) and self._accepts_after(out) else events
+
+    def _hands_early(self, pending_id: int, events: Sequence[Mapping[str, Any]],
+                     stated: bool) -> bool:
+        """Whether hands a person gives (``stated``: typed in or confirmed) while the log says
+        the round goes on, which it would refuse, are asked again with the plays of a player
+        who holds one card by the log that the camera never saw, where the log then ends the
+        round with it and takes every hand given (`_missed_places`); the plays logged last
+        that are cards of those hands, each a hand read as a play, become the hands shown
+        (Michigan 300 on a cheap webcam: Dee's 2♠ never read, her 4♥ her last card; Ann's
+        hand then logged as her 2♥, Bob's as his A♠, and the two hands typed in refused:
+        "reveals come after the round has ended")."""
+        from companion.events import apply_corrections
+
+        ref = self.referee
+        if not stated or not events or any(e.get("event") != "reveal" for e in events) \
+                or ref is None or "reveal" in (ref.expects() or ()) \
+                or self._accepts_all([dict(e) for e in events]):
+            return False
+        hands = {str(e.get("player")): dict(e) for e in events}
+        out = [p for p in self.players if p not in hands and _holds(ref, p) == 1]
+        if not out or len(hands) != len(events) \
+                or self.pending[pending_id].question == (
+                    question := _early_hands_question(list(hands), out)):
+            return False  # (asked so once: the same hands given again are taken as given)
+        logged = read_log(self.log.path).events
+        resolved, _ = apply_corrections(logged)
+        start = max((k for k, ev in enumerate(resolved) if ev.kind in NEW_DEAL), default=-1)
+        run: list[Event] = []  # (the plays logged last that are cards of the hands given)
+        for ev in reversed(resolved[start + 1:]):
+            cards = [str(c) for c in ([ev.get("card")] if "card" in ev.data
+                                      else list(ev.get("cards") or []))]
+            hand = hands.get(str(ev.get("player")), {})
+            if ev.kind != "play" or not cards \
+                    or not set(cards) <= {str(c) for c in hand.get("cards") or []}:
+                break
+            run.insert(0, ev)
+        last = run[0] if run else None
+        shown = hands[str(last.get("player"))] if last is not None else dict(events[0])
+        others = tuple(h for h in hands.values() if h is not shown)
+        drop = frozenset(ev.line for ev in run[1:])
+        showing = [str(c) for h in hands.values() for c in h.get("cards") or []]
+        read = (logged, replay(logged))
+        plays = None if last is None else (last.line, drop)
+        answers: list[Answer] = []
+        for a in [*self._short_moves(read, out, shown, showing, plays),
+                  *self._lead_in_move(read, out, shown, showing, plays),
+                  *self._missed_places(logged, out, shown, showing, last, drop)]:
+            if a.again:
+                continue  # (a hand held as part of one: not what a person gave)
+            if a.places:
+                answers.append(replace(a, places=tuple(
+                    replace(b, events=(*b.events, *others)) for b in a.places)))
+                continue
+            whole = replace(a, events=(*a.events, *others))
+            if all(b.events != whole.events for b in answers) \
+                    and (whole.picks is not None or self._accepts_after(whole.events, read)):
+                answers.append(whole)
+        if not answers:
+            return False
+        self._ask_anew(pending_id, question, answers, event=dict(events[0]),
+                       reason="")
+        return True
+
     def _unaccounted(self, showing: Collection[str] = (), glimpses: bool = False,
                      read_now: Collection[str] = ()) -> list[str]:
         """The cards that may have been played unseen: none logged this round, none of
@@ -2874,7 +2960,8 @@ class Questions(TableLog):
         if pick_of(event or self.pending[pending_id].event) is not None:
             raise ValueError("name the card first: it was not seen")
         given = [dict(event or self.pending[pending_id].event)]
-        if self._hand_short(pending_id, given) or self._hand_clashes(pending_id, given, True):
+        if self._hand_short(pending_id, given) or self._hand_clashes(pending_id, given, True) \
+                or self._hands_early(pending_id, given, True):
             return 0, []
         held = self.pending.pop(pending_id)
         out: list[str] = []
@@ -2898,8 +2985,11 @@ class Questions(TableLog):
                 return []  # (asked where, `_earlier_places`)
             events = options[0].events
         stated = all(list(a.events) != list(events) for a in options)
+        if stated:
+            events = self._reshown(events)
         if self._hand_short(pending_id, events) \
-                or self._hand_clashes(pending_id, events, stated):
+                or self._hand_clashes(pending_id, events, stated) \
+                or self._hands_early(pending_id, events, stated):
             return []
         held = self.pending.pop(pending_id)
         out: list[str] = []
@@ -3096,6 +3186,18 @@ def _short_hand_question(hand: Mapping[str, Any]) -> str:
     """The question put about a hand shown a card short (`Questions._missed_by`)."""
     shown = " ".join(pretty_cards([str(c) for c in hand.get("cards") or []]))
     return f"{hand.get('player')}'s hand {shown} is a card short: which card was not seen?"
+
+
+def _early_hands_question(shown: Sequence[str], out: Sequence[str]) -> str:
+    """The question put about hands given while the log says the round goes on, the players
+    ``out`` each holding one card by it (`Questions._hands_early`)."""
+    def listed(names: Sequence[str]) -> str:
+        return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+    whose = listed([p + "'s" for p in shown])
+    return (f"{whose} hand{'s' if len(shown) > 1 else ''} shown, but {listed(out)} "
+            f"still hold{'s' if len(out) == 1 else ''} a card by the log: which card was not "
+            "seen?")
 
 
 def _same_hand(event: Mapping[str, Any], hand: Mapping[str, Any]) -> bool:
