@@ -1935,12 +1935,14 @@ def test_hands_typed_in_while_the_log_says_the_round_goes_on_offer_the_play_miss
     _click_and_play_out(pipe, source, held, "Dee played 2♠ before Dee's 4♥", path, visual)
 
 
-def test_a_hand_typed_in_for_a_hand_logged_already_corrects_that_hand(tmp_path: Path) -> None:
+@pytest.mark.parametrize("given", ["clicked", "typed"])
+def test_cards_of_a_hand_logged_read_right_after_the_game_mend_that_hand(
+        tmp_path: Path, given: str) -> None:
     """A rendered Pressman round (seed 2727) whose reader reads two cards of Cy's hand as
     their lookalikes (2♠ as 7♠, 10♠ as J♠) until just after the hands are shown: his hand is
     logged so. Read right since, the two cards are asked about as two cards he shows after
-    the game is over; the hand a person types in, which the log would refuse as a new line,
-    corrects the hand logged."""
+    the game is over. One click mends his hand ("Cy's J♠ was 10♠; Cy's 7♠ was 2♠"); so does
+    the hand a person types in, which the log would refuse as a new line."""
     pipe, source, visual, path = _blind_round("pressman", 2727, set(), tmp_path,
                                               misread={"2S": "7S", "TS": "JS"},
                                               misread_during=(29.0, 31.5))
@@ -1949,6 +1951,10 @@ def test_a_hand_typed_in_for_a_hand_logged_already_corrects_that_hand(tmp_path: 
     assert {"7S", "JS"} <= set(logged["cards"])
     pipe.flush()
     [held] = pipe.pending.values()
+    if given == "clicked":
+        assert held.options[0].label == "Cy's J♠ was 10♠; Cy's 7♠ was 2♠"
+        _click_and_play_out(pipe, source, held, held.options[0].label, path, visual)
+        return
     [hand] = [{"event": "reveal", "player": "Cy", "cards": list(e["cards"])} for e in visual
               if e["event"] == "reveal" and e["player"] == "Cy"]
     pipe.answer(held.id, [hand])

@@ -8,7 +8,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from itertools import combinations
+from itertools import combinations, product
 from typing import Any
 
 import numpy as np
@@ -474,7 +474,8 @@ class Questions(TableLog):
             return missed
         if len(obs.cards) != 1 or fixes:
             if len(obs.cards) != 1 and event.get("cards"):
-                fixes = [*fixes, *self._read_twice(dict(event), obs),
+                fixes = [*fixes, *self._own_hand_misread(event),
+                         *self._read_twice(dict(event), obs),
                          *self._earlier_misread(dict(event)),
                          *self._shown_misread(dict(event))][:3]
                 if not fixes and event.get("event") == "reveal":
@@ -581,6 +582,10 @@ class Questions(TableLog):
                 options.append(Answer(f"{player}: another card before this "
                                       f"{Card.parse(read).pretty()}…",
                                       (ev(PICK), ev(read))))
+        if not self._accepts_all([ev(read)]):
+            # A card of this player's hand shown, logged as a card it is easily taken for.
+            options[:0] = [a for a in self._own_hand_misread(ev(read))
+                           if all(a.events != o.events for o in options)]
         if kind == "play" and self.game in self.SEVERAL_AT_ONCE \
                 and not self._accepts_all([ev(read)]):
             # The last card of a move read in two, the rest logged as a play just before
@@ -1217,6 +1222,46 @@ class Questions(TableLog):
                                           f"{Card.parse(card).pretty()} was "
                                           f"{Card.parse(was).pretty()}", (corr, event)))
         return answers[:3]
+
+    def _own_hand_misread(self, event: Mapping[str, Any]) -> list[Answer]:
+        """Answers for cards read in a player's pile once their hand is logged this round,
+        none of them logged: cards of that hand, each read as one easily taken for it (and
+        logged so) and read right since (Pressman 2727, stuck reader: Cy's 2♠ and 10♠ logged
+        in his hand as 7♠ and J♠, then read right after the game was over and held as
+        "Confirm Cy: 10♠ 2♠?" with nothing to click). The hand logged with each card read in
+        the place of one it is easily taken for, where the log takes it ("Cy's 7♠ was 2♠;
+        Cy's J♠ was 10♠"); at most three."""
+        from companion.events import apply_corrections
+
+        who = event.get("player")
+        cards = [str(c) for c in ([event["card"]] if "card" in event
+                                  else event.get("cards") or [])]
+        if not cards or any(self._round_cards.get(c, 0) for c in cards):
+            return []
+        logged = read_log(self.log.path).events
+        resolved, _ = apply_corrections(logged)
+        start = max((k for k, ev in enumerate(resolved) if ev.kind in NEW_DEAL), default=-1)
+        hand = next((ev for ev in resolved[start + 1:]
+                     if ev.kind == "reveal" and ev.get("player") == who), None)
+        if hand is None:
+            return []
+        shown = [str(c) for c in hand.get("cards") or []]
+        taken = [[x for x in confusable(c) if x in shown and x not in cards] for c in cards]
+        read = (logged, replay(logged))
+        answers: list[Answer] = []
+        for was in product(*taken):
+            if len(set(was)) != len(was):
+                continue
+            now = dict(zip(was, cards, strict=True))
+            fixed = {**hand.data, "cards": [now.get(c, c) for c in shown]}
+            corr = {"event": "correct", "line": hand.line, "with": fixed}
+            if self._accepts_after([corr], read):
+                answers.append(Answer("; ".join(
+                    f"{who}'s {Card.parse(x).pretty()} was {Card.parse(c).pretty()}"
+                    for x, c in now.items()), (corr,)))
+                if len(answers) == 3:
+                    break
+        return answers
 
     def _shown_misread(self, event: dict[str, Any],
                        read: tuple[Sequence[Event], Replay] | None = None) -> list[Answer]:
