@@ -1960,3 +1960,16 @@ def test_cards_of_a_hand_logged_read_right_after_the_game_mend_that_hand(
     pipe.answer(held.id, [hand])
     assert read_log(path).events[-1].kind == "correct"
     _play_out_exactly(pipe, source, path, visual)
+
+
+def test_a_doubted_lead_asked_as_a_last_card_missed_offers_the_lead_as_read(
+        tmp_path: Path) -> None:
+    """A rendered Great Lakes round (seed 3381), every card read: Cy leads K♣ after the
+    spades stopped at Q♠, where a red lead was due (only his hidden hand excuses it). Held
+    as doubted, it is asked as "K♠ was not seen: who played it?", Ann's K♠ ending the round
+    so that the K♣ is a hand shown; the K♣ as read, a play of its own, is offered too, and
+    one click logs the round exact."""
+    pipe, source, visual, path = _blind_round("great-lakes", 3381, set(), tmp_path)
+    [held] = pipe.pending.values()
+    assert held.question.startswith("K♠ was not seen: who played it?")
+    _click_and_play_out(pipe, source, held, "nobody (K♣ as read)", path, visual)

@@ -420,8 +420,17 @@ class Questions(TableLog):
             # `_unseen_card`); a place earlier in the round is one more answer, and a last
             # card of another's that a person names.
             named = [a.events for a in ran_out[1]]
+            # And the card as read, a play of its own, where the log takes it (Great Lakes
+            # 3381 at 5% misread: Cy's K♣ led where a red lead was due, hidden hands
+            # excusing it; asked "K♠ was not seen: who played it?" with no answer for it).
+            card = event.get("card")
+            as_read = [Answer(f"nobody ({Card.parse(str(card)).pretty()} as read)",
+                              (dict(event),))] \
+                if event.get("event") == "play" and isinstance(card, str) \
+                and not self._round_cards.get(card, 0) and self._accepts(dict(event))[0] \
+                else []
             return ran_out[0], [*ran_out[1], *(a for a in missed if a.events not in named),
-                                *picks]
+                                *picks, *as_read]
         if missed or len(obs.cards) > 1:
             # (a single card with no place that fits is a play, not a hand shown)
             missed = [*missed, *picks]
