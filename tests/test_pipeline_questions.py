@@ -1973,3 +1973,33 @@ def test_a_doubted_lead_asked_as_a_last_card_missed_offers_the_lead_as_read(
     [held] = pipe.pending.values()
     assert held.question.startswith("K♠ was not seen: who played it?")
     _click_and_play_out(pipe, source, held, "nobody (K♣ as read)", path, visual)
+
+
+def test_a_play_typed_in_that_another_players_line_holds_is_asked_about_that_line(
+        tmp_path: Path) -> None:
+    """A rendered Michigan round (seed 1305) whose reader reads Bob's J♣ as K♣ while it lies
+    on top: it is logged so. Dee's K♣ after it is held; the play a person types in for it,
+    which the log would refuse ("K♣ was already played by Bob"), is asked about again with
+    Bob's card misread, and one click mends both lines. Given again, it is taken as given."""
+    pipe, source, visual, path = _blind_round("michigan-rummy", 1305, set(), tmp_path,
+                                              misread={"JC": "KC"},
+                                              misread_during=(26.5, 28.5))
+    [held] = pipe.pending.values()
+    typed = [{"event": "play", "player": "Dee", "card": "KC"}]
+    assert pipe.answer(held.id, typed) == []
+    [held] = pipe.pending.values()
+    assert held.question == "Confirm Dee's K♣?"
+    assert "Bob's K♣ was J♣" in [a.label for a in held.options]
+    _click_and_play_out(pipe, source, held, "Bob's K♣ was J♣", path, visual)
+
+
+def test_a_play_typed_in_again_to_its_clash_question_is_taken_as_given(
+        tmp_path: Path) -> None:
+    pipe, _source, _visual, path = _blind_round("michigan-rummy", 1305, set(), tmp_path,
+                                                misread={"JC": "KC"},
+                                                misread_during=(26.5, 28.5))
+    typed = [{"event": "play", "player": "Dee", "card": "KC"}]
+    pipe.answer(next(iter(pipe.pending)), typed)
+    pipe.answer(next(iter(pipe.pending)), typed)
+    assert not pipe.pending
+    assert read_log(path).events[-1].data == typed[0]

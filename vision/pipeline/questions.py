@@ -1400,6 +1400,53 @@ class Questions(TableLog):
                 out.append({"event": "correct", "line": old.line, "with": {**hand, **kept}})
         return out if out != list(events) and self._accepts_after(out) else events
 
+    def _plays_clash(self, pending_id: int, events: Sequence[Mapping[str, Any]],
+                     stated: bool) -> bool:
+        """Whether plays a person gives (``stated``), which the log would refuse for a card
+        of theirs that another player's line this round holds, are asked again with that
+        line's card misread, a card easily taken for it that nobody played or shows, where
+        the log then takes the line and the plays (held-out tigullio deck, Michigan 1305:
+        Bob's J♣ read as K♣ and logged; Dee's K♣ and 2♥, typed in, were logged with the
+        error "K♣ was already played by Bob", and the round ended wrong). The same plays given
+        again to that question are taken as given."""
+        from companion.events import apply_corrections
+
+        if not stated or not events or any(e.get("event") != "play" for e in events):
+            return False
+        given = [dict(e) for e in events]
+        mine = {str(c) for e in given for c in ([e["card"]] if "card" in e
+                                                else e.get("cards") or [])}
+        question = f"Confirm {_plays_of(given)}?"
+        if self.pending[pending_id].question == question or self._accepts_all(given):
+            return False
+        logged = read_log(self.log.path).events
+        read = (logged, replay(logged))
+        resolved, _ = apply_corrections(logged)
+        start = max((e.line for e in resolved if e.kind in NEW_DEAL), default=0)
+        who = {e.get("player") for e in given}
+        fixes: list[Answer] = []
+        for ev in resolved:
+            if ev.line <= start or ev.kind not in ("play", "reveal") \
+                    or ev.get("player") in who:
+                continue
+            theirs = [str(ev.data["card"])] if "card" in ev.data \
+                else [str(c) for c in ev.data.get("cards") or []]
+            for card in [c for c in theirs if c in mine]:
+                for was in confusable(card):
+                    if was in mine or self._round_cards.get(was, 0):
+                        continue
+                    fixed = {**ev.data, "card": was} if "card" in ev.data else \
+                        {**ev.data, "cards": [was if c == card else c for c in theirs]}
+                    corr = {"event": "correct", "line": ev.line, "with": fixed}
+                    if self._accepts_after([corr, *given], read):
+                        fixes.append(Answer(f"{ev.get('player')}'s {Card.parse(card).pretty()} "
+                                            f"was {Card.parse(was).pretty()}", (corr, *given)))
+        if not fixes:
+            return False
+        reason = next((r[2] for e in given if not (r := self._accepts(e))[0]), "")
+        self._ask_anew(pending_id, question, fixes[:3], event=given[0], reason=reason)
+        return True
+
     def _hands_early(self, pending_id: int, events: Sequence[Mapping[str, Any]],
                      stated: bool) -> bool:
         """Whether hands a person gives (``stated``: typed in or confirmed) while the log says
@@ -3043,6 +3090,7 @@ class Questions(TableLog):
             events = self._reshown(events)
         if self._hand_short(pending_id, events) \
                 or self._hand_clashes(pending_id, events, stated) \
+                or self._plays_clash(pending_id, events, stated) \
                 or self._hands_early(pending_id, events, stated):
             return []
         held = self.pending.pop(pending_id)
@@ -3240,6 +3288,13 @@ def _short_hand_question(hand: Mapping[str, Any]) -> str:
     """The question put about a hand shown a card short (`Questions._missed_by`)."""
     shown = " ".join(pretty_cards([str(c) for c in hand.get("cards") or []]))
     return f"{hand.get('player')}'s hand {shown} is a card short: which card was not seen?"
+
+
+def _plays_of(plays: Sequence[Mapping[str, Any]]) -> str:
+    """Plays as people read them: "Dee's K♣, Dee's 2♥"."""
+    return ", ".join(f"{p.get('player')}'s " + " ".join(pretty_cards(
+        [str(c) for c in ([p["card"]] if "card" in p else p.get("cards") or [])]))
+        for p in plays)
 
 
 def _early_hands_question(shown: Sequence[str], out: Sequence[str]) -> str:
