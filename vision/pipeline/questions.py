@@ -1197,40 +1197,45 @@ class Questions(TableLog):
         by another player earlier this round, makes the table refuse: that earlier card was
         misread (a card it is easily taken for, or one easily taken for it, neither played
         nor shown), corrected where the log then accepts the move ("Ann's K♣ was K♠").
-        ``read``: the log's events and their replay, where the caller has them."""
+        ``read``: the log's events and their replay, where the caller has them. At most
+        three (`_lines_misread`)."""
+        return self._lines_misread([event], read)[:3]
+
+    def _lines_misread(self, given: Sequence[dict[str, Any]],
+                       read: tuple[Sequence[Event], Replay] | None = None) -> list[Answer]:
+        """`_earlier_misread` for the moves ``given``, logged in order: each line of another
+        player's this round that holds a card of theirs, that card corrected to one easily
+        taken for it that nobody played or shows, where the log then takes the line and the
+        moves with no more errors or rules broken; the correction, then the moves."""
         from companion.events import apply_corrections
 
-        cards = [str(c) for c in event.get("cards") or []]
+        mine = {str(c) for e in given for c in ([e["card"]] if "card" in e
+                                                else e.get("cards") or [])}
         if read is None:
             logged = read_log(self.log.path).events
             read = (logged, replay(logged))
-        events, base = read
-        resolved, _ = apply_corrections(events)
+        resolved, _ = apply_corrections(read[0])
         start = max((e.line for e in resolved if e.kind in NEW_DEAL), default=0)
-        n = self.log.lines
+        who = {e.get("player") for e in given}
         answers: list[Answer] = []
         for ev in resolved:
             if ev.line <= start or ev.kind not in ("play", "reveal") \
-                    or ev.data.get("player") == event.get("player"):
+                    or ev.get("player") in who:
                 continue
-            earlier = [str(ev.data["card"])] if "card" in ev.data \
+            theirs = [str(ev.data["card"])] if "card" in ev.data \
                 else [str(c) for c in ev.data.get("cards") or []]
-            for card in [c for c in earlier if c in cards]:
+            for card in [c for c in theirs if c in mine]:
                 for was in confusable(card):
-                    if was in cards or self._round_cards.get(was, 0):
+                    if was in mine or self._round_cards.get(was, 0):
                         continue
                     fixed = {**ev.data, "card": was} if "card" in ev.data else \
-                        {**ev.data, "cards": [was if c == card else c for c in earlier]}
+                        {**ev.data, "cards": [was if c == card else c for c in theirs]}
                     corr = {"event": "correct", "line": ev.line, "with": fixed}
-                    after = replay([*events, Event(corr, n + 1), Event(event, n + 2)])
-                    if after.referee is None or base.referee is None \
-                            or len(after.errors) > len(base.errors) \
-                            or len(after.referee.violations) > len(base.referee.violations):
-                        continue
-                    answers.append(Answer(f"{ev.data.get('player')}'s "
-                                          f"{Card.parse(card).pretty()} was "
-                                          f"{Card.parse(was).pretty()}", (corr, event)))
-        return answers[:3]
+                    if self._accepts_after([corr, *given], read):
+                        answers.append(Answer(f"{ev.get('player')}'s "
+                                              f"{Card.parse(card).pretty()} was "
+                                              f"{Card.parse(was).pretty()}", (corr, *given)))
+        return answers
 
     def _own_hand_misread(self, event: Mapping[str, Any]) -> list[Answer]:
         """Answers for cards read in a player's pile once their hand is logged this round,
@@ -1409,38 +1414,13 @@ class Questions(TableLog):
         Bob's J♣ read as K♣ and logged; Dee's K♣ and 2♥, typed in, were logged with the
         error "K♣ was already played by Bob", and the round ended wrong). The same plays given
         again to that question are taken as given."""
-        from companion.events import apply_corrections
-
         if not stated or not events or any(e.get("event") != "play" for e in events):
             return False
         given = [dict(e) for e in events]
-        mine = {str(c) for e in given for c in ([e["card"]] if "card" in e
-                                                else e.get("cards") or [])}
         question = f"Confirm {_plays_of(given)}?"
         if self.pending[pending_id].question == question or self._accepts_all(given):
             return False
-        logged = read_log(self.log.path).events
-        read = (logged, replay(logged))
-        resolved, _ = apply_corrections(logged)
-        start = max((e.line for e in resolved if e.kind in NEW_DEAL), default=0)
-        who = {e.get("player") for e in given}
-        fixes: list[Answer] = []
-        for ev in resolved:
-            if ev.line <= start or ev.kind not in ("play", "reveal") \
-                    or ev.get("player") in who:
-                continue
-            theirs = [str(ev.data["card"])] if "card" in ev.data \
-                else [str(c) for c in ev.data.get("cards") or []]
-            for card in [c for c in theirs if c in mine]:
-                for was in confusable(card):
-                    if was in mine or self._round_cards.get(was, 0):
-                        continue
-                    fixed = {**ev.data, "card": was} if "card" in ev.data else \
-                        {**ev.data, "cards": [was if c == card else c for c in theirs]}
-                    corr = {"event": "correct", "line": ev.line, "with": fixed}
-                    if self._accepts_after([corr, *given], read):
-                        fixes.append(Answer(f"{ev.get('player')}'s {Card.parse(card).pretty()} "
-                                            f"was {Card.parse(was).pretty()}", (corr, *given)))
+        fixes = self._lines_misread(given)
         if not fixes:
             return False
         reason = next((r[2] for e in given if not (r := self._accepts(e))[0]), "")
