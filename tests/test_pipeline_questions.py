@@ -2003,3 +2003,24 @@ def test_a_play_typed_in_again_to_its_clash_question_is_taken_as_given(
     pipe.answer(next(iter(pipe.pending)), typed)
     assert not pipe.pending
     assert read_log(path).events[-1].data == typed[0]
+
+
+def test_a_hand_typed_in_while_a_play_long_before_was_missed_offers_its_places(
+        tmp_path: Path) -> None:
+    """A rendered Pressman round (seed 1307) whose 6♠, led by Ann after her 5♠ well before
+    she goes out, the camera never reads, nor Bob's 10♣ in his hand: his A♠ shown is asked
+    about as a play. The hand a person types in, which the log refuses while Ann holds a
+    card by it, is asked again with the places of Ann's card; naming it logs it in its one
+    place, and the round ends exact."""
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("pressman", 1307, {"6S", "TC"}, tmp_path)
+    [held] = pipe.pending.values()
+    assert pipe.answer(held.id, [{"event": "reveal", "player": "Bob",
+                                  "cards": ["AS", "TC"]}]) == []
+    [held] = pipe.pending.values()
+    assert held.question == ("Bob's hand shown, but Ann still holds a card by the log: which "
+                             "card was not seen?")
+    [pick] = [a for a in held.options if a.label == "Ann: another card, earlier…"]
+    pipe.answer(held.id, picked(pick.events, "6S"))
+    _play_out_exactly(pipe, source, path, visual)

@@ -1463,7 +1463,7 @@ class Questions(TableLog):
                 break
             run.insert(0, ev)
         last = run[0] if run else None
-        shown = hands[str(last.get("player"))] if last is not None else dict(events[0])
+        shown = hands[str(last.get("player") if last is not None else events[0].get("player"))]
         others = tuple(h for h in hands.values() if h is not shown)
         drop = frozenset(ev.line for ev in run[1:])
         showing = [str(c) for h in hands.values() for c in h.get("cards") or []]
