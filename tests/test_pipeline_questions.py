@@ -1935,7 +1935,7 @@ def test_hands_typed_in_while_the_log_says_the_round_goes_on_offer_the_play_miss
     _click_and_play_out(pipe, source, held, "Dee played 2♠ before Dee's 4♥", path, visual)
 
 
-@pytest.mark.parametrize("given", ["clicked", "typed"])
+@pytest.mark.parametrize("given", ["clicked", "typed", "confirmed"])
 def test_cards_of_a_hand_logged_read_right_after_the_game_mend_that_hand(
         tmp_path: Path, given: str) -> None:
     """A rendered Pressman round (seed 2727) whose reader reads two cards of Cy's hand as
@@ -1957,7 +1957,10 @@ def test_cards_of_a_hand_logged_read_right_after_the_game_mend_that_hand(
         return
     [hand] = [{"event": "reveal", "player": "Cy", "cards": list(e["cards"])} for e in visual
               if e["event"] == "reveal" and e["player"] == "Cy"]
-    pipe.answer(held.id, [hand])
+    if given == "typed":
+        pipe.answer(held.id, [hand])
+    else:  # (the window's dialog: the held reading confirmed as the person corrected it)
+        pipe.confirm(held.id, hand)
     assert read_log(path).events[-1].kind == "correct"
     _play_out_exactly(pipe, source, path, visual)
 
@@ -2003,6 +2006,19 @@ def test_a_play_typed_in_again_to_its_clash_question_is_taken_as_given(
     pipe.answer(next(iter(pipe.pending)), typed)
     assert not pipe.pending
     assert read_log(path).events[-1].data == typed[0]
+
+
+def test_a_play_confirmed_as_corrected_that_another_players_line_holds_is_asked_about(
+        tmp_path: Path) -> None:
+    """As above, the play given through the window's dialog (the held reading confirmed as
+    the person corrected it)."""
+    pipe, source, visual, path = _blind_round("michigan-rummy", 1305, set(), tmp_path,
+                                              misread={"JC": "KC"},
+                                              misread_during=(26.5, 28.5))
+    [held] = pipe.pending.values()
+    assert pipe.confirm(held.id, {"event": "play", "player": "Dee", "card": "KC"}) == (0, [])
+    [held] = pipe.pending.values()
+    _click_and_play_out(pipe, source, held, "Bob's K♣ was J♣", path, visual)
 
 
 def test_a_hand_typed_in_while_a_play_long_before_was_missed_offers_its_places(

@@ -3037,18 +3037,30 @@ class Questions(TableLog):
         """A person confirms a held reading (optionally corrected); it is logged now: (its
         line, the announcements). A reading of a card a person has yet to name (`PICK`) is
         refused (ValueError); a hand a card short, or one that clashes with a card another
-        player's line holds, is asked again (`_hand_short`, `_hand_clashes`: (0, []))."""
+        player's line holds, plays that clash so, or hands given while the log says the round
+        goes on, are asked again (`_hand_short`, `_hand_clashes`, `_plays_clash`,
+        `_hands_early`: (0, [])); a hand given for one logged already corrects it
+        (`_reshown`)."""
         if pick_of(event or self.pending[pending_id].event) is not None:
             raise ValueError("name the card first: it was not seen")
         given = [dict(event or self.pending[pending_id].event)]
+        if event is not None:
+            # (a hand given for one logged already corrects it; given as logged: nothing new)
+            given = [dict(e) for e in self._reshown(given)]
+            if not given:
+                del self.pending[pending_id]
+                return 0, []
         if self._hand_short(pending_id, given) or self._hand_clashes(pending_id, given, True) \
+                or self._plays_clash(pending_id, given, True) \
                 or self._hands_early(pending_id, given, True):
             return 0, []
-        held = self.pending.pop(pending_id)
+        self.pending.pop(pending_id)
         out: list[str] = []
         self._flush_script(self.visual_count, out, None)
-        line = self._append(dict(event or held.event), out)
-        self.visual_count += 1
+        line = self._append(given[0], out)
+        if event is None or given[0].get("event") != "correct" \
+                or event.get("event") == "correct":
+            self.visual_count += 1  # (not for a hand logged already, corrected)
         return line, out
 
     def answer(self, pending_id: int, events: Sequence[Mapping[str, Any]]) -> list[str]:
