@@ -591,12 +591,12 @@ class Questions(TableLog):
                 options.append(Answer(f"{player}: another card before this "
                                       f"{Card.parse(read).pretty()}…",
                                       (ev(PICK), ev(read))))
-        if not self._accepts_all([ev(read)]):
+        refused = not self._accepts_all([ev(read)])
+        if refused:
             # A card of this player's hand shown, logged as a card it is easily taken for.
             options[:0] = [a for a in self._own_hand_misread(ev(read))
                            if all(a.events != o.events for o in options)]
-        if kind == "play" and self.game in self.SEVERAL_AT_ONCE \
-                and not self._accepts_all([ev(read)]):
+        if kind == "play" and self.game in self.SEVERAL_AT_ONCE and refused:
             # The last card of a move read in two, the rest logged as a play just before
             # (Great Lakes 3411 at 10% misread: Ann's dump K♠ 9♠ 10♠ J♠ logged as 9♠ 10♠ J♠,
             # her K♠ then "would break a rule").
@@ -605,7 +605,7 @@ class Questions(TableLog):
         skipped = self._skipped(ev(read))
         passed = self._passed_over(ev(read), obs) if kind == "play" else None
         if kind == "play" and read in unplayed and (
-                skipped is not None or passed is not None or not self._accepts_all([ev(read)])):
+                skipped is not None or passed is not None or refused):
             # A card the camera missed: one unseen card played before this one makes the
             # reading fit (a sequence that jumps, 5♣ then 7♣: who played 6♣?; a lead out of
             # turn, 10♥ then 6♠, just after J♥ was read: who played J♥?).
@@ -1237,6 +1237,13 @@ class Questions(TableLog):
                                               f"{Card.parse(was).pretty()}", (corr, *given)))
         return answers
 
+    def _hand_line(self, player: Any) -> tuple[int, dict[str, Any]] | None:
+        """(line, event) of the first hand ``player`` shows logged this round, as corrected
+        (the lines the table notes, `_grouped_in`); None where none is."""
+        return min(((line, ev) for line, ev in self._grouped_in.values()
+                    if ev.get("event") == "reveal" and ev.get("player") == player),
+                   key=lambda le: le[0], default=None)
+
     def _own_hand_misread(self, event: Mapping[str, Any]) -> list[Answer]:
         """Answers for cards read in a player's pile once their hand is logged this round,
         none of them logged: cards of that hand, each read as one easily taken for it (and
@@ -1245,30 +1252,24 @@ class Questions(TableLog):
         "Confirm Cy: 10♠ 2♠?" with nothing to click). The hand logged with each card read in
         the place of one it is easily taken for, where the log takes it ("Cy's 7♠ was 2♠;
         Cy's J♠ was 10♠"); at most three."""
-        from companion.events import apply_corrections
-
         who = event.get("player")
         cards = [str(c) for c in ([event["card"]] if "card" in event
                                   else event.get("cards") or [])]
-        if not cards or any(self._round_cards.get(c, 0) for c in cards):
+        hand = self._hand_line(who)
+        if not cards or any(self._round_cards.get(c, 0) for c in cards) or hand is None:
             return []
-        logged = read_log(self.log.path).events
-        resolved, _ = apply_corrections(logged)
-        start = max((k for k, ev in enumerate(resolved) if ev.kind in NEW_DEAL), default=-1)
-        hand = next((ev for ev in resolved[start + 1:]
-                     if ev.kind == "reveal" and ev.get("player") == who), None)
-        if hand is None:
-            return []
-        shown = [str(c) for c in hand.get("cards") or []]
+        line, data = hand
+        shown = [str(c) for c in data.get("cards") or []]
         taken = [[x for x in confusable(c) if x in shown and x not in cards] for c in cards]
+        logged = read_log(self.log.path).events
         read = (logged, replay(logged))
         answers: list[Answer] = []
         for was in product(*taken):
             if len(set(was)) != len(was):
                 continue
             now = dict(zip(was, cards, strict=True))
-            fixed = {**hand.data, "cards": [now.get(c, c) for c in shown]}
-            corr = {"event": "correct", "line": hand.line, "with": fixed}
+            fixed = {**data, "cards": [now.get(c, c) for c in shown]}
+            corr = {"event": "correct", "line": line, "with": fixed}
             if self._accepts_after([corr], read):
                 answers.append(Answer("; ".join(
                     f"{who}'s {Card.parse(x).pretty()} was {Card.parse(c).pretty()}"
@@ -1388,21 +1389,16 @@ class Questions(TableLog):
         2♠?", the hand typed in was refused, "the game is over"); a hand given as logged is
         left out. ``events`` as they are where not every one is a hand or the log refuses
         the corrections."""
-        from companion.events import apply_corrections
-
         if not events or any(e.get("event") != "reveal" for e in events):
             return events
-        resolved, _ = apply_corrections(read_log(self.log.path).events)
-        start = max((k for k, ev in enumerate(resolved) if ev.kind in NEW_DEAL), default=-1)
-        shown = {ev.get("player"): ev for ev in resolved[start + 1:] if ev.kind == "reveal"}
         out: list[Mapping[str, Any]] = []
         for hand in events:
-            old = shown.get(hand.get("player"))
+            old = self._hand_line(hand.get("player"))
             if old is None or self._accepts(dict(hand))[0]:
                 out.append(hand)
-            elif not _same_hand(old.data, hand):
-                kept = {k: old.data[k] for k in ("t", "confidence") if k in old.data}
-                out.append({"event": "correct", "line": old.line, "with": {**hand, **kept}})
+            elif not _same_hand(old[1], hand):
+                kept = {k: old[1][k] for k in ("t", "confidence") if k in old[1]}
+                out.append({"event": "correct", "line": old[0], "with": {**hand, **kept}})
         return out if out != list(events) and self._accepts_after(out) else events
 
     def _plays_clash(self, pending_id: int, events: Sequence[Mapping[str, Any]],
@@ -3043,7 +3039,8 @@ class Questions(TableLog):
         (`_reshown`)."""
         if pick_of(event or self.pending[pending_id].event) is not None:
             raise ValueError("name the card first: it was not seen")
-        given = [dict(event or self.pending[pending_id].event)]
+        asked = dict(event or self.pending[pending_id].event)
+        given = [asked]
         if event is not None:
             # (a hand given for one logged already corrects it; given as logged: nothing new)
             given = [dict(e) for e in self._reshown(given)]
@@ -3058,17 +3055,18 @@ class Questions(TableLog):
         out: list[str] = []
         self._flush_script(self.visual_count, out, None)
         line = self._append(given[0], out)
-        if event is None or given[0].get("event") != "correct" \
-                or event.get("event") == "correct":
+        if given[0] == asked:
             self.visual_count += 1  # (not for a hand logged already, corrected)
         return line, out
 
     def answer(self, pending_id: int, events: Sequence[Mapping[str, Any]]) -> list[str]:
         """A person answers a held reading with these events (one of its `Answer` s, or
         events they entered); they are logged in order. No events: nothing happened. An
-        answer that `Answer.picks` a card is given with that card named (`picked`). A hand a
-        card short, or one that clashes with another player's line, is asked again instead
-        (`_hand_short`, `_hand_clashes`: no announcements)."""
+        answer that `Answer.picks` a card is given with that card named (`picked`). Events a
+        person states (none of the question's answers) go through the checks `confirm`
+        names: a hand a card short or clashing with another player's line, plays clashing
+        so, or hands given while the log says the round goes on are asked again instead (no
+        announcements); a hand given for one logged already corrects it."""
         if any(pick_of(ev) is not None for ev in events):
             raise ValueError("name the card this answer picks first (results.picked)")
         options = self.pending[pending_id].options
