@@ -15,7 +15,7 @@ from test_pipeline import SCRIPT, SETUP, ScriptedDetector, identity_profile
 
 from calibration.layout import default_zones
 from companion.cards import CARD_CODES, Card
-from companion.events import read_log
+from companion.events import apply_corrections, read_log
 from vision.detections import Detections
 from vision.lookalikes import lookalikes
 from vision.pipeline.questions import Questions
@@ -2019,6 +2019,67 @@ def test_a_play_confirmed_as_corrected_that_another_players_line_holds_is_asked_
     assert pipe.confirm(held.id, {"event": "play", "player": "Dee", "card": "KC"}) == (0, [])
     [held] = pipe.pending.values()
     _click_and_play_out(pipe, source, held, "Bob's K♣ was J♣", path, visual)
+
+
+def test_a_move_typed_in_that_its_players_line_holds_in_part_corrects_that_line(
+        tmp_path: Path) -> None:
+    """A rendered Great Lakes round (seed 1406) whose reader never reads A♦, K♥ and 10♥:
+    Bob's dump Q♠ A♦ K♥ 10♥ is logged as his Q♠ alone, and his J♣ after it is held. The dump
+    a person types in, then the J♣, would be refused as a new line ("Q♠ was already played by
+    Bob"): the Q♠'s line becomes the dump, and the round plays out exactly."""
+    pipe, source, visual, path = _blind_round("great-lakes", 1406, {"AD", "KH", "TH"},
+                                              tmp_path)
+    [held] = pipe.pending.values()
+    assert held.event["card"] == "JC"
+    q_line = max(e.line for e in read_log(path).events)
+    assert read_log(path).events[-1].data["card"] == "QS"
+    dump = {"event": "play", "player": "Bob", "cards": ["QS", "AD", "KH", "TH"]}
+    pipe.answer(held.id, [dump, {"event": "play", "player": "Bob", "card": "JC"}])
+    assert not pipe.pending and not pipe.errors
+    fix = read_log(path).events[q_line].data
+    assert fix["event"] == "correct" and fix["line"] == q_line
+    assert fix["with"]["cards"] == dump["cards"] and fix["with"]["t"] == 9.0
+    _play_out_exactly(pipe, source, path, visual)
+
+
+def test_a_play_typed_in_that_fits_only_before_the_last_play_is_logged_there(
+        tmp_path: Path) -> None:
+    """A rendered Michigan round (seed 1400) whose reader never reads Bob's Q♠ and reads his
+    A♠ as 9♥ as it lands: Dee's K♠ is logged, and the 9♥ held ("9♥ was played by Bob
+    already"). A person types in "Bob played Q♠, then A♠": appended, the Q♠ would follow
+    the K♠ out of its sequence. Where it came is asked, the place it fits offered first
+    and the plays as given last; given again, they are taken as given."""
+    pipe, source, visual, path = _blind_round("michigan-rummy", 1400, {"QS"}, tmp_path,
+                                              misread={"AS": "9H"},
+                                              misread_during=(21.5, 23.5))
+    [held] = pipe.pending.values()
+    assert held.event["cards"] == ["9H"]
+    typed = [{"event": "play", "player": "Bob", "card": "QS"},
+             {"event": "play", "player": "Bob", "card": "AS"}]
+    assert pipe.answer(held.id, typed) == []
+    [held] = pipe.pending.values()
+    assert held.question == "Where did Bob play Q♠?"
+    assert [a.label for a in held.options] == [
+        "Bob played Q♠ before Dee's K♠", "Bob played Q♠ after Dee's K♠, as given"]
+    assert tuple(held.options[-1].events) == tuple(typed)
+    [placed] = [a for a in held.options if a.label == "Bob played Q♠ before Dee's K♠"]
+    pipe.answer(held.id, list(placed.events))
+    resolved, _ = apply_corrections(read_log(path).events)
+    assert [(e.get("player"), e.get("card")) for e in resolved[-3:]] == [
+        ("Bob", "QS"), ("Dee", "KS"), ("Bob", "AS")]
+    _play_out_exactly(pipe, source, path, visual)
+
+
+def test_a_play_typed_in_again_to_where_it_came_is_taken_as_given(tmp_path: Path) -> None:
+    pipe, _source, _visual, path = _blind_round("michigan-rummy", 1400, {"QS"}, tmp_path,
+                                                misread={"AS": "9H"},
+                                                misread_during=(21.5, 23.5))
+    typed = [{"event": "play", "player": "Bob", "card": "QS"},
+             {"event": "play", "player": "Bob", "card": "AS"}]
+    pipe.answer(next(iter(pipe.pending)), typed)
+    pipe.answer(next(iter(pipe.pending)), typed)
+    assert not pipe.pending
+    assert [e.data for e in read_log(path).events[-2:]] == typed
 
 
 def test_a_hand_typed_in_while_a_play_long_before_was_missed_offers_its_places(

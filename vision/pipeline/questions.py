@@ -1401,6 +1401,37 @@ class Questions(TableLog):
                 out.append({"event": "correct", "line": old[0], "with": {**hand, **kept}})
         return out if out != list(events) and self._accepts_after(out) else events
 
+    def _read_in_pieces(self, events: Sequence[Mapping[str, Any]]
+                        ) -> Sequence[Mapping[str, Any]]:
+        """Plays a person gives where each move of several cards whose player's lines this
+        round hold some of its cards already, every such line a piece of it (its cards all
+        the move's), is that move read in pieces: the first piece's line corrected to the
+        move, the others withdrawn (held-out tigullio deck, Great Lakes 1406: Bob's dump Q♠
+        A♦ K♥ 10♥ logged as his Q♠ and, apart, his A♦; typed in to the question about his Q♣
+        read as Q♠, the dump was refused, "Q♠ was already played by Bob", and the round ended
+        wrong in silence). ``events`` as they are where the log takes them as given, or
+        refuses the corrections."""
+        moves = [dict(e) for e in events]
+        if not any(e.get("event") == "play" and len(e.get("cards") or []) > 1 for e in moves) \
+                or self._accepts_all(moves):
+            return events
+        out: list[Mapping[str, Any]] = []
+        for move in moves:
+            cards = {str(c) for c in move.get("cards") or []}
+            pieces = sorted({found[0]: found for c in cards
+                             for found in (self._line_of.get(c), self._grouped_in.get(c))
+                             if found is not None}.values(), key=lambda le: le[0])
+            if move.get("event") != "play" or len(cards) < 2 or not pieces or any(
+                    ev.get("event") != "play" or ev.get("player") != move.get("player")
+                    or not set(_cards_of(ev)) <= cards for _, ev in pieces):
+                out.append(move)
+                continue
+            kept = {k: pieces[0][1][k] for k in ("t", "confidence") if k in pieces[0][1]}
+            out.append({"event": "correct", "line": pieces[0][0], "with": {**move, **kept}})
+            out.extend({"event": "correct", "line": line, "with": None}
+                       for line, _ in pieces[1:])
+        return out if out != moves and self._accepts_after(out) else events
+
     def _plays_clash(self, pending_id: int, events: Sequence[Mapping[str, Any]],
                      stated: bool) -> bool:
         """Whether plays a person gives (``stated``), which the log would refuse for a card
@@ -1422,6 +1453,51 @@ class Questions(TableLog):
         reason = next((r[2] for e in given if not (r := self._accepts(e))[0]), "")
         self._ask_anew(pending_id, question, fixes[:3], event=given[0], reason=reason)
         return True
+
+    #: `_placed_earlier`: how many of this round's last plays a play a person gives may
+    #: have come before.
+    GIVEN_BACK = 3
+
+    def _placed_earlier(self, pending_id: int, events: Sequence[Mapping[str, Any]],
+                        stated: bool) -> Sequence[Mapping[str, Any]] | None:
+        """Plays a person gives (``stated``) that the log would refuse or take as breaking a
+        rule where they come last, but takes with no rule broken with the first of them
+        played before one of the round's last `GIVEN_BACK` plays, are asked again: where
+        ("Where did Bob play Q♠? — Bob played Q♠ before Dee's K♠ / … / Bob played Q♠ after
+        Dee's K♠, as given"; None). Held-out tigullio deck, Michigan 1400: Bob's Q♠ never
+        read, Dee's K♠ after it logged; asked about Bob's A♠, read as 9♥, a person typed "Bob
+        played Q♠, then A♠", and the Q♠ was logged after the K♠, out of its sequence, the
+        round then wrong once answered. A person who gave the plays never said where they
+        came, and a play out of its sequence may have been made: the table asks. ``events``
+        as they are where no such place is (or the same plays are given again to that
+        question)."""
+        if not stated or not events or any(e.get("event") != "play" for e in events):
+            return events
+        given = [dict(e) for e in events]
+        first = given[0]
+        question = f"Where did {first.get('player')} play " \
+            f"{' '.join(pretty_cards(_cards_of(first)))}?"
+        if self.pending[pending_id].question == question or self._accepts_all(given):
+            return events
+        logged = read_log(self.log.path).events
+        read = (logged, replay(logged))
+        plays = dict(self._line_of.values())
+        what = " ".join(pretty_cards(_cards_of(first)))
+        places: list[Answer] = []
+        for line in sorted(plays)[:-self.GIVEN_BACK - 1:-1]:
+            moved = self._played_before(first, line, logged)
+            if moved is not None and self._accepts_after([*moved, *given[1:]], read):
+                places.append(Answer(f"{first.get('player')} played {what} before "
+                                     f"{_plays_of([plays[line]])}", (*moved, *given[1:])))
+        if not places:
+            return events
+        if plays:
+            places.append(Answer(f"{first.get('player')} played {what} after "
+                                 f"{_plays_of([plays[max(plays)]])}, as given", tuple(given)))
+        reason = next((r[2] for e in given if not (r := self._accepts(e))[0]),
+                      "it would break a rule")
+        self._ask_anew(pending_id, question, places, event=first, reason=reason)
+        return None
 
     def _hands_early(self, pending_id: int, events: Sequence[Mapping[str, Any]],
                      stated: bool) -> bool:
@@ -3036,28 +3112,30 @@ class Questions(TableLog):
         player's line holds, plays that clash so, or hands given while the log says the round
         goes on, are asked again (`_hand_short`, `_hand_clashes`, `_plays_clash`,
         `_hands_early`: (0, [])); a hand given for one logged already corrects it
-        (`_reshown`)."""
+        (`_reshown`), and a move given whose player's lines hold it in pieces becomes the
+        first of them (`_read_in_pieces`)."""
         if pick_of(event or self.pending[pending_id].event) is not None:
             raise ValueError("name the card first: it was not seen")
         asked = dict(event or self.pending[pending_id].event)
         given = [asked]
         if event is not None:
             # (a hand given for one logged already corrects it; given as logged: nothing new)
-            given = [dict(e) for e in self._reshown(given)]
+            given = [dict(e) for e in self._read_in_pieces(self._reshown(given))]
             if not given:
                 del self.pending[pending_id]
                 return 0, []
         if self._hand_short(pending_id, given) or self._hand_clashes(pending_id, given, True) \
                 or self._plays_clash(pending_id, given, True) \
-                or self._hands_early(pending_id, given, True):
+                or self._hands_early(pending_id, given, True) \
+                or (placed := self._placed_earlier(pending_id, given, event is not None)) is None:
             return 0, []
         self.pending.pop(pending_id)
         out: list[str] = []
         self._flush_script(self.visual_count, out, None)
-        line = self._append(given[0], out)
-        if given[0] == asked:
-            self.visual_count += 1  # (not for a hand logged already, corrected)
-        return line, out
+        lines = [self._append(ev, out) for ev in placed]
+        # (a line, not a correction of lines logged already: a hand or move given anew)
+        self.visual_count += sum(ev.get("event") in ("play", "reveal", "trump") for ev in placed)
+        return lines[0], out
 
     def answer(self, pending_id: int, events: Sequence[Mapping[str, Any]]) -> list[str]:
         """A person answers a held reading with these events (one of its `Answer` s, or
@@ -3066,7 +3144,8 @@ class Questions(TableLog):
         person states (none of the question's answers) go through the checks `confirm`
         names: a hand a card short or clashing with another player's line, plays clashing
         so, or hands given while the log says the round goes on are asked again instead (no
-        announcements); a hand given for one logged already corrects it."""
+        announcements); a hand given for one logged already corrects it, and a move given
+        that its player's lines hold in pieces is logged as those lines corrected."""
         if any(pick_of(ev) is not None for ev in events):
             raise ValueError("name the card this answer picks first (results.picked)")
         options = self.pending[pending_id].options
@@ -3077,12 +3156,14 @@ class Questions(TableLog):
             events = options[0].events
         stated = all(list(a.events) != list(events) for a in options)
         if stated:
-            events = self._reshown(events)
+            events = self._read_in_pieces(self._reshown(events))
         if self._hand_short(pending_id, events) \
                 or self._hand_clashes(pending_id, events, stated) \
                 or self._plays_clash(pending_id, events, stated) \
-                or self._hands_early(pending_id, events, stated):
+                or self._hands_early(pending_id, events, stated) \
+                or (placed := self._placed_earlier(pending_id, events, stated)) is None:
             return []
+        events = placed
         held = self.pending.pop(pending_id)
         out: list[str] = []
         self._flush_script(self.visual_count, out, None)
@@ -3278,6 +3359,12 @@ def _short_hand_question(hand: Mapping[str, Any]) -> str:
     """The question put about a hand shown a card short (`Questions._missed_by`)."""
     shown = " ".join(pretty_cards([str(c) for c in hand.get("cards") or []]))
     return f"{hand.get('player')}'s hand {shown} is a card short: which card was not seen?"
+
+
+def _cards_of(event: Mapping[str, Any]) -> list[str]:
+    """The cards of a play or hand ``event``: its one ``card`` or its ``cards``."""
+    return [str(event["card"])] if "card" in event else [str(c) for c in
+                                                         event.get("cards") or []]
 
 
 def _plays_of(plays: Sequence[Mapping[str, Any]]) -> str:
