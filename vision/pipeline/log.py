@@ -43,6 +43,13 @@ def pretty_cards(codes: Sequence[str]) -> list[str]:
     return [Card.parse(c).pretty() for c in codes]
 
 
+def cards_of(event: Mapping[str, Any]) -> list[str]:
+    """The cards of a play or hand ``event`` (its data): its one ``card`` or its
+    ``cards``."""
+    return [str(event["card"])] if "card" in event \
+        else [str(c) for c in event.get("cards") or []]
+
+
 #: Games where one move may lay several cards in a pile (a Great Lakes dump, GL-3 and GL-4;
 #: every Wanagan lay is a hand shown). Elsewhere a move is one card.
 MOVES_OF_SEVERAL = frozenset({"great-lakes", "wanagan"})
@@ -148,9 +155,9 @@ class TableLog:
             player = str(ev.get("player"))
             players: list[str] = getattr(self, "players", [])
             seat = players.index(player) if player in players else None
-            for c in ([ev["card"]] if "card" in ev else list(ev.get("cards") or [])):
-                self._round_cards[str(c)] = self._round_cards.get(str(c), 0) + 1
-                self._played_by[str(c)] = seat
+            for c in cards_of(ev):
+                self._round_cards[c] = self._round_cards.get(c, 0) + 1
+                self._played_by[c] = seat
 
     def _note_line(self, line: int, data: dict[str, Any]) -> None:
         """Remember the line that logged each card of ``data`` this round: a single-card play

@@ -21,7 +21,15 @@ from companion.referee import Replay, replay
 from vision.detections import Detections
 from vision.lookalikes import alike, confusable, either_alike, lookalikes
 from vision.pipeline.changes import ZoneChanges
-from vision.pipeline.log import NEW_DEAL, REFUSED, TableLog, comes_next, pretty_cards, stamp
+from vision.pipeline.log import (
+    NEW_DEAL,
+    REFUSED,
+    TableLog,
+    cards_of,
+    comes_next,
+    pretty_cards,
+    stamp,
+)
 from vision.pipeline.results import (
     EARLIER,
     PICK,
@@ -1209,8 +1217,7 @@ class Questions(TableLog):
         moves with no more errors or rules broken; the correction, then the moves."""
         from companion.events import apply_corrections
 
-        mine = {str(c) for e in given for c in ([e["card"]] if "card" in e
-                                                else e.get("cards") or [])}
+        mine = {c for e in given for c in cards_of(e)}
         if read is None:
             logged = read_log(self.log.path).events
             read = (logged, replay(logged))
@@ -1222,8 +1229,7 @@ class Questions(TableLog):
             if ev.line <= start or ev.kind not in ("play", "reveal") \
                     or ev.get("player") in who:
                 continue
-            theirs = [str(ev.data["card"])] if "card" in ev.data \
-                else [str(c) for c in ev.data.get("cards") or []]
+            theirs = cards_of(ev.data)
             for card in [c for c in theirs if c in mine]:
                 for was in confusable(card):
                     if was in mine or self._round_cards.get(was, 0):
@@ -1253,8 +1259,7 @@ class Questions(TableLog):
         the place of one it is easily taken for, where the log takes it ("Cy's 7♠ was 2♠;
         Cy's J♠ was 10♠"); at most three."""
         who = event.get("player")
-        cards = [str(c) for c in ([event["card"]] if "card" in event
-                                  else event.get("cards") or [])]
+        cards = cards_of(event)
         hand = self._hand_line(who)
         if not cards or any(self._round_cards.get(c, 0) for c in cards) or hand is None:
             return []
@@ -1423,7 +1428,7 @@ class Questions(TableLog):
                              if found is not None}.values(), key=lambda le: le[0])
             if move.get("event") != "play" or len(cards) < 2 or not pieces or any(
                     ev.get("event") != "play" or ev.get("player") != move.get("player")
-                    or not set(_cards_of(ev)) <= cards for _, ev in pieces):
+                    or not set(cards_of(ev)) <= cards for _, ev in pieces):
                 out.append(move)
                 continue
             kept = {k: pieces[0][1][k] for k in ("t", "confidence") if k in pieces[0][1]}
@@ -1475,14 +1480,13 @@ class Questions(TableLog):
             return events
         given = [dict(e) for e in events]
         first = given[0]
-        question = f"Where did {first.get('player')} play " \
-            f"{' '.join(pretty_cards(_cards_of(first)))}?"
+        what = " ".join(pretty_cards(cards_of(first)))
+        question = f"Where did {first.get('player')} play {what}?"
         if self.pending[pending_id].question == question or self._accepts_all(given):
             return events
         logged = read_log(self.log.path).events
         read = (logged, replay(logged))
         plays = dict(self._line_of.values())
-        what = " ".join(pretty_cards(_cards_of(first)))
         places: list[Answer] = []
         for line in sorted(plays)[:-self.GIVEN_BACK - 1:-1]:
             moved = self._played_before(first, line, logged)
@@ -1527,8 +1531,7 @@ class Questions(TableLog):
         start = max((k for k, ev in enumerate(resolved) if ev.kind in NEW_DEAL), default=-1)
         run: list[Event] = []  # (the plays logged last that are cards of the hands given)
         for ev in reversed(resolved[start + 1:]):
-            cards = [str(c) for c in ([ev.get("card")] if "card" in ev.data
-                                      else list(ev.get("cards") or []))]
+            cards = cards_of(ev.data)
             hand = hands.get(str(ev.get("player")), {})
             if ev.kind != "play" or not cards \
                     or not set(cards) <= {str(c) for c in hand.get("cards") or []}:
@@ -2187,8 +2190,7 @@ class Questions(TableLog):
             """The last ``k`` plays of the run as one hand shown: (its first play, the
             other plays' lines, its cards, the hand)."""
             first, *rest = run[-k:]
-            cards = [str(c) for ev in (first, *rest) for c in (
-                [ev.get("card")] if "card" in ev.data else list(ev.get("cards") or []))]
+            cards = [c for ev in (first, *rest) for c in cards_of(ev.data)]
             shown = {"event": "reveal", "player": player, "cards": cards,
                      **{key: first.data[key] for key in ("t", "confidence")
                         if key in first.data}}
@@ -3257,8 +3259,7 @@ class Questions(TableLog):
         logged: set[str] = set()
         for ev in events:
             for item in [ev, ev.get("with") or {}] if ev.get("event") == "correct" else [ev]:
-                logged.update(str(c) for c in ([item["card"]] if "card" in item
-                                               else list(item.get("cards") or [])))
+                logged.update(cards_of(item))
         obs = held.observation
         for card, (x, y) in zip(obs.cards, obs.positions, strict=False):
             if card not in logged:
@@ -3361,17 +3362,10 @@ def _short_hand_question(hand: Mapping[str, Any]) -> str:
     return f"{hand.get('player')}'s hand {shown} is a card short: which card was not seen?"
 
 
-def _cards_of(event: Mapping[str, Any]) -> list[str]:
-    """The cards of a play or hand ``event``: its one ``card`` or its ``cards``."""
-    return [str(event["card"])] if "card" in event else [str(c) for c in
-                                                         event.get("cards") or []]
-
-
 def _plays_of(plays: Sequence[Mapping[str, Any]]) -> str:
     """Plays as people read them: "Dee's K♣, Dee's 2♥"."""
-    return ", ".join(f"{p.get('player')}'s " + " ".join(pretty_cards(
-        [str(c) for c in ([p["card"]] if "card" in p else p.get("cards") or [])]))
-        for p in plays)
+    return ", ".join(f"{p.get('player')}'s " + " ".join(pretty_cards(cards_of(p)))
+                     for p in plays)
 
 
 def _early_hands_question(shown: Sequence[str], out: Sequence[str]) -> str:
