@@ -631,13 +631,14 @@ def _blind_round(game: str, seed: int, unread: set[str], tmp_path: Path,
                  until_asked: bool = True,
                  glimpse: tuple[float, float] | None = None,
                  misread: Mapping[str, str] | None = None,
-                 misread_during: tuple[float, float] = (0.0, float("inf"))
+                 misread_during: tuple[float, float] = (0.0, float("inf")),
+                 late: Mapping[str, float] | None = None
                  ) -> tuple[Any, ...]:
     """A rendered round read by a reader that never reads the ``unread`` cards (but in the
-    frames of the ``glimpse`` seconds) and reads each card of ``misread`` as the card it
-    maps to (in the frames of the ``misread_during`` seconds), run until the first question
-    (``until_asked``; else not run): (pipeline, its frame source, the round's visual truth,
-    the log's path)."""
+    frames of the ``glimpse`` seconds), reads each card of ``late`` only from the second it
+    maps to, and reads each card of ``misread`` as the card it maps to (in the frames of the
+    ``misread_during`` seconds), run until the first question (``until_asked``; else not
+    run): (pipeline, its frame source, the round's visual truth, the log's path)."""
     from vision.render.demo import RenderedSource, simulated_round
     from vision.render.plan import RenderConfig
     from vision.render.table import TableVideo
@@ -653,7 +654,8 @@ def _blind_round(game: str, seed: int, unread: set[str], tmp_path: Path,
             dets = truth.detect(frame)
             t = source.last.t if source.last is not None else 0.0
             seen = glimpse is not None and glimpse[0] <= t <= glimpse[1]
-            keep = np.array([seen or name not in unread for name, _b, _s in dets], bool)
+            keep = np.array([(seen or name not in unread) and t >= (late or {}).get(name, 0.0)
+                             for name, _b, _s in dets], bool)
             wrong = (misread or {}) if misread_during[0] <= t <= misread_during[1] else {}
             ids = np.array([dets.names.index(wrong.get(name, name))
                             for name, _b, _s in dets], np.int64).reshape(-1)
@@ -2080,6 +2082,33 @@ def test_a_play_typed_in_again_to_where_it_came_is_taken_as_given(tmp_path: Path
     pipe.answer(next(iter(pipe.pending)), typed)
     assert not pipe.pending
     assert [e.data for e in read_log(path).events[-2:]] == typed
+
+
+def test_a_last_card_read_after_the_next_hand_shown_makes_that_line_a_hand(
+        tmp_path: Path) -> None:
+    """A rendered Great Lakes round (seed 1301) whose reader reads Dee's K♥, her last card,
+    only once Ann has shown her hand, and reads that hand as its A♥ alone: the A♥ is logged
+    as Ann's play, and the K♥ then would break a rule. One answer puts the K♥ in the A♥'s
+    line, which ends the round, and the A♥ is read afresh as Ann's hand, a hand short of
+    four cards, which a person then gives."""
+    pipe, source, visual, path = _blind_round("great-lakes", 1301, {"2D", "8D", "QH", "TH"},
+                                              tmp_path, late={"KH": 35.1})
+    [held] = pipe.pending.values()
+    assert held.event["card"] == "KH"
+    label = "Dee played K♥ last; Ann's A♥ was a hand shown"
+    assert label in [a.label for a in held.options]
+    [late_card] = [a for a in held.options if a.label == label]
+    assert late_card.reread == ("AH",)
+    pipe.answer(held.id, list(late_card.events))
+    while not pipe.pending and (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    [held] = pipe.pending.values()
+    assert held.event == {"event": "reveal", "player": "Ann", "cards": ["AH"], "t": 35.0,
+                          "confidence": held.event["confidence"]}
+    assert "Ann holds 5 cards" in held.reason
+    pipe.answer(held.id, [{"event": "reveal", "player": "Ann",
+                           "cards": ["2D", "8D", "TH", "QH", "AH"]}])
+    _play_out_exactly(pipe, source, path, visual)
 
 
 def test_a_hand_typed_in_while_a_play_long_before_was_missed_offers_its_places(

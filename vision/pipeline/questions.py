@@ -569,8 +569,10 @@ class Questions(TableLog):
         if kind == "play" and not (read in unplayed and self._accepts_all([ev(read)])
                                    and self._skipped(ev(read)) is None):
             earlier = self._misread_before(ev(read))
-            options[:0] = [*earlier, *(self._came_before(ev(read), obs)
+            options[:0] = [*earlier, *(self._last_card_late(ev(read), obs)
                                        if read in unplayed else []),
+                           *(self._came_before(ev(read), obs)
+                             if read in unplayed else []),
                            *(self._read_late(ev(read), obs) if read in unplayed else [])]
             if read in unplayed:
                 options[len(earlier):len(earlier)] = [
@@ -961,6 +963,44 @@ class Questions(TableLog):
             return []
         return [Answer(f"{Card.parse(event['card']).pretty()}, then "
                        f"{Card.parse(last_card).pretty()}", (corr, again))]
+
+    #: `_last_card_late`: a play read at most this many seconds after the line logged last
+    #: may have been laid before it.
+    LATE_BY = 2.5
+
+    def _last_card_late(self, event: dict[str, Any], obs: Observation) -> list[Answer]:
+        """The answer where ``event`` 's card, the last card its player holds by the log, was
+        played before the single card logged last, another player's, and read only after it:
+        the round then ended, so that card was that player's hand shown (or a card of it).
+        The last line becomes this play and the card is shown as that hand, where the log
+        then takes both; where it takes the play alone and ends the round, the card is read
+        afresh as a hand (`Answer.reread`), to be asked as one a card short (held-out tigullio
+        deck, Great Lakes 1301: Dee's K♥, her last card, read only once Ann had shown her
+        hand, which was read as its A♥ alone and logged as her play; the K♥ then "would break
+        a rule", and "K♥" logged it after the A♥, the round wrong in silence)."""
+        ref, latest = self.referee, self._last_play()
+        player = event.get("player")
+        if ref is None or event.get("event") != "play" or "card" not in event \
+                or latest is None or _holds(ref, str(player)) != 1:
+            return []
+        card, line, last = latest
+        if line != self.log.lines or last.get("player") == player \
+                or float(last.get("t", -math.inf)) < obs.t_still - self.LATE_BY:
+            return []
+        corr = {"event": "correct", "line": line, "with": dict(event)}
+        hand: dict[str, Any] = {"event": "reveal", "player": last.get("player"),
+                                "cards": [card],
+                                **{k: last[k] for k in ("t", "confidence") if k in last}}
+        label = (f"{player} played {Card.parse(str(event['card'])).pretty()} last; "
+                 f"{last.get('player')}'s {Card.parse(card).pretty()} was a hand shown")
+        if self._accepts_after([corr, hand]):
+            return [Answer(label, (corr, hand))]
+        logged = read_log(self.log.path).events
+        after = replay([*logged, Event(corr, self.log.lines + 1)])
+        if after.referee is None or "reveal" not in (after.referee.expects() or ()) \
+                or not self._accepts_after([corr], (logged, replay(logged))):
+            return []
+        return [Answer(label, (corr,), reread=(card,))]
 
     def _laid_on_before(self, event: dict[str, Any], under: str, obs: Observation
                         ) -> list[Answer]:
@@ -3169,6 +3209,9 @@ class Questions(TableLog):
         held = self.pending.pop(pending_id)
         out: list[str] = []
         self._flush_script(self.visual_count, out, None)
+        afresh = {card: (spot, line[1])
+                  for a in options if list(a.events) == list(events) for card in a.reread
+                  if (spot := self._spot_of.get(card)) and (line := self._logged(card))}
         again = any(a.again and list(a.events) == list(events) for a in options)
         if not again:
             self._disown(held, events)
@@ -3194,9 +3237,27 @@ class Questions(TableLog):
             self._append(ev, out)
             if ev.get("event") in ("play", "reveal", "trump"):
                 self.visual_count += 1
+        for card, (spot, was) in afresh.items():
+            # (a hand shown read as a play: read afresh, now that the round is over)
+            self._waiting.insert(0, self._read_afresh(card, spot, was))
         if again:
             self._waiting.insert(0, obs)  # placed anew now that the log fits it
         return out
+
+    def _read_afresh(self, card: str, spot: tuple[float, float], logged: Mapping[str, Any]
+                     ) -> Observation:
+        """``card``, lying at ``spot`` since it was ``logged`` (a line the log no longer
+        holds), as the camera's reading of it settled then, for the table to place anew."""
+        zone = int(self.tracker.zone_of(np.array([spot]))[0])
+        seat = self.players.index(str(logged.get("player"))) \
+            if logged.get("player") in self.players else None
+        t_still = float(logged.get("t", self.tracker.t))
+        return Observation(
+            zone=zone, zone_name=self.profile.zones[zone].name if zone >= 0 else "",
+            kind=self.profile.zones[zone].kind if zone >= 0 else "pile", seat=seat,
+            cards=[card], confidence=float(logged.get("confidence", 1.0)), t=self.tracker.t,
+            t_still=t_still, positions=[spot],
+            votes=[self.tracker.votes_at(*spot, t_still - 1e-6) or {card: 1}])
 
     def _looked_beside(self, zone: int, hand: Mapping[str, Any]) -> set[str]:
         """The cards the second look read in ``zone`` beyond those of the hand shown there

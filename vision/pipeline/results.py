@@ -64,6 +64,10 @@ class Answer:
     #: answers that put a card of that player in each place where one fits; once the card
     #: is named, those of that card are logged (one) or offered (several).
     places: tuple[Answer, ...] = ()
+    #: Cards of lines the answer's corrections take out of the log that still lie shown on
+    #: the table: the camera reads them afresh (a hand shown read as a play, before the
+    #: play a person now places before it ended the round; `Questions._last_card_late`).
+    reread: tuple[str, ...] = ()
 
     @property
     def picks(self) -> str | None:
