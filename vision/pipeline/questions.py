@@ -3151,9 +3151,10 @@ class Questions(TableLog):
         """A person confirms a held reading (optionally corrected); it is logged now: (its
         line, the announcements). A reading of a card a person has yet to name (`PICK`) is
         refused (ValueError); a hand a card short, or one that clashes with a card another
-        player's line holds, plays that clash so, or hands given while the log says the round
-        goes on, are asked again (`_hand_short`, `_hand_clashes`, `_plays_clash`,
-        `_hands_early`: (0, [])); a hand given for one logged already corrects it
+        player's line holds, plays that clash so, hands given while the log says the round
+        goes on, or plays that fit with no rule broken only before one of the last plays, are
+        asked again (`_hand_short`, `_hand_clashes`, `_plays_clash`, `_hands_early`,
+        `_placed_earlier`: (0, [])); a hand given for one logged already corrects it
         (`_reshown`), and a move given whose player's lines hold it in pieces becomes the
         first of them (`_read_in_pieces`)."""
         if pick_of(event or self.pending[pending_id].event) is not None:
@@ -3185,9 +3186,11 @@ class Questions(TableLog):
         answer that `Answer.picks` a card is given with that card named (`picked`). Events a
         person states (none of the question's answers) go through the checks `confirm`
         names: a hand a card short or clashing with another player's line, plays clashing
-        so, or hands given while the log says the round goes on are asked again instead (no
-        announcements); a hand given for one logged already corrects it, and a move given
-        that its player's lines hold in pieces is logged as those lines corrected."""
+        so, hands given while the log says the round goes on, or plays that fit only
+        earlier are asked again instead (no announcements); a hand given for one logged
+        already corrects it, and a move given that its player's lines hold in pieces is
+        logged as those lines corrected. An answer's `Answer.reread` cards are placed anew
+        as the camera read them."""
         if any(pick_of(ev) is not None for ev in events):
             raise ValueError("name the card this answer picks first (results.picked)")
         options = self.pending[pending_id].options
