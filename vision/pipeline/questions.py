@@ -620,9 +620,10 @@ class Questions(TableLog):
             # reading fit (a sequence that jumps, 5♣ then 7♣: who played 6♣?; a lead out of
             # turn, 10♥ then 6♠, just after J♥ was read: who played J♥?).
             # The reading's own answers follow the missed card's, named as such.
-            others = [Answer(f"nobody ({a.label} as read)" if a.events == (ev(read),)
-                             else f"it was {a.label}" if a.card else a.label, a.events,
-                             a.card) for a in options]
+            others = [replace(a, label=f"nobody ({a.label} as read)"
+                              if a.events == (ev(read),)
+                              else f"it was {a.label}" if a.card else a.label)
+                      for a in options]
             due = self._trick_turn(player)
             if due is not None:
                 cands = self._due_cards(due, read, unplayed, ev)
@@ -1535,9 +1536,10 @@ class Questions(TableLog):
                                      f"{_plays_of([plays[line]])}", (*moved, *given[1:])))
         if not places:
             return events
-        if plays:
-            places.append(Answer(f"{first.get('player')} played {what} after "
-                                 f"{_plays_of([plays[max(plays)]])}, as given", tuple(given)))
+        last = max((le for le in [*self._line_of.values(), *self._grouped_in.values()]
+                    if le[1].get("event") == "play"), key=lambda le: le[0])
+        places.append(Answer(f"{first.get('player')} played {what} after "
+                             f"{_plays_of([last[1]])}, as given", tuple(given)))
         reason = next((r[2] for e in given if not (r := self._accepts(e))[0]),
                       "it would break a rule")
         self._ask_anew(pending_id, question, places, event=first, reason=reason)
@@ -3170,7 +3172,9 @@ class Questions(TableLog):
         if self._hand_short(pending_id, given) or self._hand_clashes(pending_id, given, True) \
                 or self._plays_clash(pending_id, given, True) \
                 or self._hands_early(pending_id, given, True) \
-                or (placed := self._placed_earlier(pending_id, given, event is not None)) is None:
+                or (placed := self._placed_earlier(
+                    pending_id, given, event is not None
+                    and dict(event) != dict(self.pending[pending_id].event))) is None:
             return 0, []
         self.pending.pop(pending_id)
         out: list[str] = []
