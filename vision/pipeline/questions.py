@@ -1525,11 +1525,17 @@ class Questions(TableLog):
         question = f"Where did {first.get('player')} play {what}?"
         if self.pending[pending_id].question == question or self._accepts_all(given):
             return events
+        plays = dict(self._line_of.values())
         logged = read_log(self.log.path).events
         read = (logged, replay(logged))
-        plays = dict(self._line_of.values())
         places: list[Answer] = []
         for line in sorted(plays)[:-self.GIVEN_BACK - 1:-1]:
+            if any(ev.get("player") == first.get("player") and ln >= line
+                   and either_alike(str(ev.get("card")), card)
+                   for ln, ev in plays.items() for card in cards_of(first)):
+                # (not before a play of theirs that may be this card misread, which the
+                # table asks about once both lie there: Michigan 1995, Bob's 4♠ read as A♠)
+                continue
             moved = self._played_before(first, line, logged)
             if moved is not None and self._accepts_after([*moved, *given[1:]], read):
                 places.append(Answer(f"{first.get('player')} played {what} before "
