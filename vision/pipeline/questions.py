@@ -249,15 +249,7 @@ class Questions(TableLog):
         ``card`` puts: which was it? The camera settles it if it reads ``under`` again."""
         logged = (self._logged(under) or (0, {}))[1]
         trump = logged.get("event") == "trump"
-        zone = int(self.tracker.zone_of(np.array([pos]))[0])
-        seat = self.players.index(str(logged.get("player"))) \
-            if logged.get("player") in self.players else None
-        obs = Observation(
-            zone=zone, zone_name=self.profile.zones[zone].name if zone >= 0 else "",
-            kind="trump" if trump else "pile", seat=seat, cards=[card],
-            confidence=float(logged.get("confidence", 1)),
-            t=self.tracker.t, t_still=float(logged.get("t", self.tracker.t)),
-            positions=[pos], votes=[self.tracker.votes_at(*pos, float(logged.get("t", 0)))])
+        obs = self._read_on(card, pos, logged)
         was, now = Card.parse(under).pretty(), Card.parse(card).pretty()
         answers = [Answer(f"{now}, not {was} before", (corr,)),
                    Answer(f"{was} as logged ({now} misread)", (), under)]
@@ -994,12 +986,13 @@ class Questions(TableLog):
                                 **{k: last[k] for k in ("t", "confidence") if k in last}}
         label = (f"{player} played {Card.parse(str(event['card'])).pretty()} last; "
                  f"{last.get('player')}'s {Card.parse(card).pretty()} was a hand shown")
-        if self._accepts_after([corr, hand]):
-            return [Answer(label, (corr, hand))]
         logged = read_log(self.log.path).events
+        read = (logged, replay(logged))
+        if self._accepts_after([corr, hand], read):
+            return [Answer(label, (corr, hand))]
         after = replay([*logged, Event(corr, self.log.lines + 1)])
         if after.referee is None or "reveal" not in (after.referee.expects() or ()) \
-                or not self._accepts_after([corr], (logged, replay(logged))):
+                or not self._accepts_after([corr], read):
             return []
         return [Answer(label, (corr,), reread=(card,))]
 
@@ -1465,8 +1458,8 @@ class Questions(TableLog):
         for move in moves:
             cards = {str(c) for c in move.get("cards") or []}
             pieces = sorted({found[0]: found for c in cards
-                             for found in (self._line_of.get(c), self._grouped_in.get(c))
-                             if found is not None}.values(), key=lambda le: le[0])
+                             if (found := self._logged(c)) is not None}.values(),
+                            key=lambda le: le[0])
             if move.get("event") != "play" or len(cards) < 2 or not pieces or any(
                     ev.get("event") != "play" or ev.get("player") != move.get("player")
                     or not set(cards_of(ev)) <= cards for _, ev in pieces):
@@ -1528,13 +1521,14 @@ class Questions(TableLog):
         plays = dict(self._line_of.values())
         logged = read_log(self.log.path).events
         read = (logged, replay(logged))
+        # Not before a play of theirs that may be this card misread, which the table asks
+        # about once both lie there (Michigan 1995: Bob's 4♠ read as A♠).
+        misread = max((ln for ln, ev in plays.items() if ev.get("player") == first.get("player")
+                       and any(either_alike(str(ev.get("card")), c) for c in cards_of(first))),
+                      default=0)
         places: list[Answer] = []
         for line in sorted(plays)[:-self.GIVEN_BACK - 1:-1]:
-            if any(ev.get("player") == first.get("player") and ln >= line
-                   and either_alike(str(ev.get("card")), card)
-                   for ln, ev in plays.items() for card in cards_of(first)):
-                # (not before a play of theirs that may be this card misread, which the
-                # table asks about once both lie there: Michigan 1995, Bob's 4♠ read as A♠)
+            if line <= misread:
                 continue
             moved = self._played_before(first, line, logged)
             if moved is not None and self._accepts_after([*moved, *given[1:]], read):
@@ -3167,8 +3161,7 @@ class Questions(TableLog):
         first of them (`_read_in_pieces`)."""
         if pick_of(event or self.pending[pending_id].event) is not None:
             raise ValueError("name the card first: it was not seen")
-        asked = dict(event or self.pending[pending_id].event)
-        given = [asked]
+        given = [dict(event or self.pending[pending_id].event)]
         if event is not None:
             # (a hand given for one logged already corrects it; given as logged: nothing new)
             given = [dict(e) for e in self._read_in_pieces(self._reshown(given))]
@@ -3222,10 +3215,10 @@ class Questions(TableLog):
         held = self.pending.pop(pending_id)
         out: list[str] = []
         self._flush_script(self.visual_count, out, None)
-        afresh = {card: (spot, line[1])
-                  for a in options if list(a.events) == list(events) for card in a.reread
+        chosen = [a for a in options if list(a.events) == list(events)]
+        afresh = {card: (spot, line[1]) for a in chosen for card in a.reread
                   if (spot := self._spot_of.get(card)) and (line := self._logged(card))}
-        again = any(a.again and list(a.events) == list(events) for a in options)
+        again = any(a.again for a in chosen)
         if not again:
             self._disown(held, events)
         obs = held.observation
@@ -3252,25 +3245,26 @@ class Questions(TableLog):
                 self.visual_count += 1
         for card, (spot, was) in afresh.items():
             # (a hand shown read as a play: read afresh, now that the round is over)
-            self._waiting.insert(0, self._read_afresh(card, spot, was))
+            self._waiting.insert(0, self._read_on(card, spot, was))
         if again:
             self._waiting.insert(0, obs)  # placed anew now that the log fits it
         return out
 
-    def _read_afresh(self, card: str, spot: tuple[float, float], logged: Mapping[str, Any]
-                     ) -> Observation:
-        """``card``, lying at ``spot`` since it was ``logged`` (a line the log no longer
-        holds), as the camera's reading of it settled then, for the table to place anew."""
+    def _read_on(self, card: str, spot: tuple[float, float], logged: Mapping[str, Any]
+                 ) -> Observation:
+        """A reading of ``card`` now at board point ``spot``, where the line ``logged`` (its
+        player's pile, or the trump card) lies, still since that line's time: a card logged
+        read as another (`_ask_flip`), or one whose line the log no longer holds, placed
+        anew (`answer`'s `Answer.reread`)."""
         zone = int(self.tracker.zone_of(np.array([spot]))[0])
         seat = self.players.index(str(logged.get("player"))) \
             if logged.get("player") in self.players else None
-        t_still = float(logged.get("t", self.tracker.t))
         return Observation(
             zone=zone, zone_name=self.profile.zones[zone].name if zone >= 0 else "",
-            kind=self.profile.zones[zone].kind if zone >= 0 else "pile", seat=seat,
-            cards=[card], confidence=float(logged.get("confidence", 1.0)), t=self.tracker.t,
-            t_still=t_still, positions=[spot],
-            votes=[self.tracker.votes_at(*spot, t_still - 1e-6) or {card: 1}])
+            kind="trump" if logged.get("event") == "trump" else "pile", seat=seat,
+            cards=[card], confidence=float(logged.get("confidence", 1)), t=self.tracker.t,
+            t_still=float(logged.get("t", self.tracker.t)), positions=[spot],
+            votes=[self.tracker.votes_at(*spot, float(logged.get("t", 0)))])
 
     def _looked_beside(self, zone: int, hand: Mapping[str, Any]) -> set[str]:
         """The cards the second look read in ``zone`` beyond those of the hand shown there
