@@ -720,19 +720,22 @@ def test_a_hand_shown_while_the_log_says_the_round_goes_on_offers_a_play_missed_
 def test_a_hand_shown_in_part_once_a_missed_play_ends_the_round_is_held_as_a_hand(
         tmp_path: Path) -> None:
     """A rendered Pressman round: Ann's K♣ before her A♣ is never read, nor the 3♥ of Bob's
-    hand, the first shown. Bob's six cards read do not make a play; the places where a card
-    of Ann's makes the log end the round are offered (his hand a card short of what he
-    holds then: those answers place it again). One click puts the K♣ in, and Bob's hand is
-    then asked about as a hand a card short."""
+    hand, the first shown. Bob's six cards read do not make a play. Ann holds one card by
+    the log, and the K♥ that comes next would end the round with them: "K♥ was not seen: who
+    played it?". The places where a card of Ann's makes the log end the round are offered
+    too (his hand a card short of what he holds then: those answers place it again). One
+    click puts the K♣ in, and Bob's hand is then asked about as a hand a card short."""
     from companion.events import apply_corrections
     from companion.referee import replay
 
     pipe, source, visual, path = _blind_round("pressman", 36, {"KC", "3H"}, tmp_path)
     [held] = pipe.pending.values()
-    assert held.question.startswith("Bob shows ") and "not seen?" in held.question
+    assert held.question == "K♥ was not seen: who played it?"
+    assert held.options[0].label == "Ann" and held.options[0].again
     [fix] = [a for a in held.options if a.label == "Ann played K♣ before Ann's A♣"]
     assert fix.again and all(e["event"] != "reveal" for e in fix.events)
-    assert len([a for a in held.options if a.again]) <= pipe.MISSED_MOST
+    assert len([a for a in held.options if a.again and " before " in a.label]) \
+        <= pipe.MISSED_MOST
     pipe.answer(held.id, list(fix.events))
     while (frame := source.read()) is not None:
         pipe.process(frame.image, frame.t, frame.index)
@@ -741,6 +744,44 @@ def test_a_hand_shown_in_part_once_a_missed_play_ends_the_round_is_held_as_a_han
     events, _ = apply_corrections(read_log(path).events)
     plays = [e for e in visual if e["event"] == "play"]
     assert _moves([e.data for e in events]) == _moves(plays)
+    assert not replay(read_log(path)).errors
+
+
+@pytest.mark.parametrize("label", ["Bob", "Bob: another card, played last…"])
+def test_a_hand_shown_in_part_after_a_last_card_never_read_is_asked_as_a_card_short(
+        tmp_path: Path, label: str) -> None:
+    """A rendered Pressman round: Bob's K♠, his last card and the one that comes next, is
+    never read, nor the 8♣ of Ann's hand, shown next. "K♠ was not seen: who played it?":
+    the hand read (four of its five cards) is not a whole hand, so Bob's answer, or his last
+    card named, logs the K♠ alone and places the hand again, which is then asked about as a
+    hand a card short. (Tigullio Pressman 1502: there was no answer for the last card, and
+    a card named logged the hand read, which the log refused.)"""
+    from companion.events import apply_corrections
+    from companion.referee import replay
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("pressman", 9, {"KS", "8C"}, tmp_path)
+    last = next(i for i, e in enumerate(visual) if e["event"] == "reveal") - 1
+    assert visual[last] == {**visual[last], "player": "Bob", "card": "KS"}
+    assert visual[last + 1]["player"] == "Ann" and len(visual[last + 1]["cards"]) == 5
+    [held] = pipe.pending.values()
+    assert held.question == "K♠ was not seen: who played it?"
+    [fix] = [a for a in held.options if a.label == label]
+    assert fix.again and all(e["event"] != "reveal" for e in fix.events)
+    events = picked(fix.events, "KS") if fix.picks is not None else list(fix.events)
+    pipe.answer(held.id, events)
+    logged = [e.data for e in read_log(path).events]
+    assert logged[-1] == {**logged[-1], "event": "play", "player": "Bob", "card": "KS"}
+    while not pipe.pending and (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    [hand] = pipe.pending.values()
+    assert hand.reason == "Ann holds 5 cards, the reveal shows 4"
+    pipe.answer(hand.id, [{k: v for k, v in visual[last + 1].items() if not k.startswith("t_")}])
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    pipe.flush()
+    resolved, _ = apply_corrections(read_log(path).events)
+    assert _moves([e.data for e in resolved])[:last + 2] == _moves(visual[:last + 2])
     assert not replay(read_log(path)).errors
 
 

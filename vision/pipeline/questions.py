@@ -38,6 +38,7 @@ from vision.pipeline.results import (
     Pending,
     ZoneLook,
     pick_of,
+    picked,
     placed_play,
 )
 from vision.tracker import Observation
@@ -1639,8 +1640,12 @@ class Questions(TableLog):
         shown = self._shown_now(obs)
         if self._accepts(shown)[0]:
             return []
+        # A part of the hand (two cards or more of those its player holds): the card alone,
+        # the hand then placed again, to be asked about as a card short (`_ran_out`).
+        part = 1 < len(obs.cards) < (_holds(ref, who) or 0)
         return [Answer(f"{p}: another card, played last…",
-                       ({"event": "play", "player": p, "card": PICK}, shown))
+                       ({"event": "play", "player": p, "card": PICK},
+                        *(() if part else (shown,))), again=part)
                 for p in self.players if p != who and _holds(ref, p) == 1]
 
     def _as_hand_shown(self, obs: Observation) -> list[Answer]:
@@ -1657,7 +1662,7 @@ class Questions(TableLog):
         out = []
         if ran_out is not None:
             card = Card.parse(str(ran_out[1][0].events[0]["card"])).pretty()
-            out = [Answer(f"{a.label} played {card} last", a.events) for a in ran_out[1]]
+            out = [replace(a, label=f"{a.label} played {card} last") for a in ran_out[1]]
         for a in [*self._missed_earlier(obs), *self._last_card_picks(obs)]:
             if all(a.events != b.events for b in out):
                 out.append(a)
@@ -1679,6 +1684,17 @@ class Questions(TableLog):
         answers = [Answer(p, ({"event": "play", "player": p, "card": missing}, shown))
                    for p in self.players
                    if self._accepts_all([{"event": "play", "player": p, "card": missing}, shown])]
+        if not answers and ref.expects() == frozenset({"play"}):
+            # A hand read in part (two cards or more of those its player holds): the card
+            # logged alone, the hand then placed again to be asked about as a card short
+            # (tigullio Pressman 1502: Ann's Q♥, her last card, never read; Bob's 2♠ 4♥ 5♠
+            # 7♠ then read as 7♠ 4♥, and no answer for the Q♥).
+            line = self.log.lines + 1
+            for p in self.players:
+                play = {"event": "play", "player": p, "card": missing}
+                if _ends_with_hand(ref, Event(play, line), (), Event(shown, line + 1),
+                                   len(ref.violations)) is False:
+                    answers.append(Answer(p, (play,), again=True))
         if not answers:
             return None
         return f"{Card.parse(missing).pretty()} was not seen: who played it?", answers
@@ -3215,7 +3231,7 @@ class Questions(TableLog):
         held = self.pending.pop(pending_id)
         out: list[str] = []
         self._flush_script(self.visual_count, out, None)
-        chosen = [a for a in options if list(a.events) == list(events)]
+        chosen = [a for a in options if _answered(a, events)]
         afresh = {card: (spot, line[1]) for a in chosen for card in a.reread
                   if (spot := self._spot_of.get(card)) and (line := self._logged(card))}
         again = any(a.again for a in chosen)
@@ -3348,6 +3364,18 @@ def _look_unsure(cards: Sequence[str], votes: Counter[str], scores: Mapping[str,
     on average over the frames it read it in (`Questions._looks`' votes and scores)."""
     return min((scores.get(c, 0.0) / max(votes[c], 1) for c in cards),
                default=1.0) < UNKNOWN_DECK_REVEAL_BELOW
+
+
+def _answered(answer: Answer, events: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether ``events`` are ``answer`` 's, the card it `Answer.picks` named (`picked`)."""
+    if list(answer.events) == list(events):
+        return True
+    if answer.picks is None or len(events) != len(answer.events):
+        return False
+    named = next((next(iter(cards_of(placed_play(e))), None)
+                  for e, a in zip(events, answer.events, strict=True) if pick_of(a) is not None),
+                 None)
+    return isinstance(named, str) and picked(answer.events, named) == list(events)
 
 
 def _holds(ref: Any, player: str) -> int | None:
