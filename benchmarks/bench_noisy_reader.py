@@ -162,6 +162,16 @@ def _added(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[in
     return out if i == len(before) else []
 
 
+def _between_as_played(got: list[dict[str, Any]], i: int,
+                       truth_visual: list[dict[str, Any]]) -> bool:
+    """Whether the play ``got[i]`` follows the same card event as in the truth and comes
+    before the same one (or last)."""
+    return got[i].get("event") == "play" and any(
+        t == got[i] and (0 < i and 0 < j and got[i - 1] == truth_visual[j - 1])
+        and (i + 1 == len(got) or j + 1 < len(truth_visual) and got[i + 1] == truth_visual[j + 1])
+        for j, t in enumerate(truth_visual))
+
+
 def _true_option(log: list[dict[str, Any]], events: list[dict[str, Any]],
                  truth_visual: list[dict[str, Any]]) -> bool:
     """Whether a one-click answer is true as a person judges it, whatever earlier error it is
@@ -187,10 +197,15 @@ def _true_option(log: list[dict[str, Any]], events: list[dict[str, Any]],
     # added hand shown one the truth shows (the lines after a play moved a place; some may
     # stay wrong for a later card still missing: Great Lakes 1106, Bob's Q♠ added before
     # Dee's K♠, with his hand, where Cy's K♦ is missing later too).
+    # A play added is right where it stands also where it comes between the same two card
+    # events as in the truth, an earlier card still missing (Great Lakes 1506, tigullio:
+    # "Ann played 4♣ before Ann's 5♣", between her 3♥ and 5♣ as played, where Cy's 2♦ was
+    # never logged earlier: every later line stands a place off).
     added = _added(before, after)
     in_place = in_place or bool(added) and all(
         i < len(truth_visual) and after[i] == truth_visual[i]
-        or after[i].get("event") == "reveal" and after[i] in truth_visual for i in added)
+        or after[i].get("event") == "reveal" and after[i] in truth_visual
+        or _between_as_played(after, i, truth_visual) for i in added)
     # More explained and no more unexplained; or as much explained and less unexplained (a
     # line withdrawn: one card logged twice, Boodle 623).
     had, has = _common(before, truth_visual), _common(after, truth_visual)
