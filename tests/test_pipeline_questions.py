@@ -2171,3 +2171,21 @@ def test_a_hand_typed_in_while_a_play_long_before_was_missed_offers_its_places(
     [pick] = [a for a in held.options if a.label == "Ann: another card, earlier…"]
     pipe.answer(held.id, picked(pick.events, "6S"))
     _play_out_exactly(pipe, source, path, visual)
+
+
+def test_a_hand_typed_in_offers_a_card_read_once_lately_as_the_card_not_seen(
+        tmp_path: Path) -> None:
+    """Pressman 1307 as above, Ann's K♣ on her pile read once as 6♠ just before Bob's hand
+    is shown. The hands a person gives say what lies shown: a card read lately that none of
+    them holds may still be the card played unseen, and the 6♠ is offered in its place.
+    (Tigullio Michigan 1500: Cy's Q♠ was never read, a look read Dee's J♠ as Q♠ once, and
+    nothing was offered for the hands typed in.)"""
+    pipe, source, visual, path = _blind_round("pressman", 1307, {"6S", "TC"}, tmp_path,
+                                              misread={"KC": "6S"},
+                                              misread_during=(34.75, 34.85))
+    assert pipe.tracker.reads_of("6S", pipe.tracker.t - 2.0) == 1
+    [held] = pipe.pending.values()
+    assert pipe.answer(held.id, [{"event": "reveal", "player": "Bob",
+                                  "cards": ["AS", "TC"]}]) == []
+    [held] = pipe.pending.values()
+    _click_and_play_out(pipe, source, held, "Ann played 6♠ before Bob's 9♦", path, visual)

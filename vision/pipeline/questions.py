@@ -1587,10 +1587,15 @@ class Questions(TableLog):
         showing = [str(c) for h in hands.values() for c in h.get("cards") or []]
         read = (logged, replay(logged))
         plays = None if last is None else (last.line, drop)
+        # The hands given say what lies shown on the table now: a card read there lately that
+        # none of them holds may still be the card played unseen (tigullio Michigan 1500: Cy's
+        # Q♠, his last card, never read; a look read Dee's J♠ as Q♠ once as the hands lay).
+        now = CARD_CODES
         answers: list[Answer] = []
-        for a in [*self._short_moves(read, out, shown, showing, plays),
-                  *self._lead_in_move(read, out, shown, showing, plays),
-                  *self._missed_places(logged, out, shown, showing, last, drop)]:
+        for a in [*self._short_moves(read, out, shown, showing, plays, read_now=now),
+                  *self._lead_in_move(read, out, shown, showing, plays, read_now=now),
+                  *self._missed_places(logged, out, shown, showing, last, drop,
+                                       read_now=now)]:
             if a.again:
                 continue  # (a hand held as part of one: not what a person gave)
             if a.places:
