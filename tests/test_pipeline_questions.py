@@ -2039,6 +2039,25 @@ def test_a_play_typed_in_that_another_players_line_holds_is_asked_about_that_lin
     _click_and_play_out(pipe, source, held, "Bob's K♣ was J♣", path, visual)
 
 
+def test_plays_typed_in_whose_player_s_own_line_holds_another_s_card_are_asked_about_it(
+        tmp_path: Path) -> None:
+    """A rendered Pressman round (seed 1602) whose reader reads Bob's J♣ as K♣ and never
+    reads his Q♣ after it: the J♣ is logged as K♣, and Ann's K♣ is held. A person types in
+    what was played, "Bob's J♣, Bob's Q♣, Ann's K♣", which the log would refuse ("K♣ was
+    already played by Bob"). Bob's own line holds the K♣, one of his given plays misread:
+    "Bob's K♣ was J♣" is offered, and one click mends the line and logs the rest."""
+    pipe, source, visual, path = _blind_round("pressman", 1602, {"QC"}, tmp_path,
+                                              misread={"JC": "KC"})
+    [held] = pipe.pending.values()
+    typed = [{"event": "play", "player": "Bob", "card": "JC"},
+             {"event": "play", "player": "Bob", "card": "QC"},
+             {"event": "play", "player": "Ann", "card": "KC"}]
+    assert pipe.answer(held.id, typed) == []
+    [held] = pipe.pending.values()
+    assert held.question == "Confirm Bob's J♣, Bob's Q♣, Ann's K♣?"
+    _click_and_play_out(pipe, source, held, "Bob's K♣ was J♣", path, visual)
+
+
 def test_a_play_typed_in_again_to_its_clash_question_is_taken_as_given(
         tmp_path: Path) -> None:
     pipe, _source, _visual, path = _blind_round("michigan-rummy", 1305, set(), tmp_path,

@@ -1261,8 +1261,10 @@ class Questions(TableLog):
         who = {e.get("player") for e in given}
         answers: list[Answer] = []
         for ev in resolved:
-            if ev.line <= start or ev.kind not in ("play", "reveal") \
-                    or ev.get("player") in who:
+            if ev.line <= start or ev.kind not in ("play", "reveal"):
+                continue
+            if ev.get("player") in who:
+                answers += self._restated(ev, given, read)
                 continue
             theirs = cards_of(ev.data)
             for card in [c for c in theirs if c in mine]:
@@ -1276,6 +1278,31 @@ class Questions(TableLog):
                         answers.append(Answer(f"{ev.get('player')}'s "
                                               f"{Card.parse(card).pretty()} was "
                                               f"{Card.parse(was).pretty()}", (corr, *given)))
+        return answers
+
+    def _restated(self, line: Event, given: Sequence[dict[str, Any]],
+                  read: tuple[Sequence[Event], Replay]) -> list[Answer]:
+        """For `_lines_misread`: ``line``, a play of a player who is given plays too, whose
+        card another player is given, that card misread as one of the player's own given plays
+        easily taken for it: that line corrected to that play's card, then the other plays,
+        where the log takes them (tigullio Pressman 1602: Bob's J♣ read as K♣ and logged;
+        "Bob played J♣, Bob played Q♣, Ann played K♣" typed in was logged with the error "K♣
+        was already played by Bob")."""
+        card = line.get("card")
+        if line.kind != "play" or not isinstance(card, str) or not any(
+                e.get("card") == card and e.get("player") != line.get("player") for e in given):
+            return []
+        answers = []
+        for k, own in enumerate(given):
+            was = own.get("card")
+            if own.get("player") != line.get("player") or not isinstance(was, str) \
+                    or was not in confusable(card) or self._round_cards.get(was, 0):
+                continue
+            corr = {"event": "correct", "line": line.line, "with": {**line.data, "card": was}}
+            rest = [e for i, e in enumerate(given) if i != k]
+            if self._accepts_after([corr, *rest], read):
+                answers.append(Answer(f"{line.get('player')}'s {Card.parse(card).pretty()} "
+                                      f"was {Card.parse(was).pretty()}", (corr, *rest)))
         return answers
 
     def _hand_line(self, player: Any) -> tuple[int, dict[str, Any]] | None:
