@@ -1616,7 +1616,8 @@ class Questions(TableLog):
         plays = None if last is None else (last.line, drop)
         # The hands given say what lies shown on the table now: a card read there lately that
         # none of them holds may still be the card played unseen (tigullio Michigan 1500: Cy's
-        # Q♠, his last card, never read; a look read Dee's J♠ as Q♠ once as the hands lay).
+        # Q♠, played before his K♠, never read; a look read Dee's J♠ as Q♠ once as the hands
+        # lay).
         now = CARD_CODES
         answers: list[Answer] = []
         for a in [*self._short_moves(read, out, shown, showing, plays, read_now=now),
