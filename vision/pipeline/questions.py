@@ -1673,9 +1673,9 @@ class Questions(TableLog):
         shown = self._shown_now(obs)
         if self._accepts(shown)[0]:
             return []
-        # A part of the hand (two cards or more of those its player holds): the card alone,
-        # the hand then placed again, to be asked about as a card short (`_ran_out`).
-        part = 1 < len(obs.cards) < (_holds(ref, who) or 0)
+        # A part of the hand: the card alone, the hand then placed again, to be asked about
+        # as a card short (`_ran_out`).
+        part = _part_of_hand(ref, who, obs.cards)
         return [Answer(f"{p}: another card, played last…",
                        ({"event": "play", "player": p, "card": PICK},
                         *(() if part else (shown,))), again=part)
@@ -3418,6 +3418,12 @@ def _holds(ref: Any, player: str) -> int | None:
     return counts.get(player) if isinstance(counts, dict) else None
 
 
+def _part_of_hand(ref: Any, player: str, cards: Sequence[str]) -> bool:
+    """Whether ``cards`` shown by ``player`` may be a part of their hand by the referee
+    ``ref``: two or more, fewer than they hold (one card alone may be a play)."""
+    return 1 < len(cards) < (_holds(ref, player) or 0)
+
+
 def _take(ref: Any, play: Event, rest: Sequence[Event]) -> bool:
     """Apply ``play``, then ``rest``, to the referee ``ref`` (left so: the caller rolls it
     back); False, with ``rest`` not applied, where ``play`` breaks a rule. A line the referee
@@ -3454,7 +3460,7 @@ def _ends_with_hand(ref: Any, play: Event, rest: Sequence[Event], shown: Event,
         cards = [str(c) for c in shown.get("cards") or []]
         # A part of the hand (a spread whose other cards are not read yet: the table then
         # holds it as a hand); one card alone may be a play.
-        part = 1 < len(cards) < (_holds(ref, str(shown.get("player"))) or 0) and not any(
+        part = _part_of_hand(ref, str(shown.get("player")), cards) and not any(
             Card.parse(c) in getattr(ref.state, "played", {}) for c in cards)
         try:
             ref.apply(shown)
