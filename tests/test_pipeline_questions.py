@@ -632,12 +632,14 @@ def _blind_round(game: str, seed: int, unread: set[str], tmp_path: Path,
                  glimpse: tuple[float, float] | None = None,
                  misread: Mapping[str, str] | None = None,
                  misread_during: tuple[float, float] = (0.0, float("inf")),
-                 late: Mapping[str, float] | None = None
+                 late: Mapping[str, float] | None = None,
+                 twice: tuple[str, str, float, float] | None = None
                  ) -> tuple[Any, ...]:
     """A rendered round read by a reader that never reads the ``unread`` cards (but in the
     frames of the ``glimpse`` seconds), reads each card of ``late`` only from the second it
-    maps to, and reads each card of ``misread`` as the card it maps to (in the frames of the
-    ``misread_during`` seconds), run until the first question (``until_asked``; else not
+    maps to, reads each card of ``misread`` as the card it maps to (in the frames of the
+    ``misread_during`` seconds), and reads the card ``twice[0]`` also as ``twice[1]``, its box
+    moved ``twice[2:]`` pixels, run until the first question (``until_asked``; else not
     run): (pipeline, its frame source, the round's visual truth, the log's path)."""
     from vision.render.demo import RenderedSource, simulated_round
     from vision.render.plan import RenderConfig
@@ -659,7 +661,14 @@ def _blind_round(game: str, seed: int, unread: set[str], tmp_path: Path,
             wrong = (misread or {}) if misread_during[0] <= t <= misread_during[1] else {}
             ids = np.array([dets.names.index(wrong.get(name, name))
                             for name, _b, _s in dets], np.int64).reshape(-1)
-            return Detections(dets.xyxy[keep], dets.confidence[keep], ids[keep], dets.names)
+            out = Detections(dets.xyxy[keep], dets.confidence[keep], ids[keep], dets.names)
+            if twice is None or twice[0] not in [name for name, _b, _s in out]:
+                return out
+            i = [name for name, _b, _s in out].index(twice[0])
+            box = out.xyxy[i] + np.array([twice[2], twice[3], twice[2], twice[3]])
+            return Detections(np.vstack([out.xyxy, box[None]]),
+                              np.append(out.confidence, out.confidence[i]),
+                              np.append(out.class_id, out.names.index(twice[1])), out.names)
 
     path = tmp_path / "g.jsonl"
     pipe = TablePipeline(video.profile(), Blind(), None, path, script=video.truth.script)
@@ -2056,6 +2065,24 @@ def test_plays_typed_in_whose_player_s_own_line_holds_another_s_card_are_asked_a
     [held] = pipe.pending.values()
     assert held.question == "Confirm Bob's J♣, Bob's Q♣, Ann's K♣?"
     _click_and_play_out(pipe, source, held, "Bob's K♣ was J♣", path, visual)
+
+
+@pytest.mark.parametrize("shift", [(0.0, 10.0), (0.0, 13.0)])
+def test_a_last_card_laid_after_its_player_went_out_by_a_card_read_twice_withdraws_it(
+        tmp_path: Path, shift: tuple[float, float]) -> None:
+    """A rendered Boodle round (seed 1603) whose reader reads Bob's 8♥ also as a 9♥ a card's
+    half width or more away (a covered card's index read with it): both are logged, Bob
+    goes out by the log with his 5♣, and his K♥, his last card, is read as a hand he no
+    longer holds. Withdrawing the 9♥ is offered, the K♥ then played, and one click on it
+    makes the round exact."""
+    pipe, source, visual, path = _blind_round("boodle", 1603, set(), tmp_path,
+                                              twice=("8H", "9H", *shift))
+    [held] = pipe.pending.values()
+    assert held.describe().startswith("Bob shows K♥? (Bob has no cards left to reveal)")
+    assert [a.label for a in held.options][:2] == [
+        "Bob played K♥; Bob played no 9♥ (the 8♥ read twice)",
+        "Bob played K♥; Bob played no 8♥ (the 9♥ read twice)"]
+    _click_and_play_out(pipe, source, held, held.options[0].label, path, visual)
 
 
 def test_a_play_typed_in_again_to_its_clash_question_is_taken_as_given(

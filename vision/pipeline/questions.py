@@ -22,6 +22,7 @@ from vision.detections import Detections
 from vision.lookalikes import alike, confusable, either_alike, lookalikes
 from vision.pipeline.changes import ZoneChanges
 from vision.pipeline.log import (
+    MOVES_OF_SEVERAL,
     NEW_DEAL,
     REFUSED,
     TableLog,
@@ -449,7 +450,7 @@ class Questions(TableLog):
                 # (a hand of one card read as it is, with no answer of its own, is asked
                 # about as the hand a card short: Great Lakes 22, "Bob shows A♣?")
                 question = _short_hand_question(event)
-            return question, [*options, *short]
+            return question, [*self._out_by_one_read_twice(obs), *options, *short]
         if not missed:
             return question, options
         if len(obs.cards) == 1:
@@ -458,6 +459,38 @@ class Questions(TableLog):
         shown = " ".join(pretty_cards(list(obs.cards)))
         return (f"{self.players[obs.seat]} shows {shown}: was a card played and not seen?",
                 [*missed, *options])
+
+    def _out_by_one_read_twice(self, obs: Observation) -> list[Answer]:
+        """Answers for one card laid once the log says the round is over, in a game whose
+        moves are one card, where a player who holds none by the log had two plays logged
+        from one reading (one still, two cards): one of the two may be one card read twice
+        (a corner of it read with a covered card's index peeking out beside it), and that
+        player never went out. Each of the two withdrawn in turn, the card laid then played,
+        where the log takes that (tigullio Boodle 1603: Bob's 8♥, laid on his pile, read as
+        8♥ and, with his 9♣ peeking out under it, 9♥, 13.8 units apart, beyond
+        `_one_place`'s reach; he went out by the log with his 5♣, and his K♥, his last card,
+        was then asked as a hand he no longer held, with nothing to answer)."""
+        ref = self.referee
+        if ref is None or self.game in MOVES_OF_SEVERAL or len(obs.cards) != 1 \
+                or obs.seat is None or ref.expects() != frozenset({"reveal"}):
+            return []
+        play = {"event": "play", "player": self.players[obs.seat], "card": obs.cards[0],
+                **stamp(obs)}
+        laid = Card.parse(obs.cards[0]).pretty()
+        lines = sorted(self._line_of.values(), key=lambda line: line[0])
+        answers: list[Answer] = []
+        for (first, a), (second, b) in zip(lines, lines[1:], strict=False):
+            who = a.get("player")
+            if second != first + 1 or b.get("player") != who or "t" not in a \
+                    or a.get("t") != b.get("t") or _holds(ref, str(who)) != 0:
+                continue
+            for line, gone, kept in ((second, b, a), (first, a, b)):
+                fix = ({"event": "correct", "line": line, "with": None}, play)
+                if self._accepts_after(fix):
+                    no, twice = (Card.parse(str(e["card"])).pretty() for e in (gone, kept))
+                    answers.append(Answer(f"{play['player']} played {laid}; {who} played no "
+                                          f"{no} (the {twice} read twice)", fix))
+        return answers
 
     def _question_read(self, obs: Observation, event: Mapping[str, Any]
                        ) -> tuple[str, list[Answer]]:
