@@ -2085,6 +2085,20 @@ def test_a_last_card_laid_after_its_player_went_out_by_a_card_read_twice_withdra
     _click_and_play_out(pipe, source, held, held.options[0].label, path, visual)
 
 
+def test_a_hand_a_card_longer_than_the_log_says_withdraws_a_card_read_twice(
+        tmp_path: Path) -> None:
+    """As above, Cy's 2♦ read also as 3♦, the card that comes next, which nobody holds: Cy
+    holds a card fewer by the log, and his hand shown, A♠ K♣, one card more than that. His
+    3♦ withdrawn is offered, and one click on it makes the round exact."""
+    pipe, source, visual, path = _blind_round("boodle", 1603, set(), tmp_path,
+                                              twice=("2D", "3D", 0.0, 10.0))
+    [held] = pipe.pending.values()
+    assert held.ask() == "Cy shows A♠ K♣? (Cy holds 1 cards, the reveal shows 2)"
+    assert [a.label for a in held.options] == ["Cy played no 3♦ (the 2♦ read twice)",
+                                               "Cy played no 2♦ (the 3♦ read twice)"]
+    _click_and_play_out(pipe, source, held, held.options[0].label, path, visual)
+
+
 def test_a_play_typed_in_again_to_its_clash_question_is_taken_as_given(
         tmp_path: Path) -> None:
     pipe, _source, _visual, path = _blind_round("michigan-rummy", 1305, set(), tmp_path,

@@ -446,11 +446,15 @@ class Questions(TableLog):
             # ended; "2♦ K♦" was offered, and no place for the K♦ played).
             looked = self._looked_beside(obs.zone, event)
             short = [a for a in self._missed_by(dict(event), looked) if a.events not in known]
+            twice = self._one_read_twice(obs, event)
             if short and (not question or not options):
                 # (a hand of one card read as it is, with no answer of its own, is asked
                 # about as the hand a card short: Great Lakes 22, "Bob shows A♣?")
                 question = _short_hand_question(event)
-            return question, [*self._out_by_one_read_twice(obs), *options, *short]
+            elif twice and not question:
+                question = f"{event.get('player')} shows " \
+                           f"{' '.join(pretty_cards(list(event.get('cards') or [])))}?"
+            return question, [*twice, *options, *short]
         if not missed:
             return question, options
         if len(obs.cards) == 1:
@@ -460,36 +464,44 @@ class Questions(TableLog):
         return (f"{self.players[obs.seat]} shows {shown}: was a card played and not seen?",
                 [*missed, *options])
 
-    def _out_by_one_read_twice(self, obs: Observation) -> list[Answer]:
-        """Answers for one card laid once the log says the round is over, in a game whose
-        moves are one card, where a player who holds none by the log had two plays logged
-        from one reading (one still, two cards): one of the two may be one card read twice
-        (a corner of it read with a covered card's index peeking out beside it), and that
-        player never went out. Each of the two withdrawn in turn, the card laid then played,
-        where the log takes that (tigullio Boodle 1603: Bob's 8♥, laid on his pile, read as
-        8♥ and, with his 9♣ peeking out under it, 9♥, 13.8 units apart, beyond
+    def _one_read_twice(self, obs: Observation, shown: Mapping[str, Any]) -> list[Answer]:
+        """Answers for a hand ``shown`` once the log says the round is over, in a game whose
+        moves are one card, where a player had two plays logged from one reading (one still,
+        two cards): one of the two may be one card read twice (a corner of it read with a
+        covered card's index peeking out beside it). Each of the two withdrawn in turn, where
+        the log then takes the reading: as the hand, its player holding a card fewer by the
+        log than it shows; or, one card laid, as a play, its player or another having gone
+        out by the log with that card read twice (tigullio Boodle 1603: Bob's 8♥, laid on his
+        pile, read as 8♥ and, with his 9♣ peeking out under it, 9♥, 13.8 units apart, beyond
         `_one_place`'s reach; he went out by the log with his 5♣, and his K♥, his last card,
         was then asked as a hand he no longer held, with nothing to answer)."""
         ref = self.referee
-        if ref is None or self.game in MOVES_OF_SEVERAL or len(obs.cards) != 1 \
-                or obs.seat is None or ref.expects() != frozenset({"reveal"}):
+        if ref is None or self.game in MOVES_OF_SEVERAL or obs.seat is None \
+                or ref.expects() != frozenset({"reveal"}):
             return []
-        play = {"event": "play", "player": self.players[obs.seat], "card": obs.cards[0],
-                **stamp(obs)}
-        laid = Card.parse(obs.cards[0]).pretty()
+        who = self.players[obs.seat]
+        cards = [str(c) for c in shown.get("cards") or []]
+        laid = " ".join(pretty_cards(cards))
+        # (whose line read twice, what the reading then logs, as people read it)
+        tries = [(p, {"event": "play", "player": who, "card": cards[0], **stamp(obs)},
+                  f"{who} played {laid}")
+                 for p in self.players if len(cards) == 1 and _holds(ref, p) == 0]
+        if _holds(ref, who) == len(cards) - 1:
+            tries.append((who, dict(shown), ""))  # (the hand as the question shows it)
         lines = sorted(self._line_of.values(), key=lambda line: line[0])
         answers: list[Answer] = []
         for (first, a), (second, b) in zip(lines, lines[1:], strict=False):
-            who = a.get("player")
-            if second != first + 1 or b.get("player") != who or "t" not in a \
-                    or a.get("t") != b.get("t") or _holds(ref, str(who)) != 0:
+            player = a.get("player")
+            if second != first + 1 or b.get("player") != player or "t" not in a \
+                    or a.get("t") != b.get("t"):
                 continue
             for line, gone, kept in ((second, b, a), (first, a, b)):
-                fix = ({"event": "correct", "line": line, "with": None}, play)
-                if self._accepts_after(fix):
-                    no, twice = (Card.parse(str(e["card"])).pretty() for e in (gone, kept))
-                    answers.append(Answer(f"{play['player']} played {laid}; {who} played no "
-                                          f"{no} (the {twice} read twice)", fix))
+                for _, logs, said in (t for t in tries if t[0] == player):
+                    fix = ({"event": "correct", "line": line, "with": None}, logs)
+                    if self._accepts_after(fix):
+                        no, twice = (Card.parse(str(e["card"])).pretty() for e in (gone, kept))
+                        answers.append(Answer(f"{said}; " * bool(said) + f"{player} played "
+                                              f"no {no} (the {twice} read twice)", fix))
         return answers
 
     def _question_read(self, obs: Observation, event: Mapping[str, Any]
