@@ -2099,6 +2099,25 @@ def test_a_hand_a_card_longer_than_the_log_says_withdraws_a_card_read_twice(
     _click_and_play_out(pipe, source, held, held.options[0].label, path, visual)
 
 
+def test_a_card_read_again_after_a_trick_names_the_card_logged_for_it_before(
+        tmp_path: Path) -> None:
+    """A rendered Oh Claire! hand (seed 1704) whose reader reads Cy's Q♦ as 8♦: logged so,
+    his 8♦, played two tricks later, "was played by Cy in a trick taken since", and no card
+    easily taken for either 8♦ is the Q♦. The earlier 8♦ named as another card is offered;
+    a person names Q♦, and the hand is logged exactly as played."""
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("oh-claire", 1704, set(), tmp_path,
+                                              misread={"QD": "8D"},
+                                              misread_during=(26.0, 30.0))
+    [held] = pipe.pending.values()
+    assert held.describe().startswith("Cy played 8♦? (8♦ was played by Cy in a trick taken")
+    [named] = [a for a in held.options if a.label == "Cy's 8♦ before was another card…"]
+    assert named.picks == "Cy"
+    pipe.answer(held.id, picked(named.events, "QD"))
+    _play_out_exactly(pipe, source, path, visual)
+
+
 def test_a_play_typed_in_again_to_its_clash_question_is_taken_as_given(
         tmp_path: Path) -> None:
     pipe, _source, _visual, path = _blind_round("michigan-rummy", 1305, set(), tmp_path,

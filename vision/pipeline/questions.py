@@ -618,6 +618,16 @@ class Questions(TableLog):
                     if all(a.events != o.events for o in options)]
             else:
                 options[:0] = self._read_on_another(ev(read), obs)
+                # Or the card logged before was another card altogether, none easily taken
+                # for it, which a person names (tigullio Oh Claire! 1704: Cy's Q♦ read as 8♦
+                # and logged; his 8♦, played two tricks later, then "was played by Cy in a
+                # trick taken since", every answer a lookalike of one 8♦ or the other).
+                before = self._line_of.get(read)
+                if before is not None:
+                    options.append(Answer(
+                        f"{before[1].get('player')}'s {Card.parse(read).pretty()} before was "
+                        "another card…", ({"event": "correct", "line": before[0],
+                                           "with": {**before[1], "card": PICK}}, ev(read))))
         elif kind == "reveal" and read not in unplayed:
             # A card shown that was logged as played: that play misread (Boodle 1638: Cy's
             # J♦ read as Q♦, then Ann's last card, the Q♦, shown).
