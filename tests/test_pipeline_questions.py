@@ -679,6 +679,12 @@ def _blind_round(game: str, seed: int, unread: set[str], tmp_path: Path,
     return pipe, source, video.truth.visual, path
 
 
+def _run_until_asked(pipe: TablePipeline, source: Any) -> None:
+    """Run the round until the table puts a question (or the round ends)."""
+    while not pipe.pending and (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+
+
 def _moves(events: Sequence[Mapping[str, Any]]) -> list[tuple[Any, ...]]:
     return [(e["event"], e["player"], e.get("card"), sorted(e.get("cards") or []))
             for e in events if e["event"] in ("play", "reveal")]
@@ -2118,6 +2124,21 @@ def test_a_card_read_again_after_a_trick_names_the_card_logged_for_it_before(
     _play_out_exactly(pipe, source, path, visual)
 
 
+def test_a_great_lakes_dump_read_as_one_card_is_asked_about(tmp_path: Path) -> None:
+    """A rendered Great Lakes round (seed 1701) whose reader never reads three cards of
+    Bob's dump J♦ Q♠ K♦ A♣: his A♣ alone would be a play the log takes, but his pile
+    changed over more than one card covers. It is held, and the dump typed in for it makes
+    the round exact once his hand is shown."""
+    pipe, source, visual, path = _blind_round("great-lakes", 1701, {"JD", "QS", "KD"},
+                                              tmp_path)
+    [held] = pipe.pending.values()
+    assert held.ask() == "Bob played A♣? (more of the pile changed than one card covers)"
+    [dump] = [e for e in visual if e.get("cards") and e["event"] == "play"
+              and e["player"] == "Bob" and "AC" in e["cards"]]
+    pipe.answer(held.id, [{"event": "play", "player": "Bob", "cards": dump["cards"]}])
+    _play_out_exactly(pipe, source, path, visual)
+
+
 def test_a_play_typed_in_again_to_its_clash_question_is_taken_as_given(
         tmp_path: Path) -> None:
     pipe, _source, _visual, path = _blind_round("michigan-rummy", 1305, set(), tmp_path,
@@ -2150,7 +2171,11 @@ def test_a_move_typed_in_that_its_players_line_holds_in_part_corrects_that_line(
     a person types in, then the J♣, would be refused as a new line ("Q♠ was already played by
     Bob"): the Q♠'s line becomes the dump, and the round plays out exactly."""
     pipe, source, visual, path = _blind_round("great-lakes", 1406, {"AD", "KH", "TH"},
-                                              tmp_path)
+                                              tmp_path, until_asked=False)
+    # (as where the dump changed the pile's picture over less than `MORE_THAN_A_CARD`: else
+    # the Q♠ is asked about first, `test_a_great_lakes_dump_read_as_one_card_is_asked_about`)
+    pipe.MORE_THAN_A_CARD = 1.0
+    _run_until_asked(pipe, source)
     [held] = pipe.pending.values()
     assert held.event["card"] == "JC"
     q_line = max(e.line for e in read_log(path).events)
@@ -2212,7 +2237,11 @@ def test_a_last_card_read_after_the_next_hand_shown_makes_that_line_a_hand(
     line, which ends the round, and the A♥ is read afresh as Ann's hand, a hand short of
     four cards, which a person then gives."""
     pipe, source, visual, path = _blind_round("great-lakes", 1301, {"2D", "8D", "QH", "TH"},
-                                              tmp_path, late={"KH": 35.1})
+                                              tmp_path, late={"KH": 35.1}, until_asked=False)
+    # (as where the hand changed the pile's picture over less than `MORE_THAN_A_CARD`: else
+    # its A♥ is first asked about as more than one card laid)
+    pipe.MORE_THAN_A_CARD = 1.0
+    _run_until_asked(pipe, source)
     [held] = pipe.pending.values()
     assert held.event["card"] == "KH"
     label = "Dee played K♥ last; Ann's A♥ was a hand shown"

@@ -54,3 +54,21 @@ def test_a_zone_outside_the_frame_is_never_read() -> None:
                                     (H, W))
     assert watch.boxes == [(200, 10, 160, 50)]
     assert watch.update(_table()) == [] and watch.thumbnail(_table(), 0) is None
+
+
+def test_the_share_changed_is_measured_against_the_rest_before_a_moment() -> None:
+    """`changed_share`: the share of the zone's picture a card laid changed, against the
+    picture it rested in before the card came to rest, as it lands and once it rests."""
+    watch = ZoneChanges([ZONE], still_frames=3)
+    bare, laid = _table(), _table(card=True)
+    for k in range(4):
+        watch.update(bare, t=0.1 * k)
+    assert watch.changed_share(bare, 0, since=1.0) == 0.0
+    # (the card fills 30 x 40 of the zone's 80 x 60 pixels: a quarter of its picture)
+    landing = watch.changed_share(laid, 0, since=1.0)
+    assert landing is not None and 0.2 < landing < 0.3
+    for k in range(4):
+        watch.update(laid, t=1.0 + 0.1 * k)
+    assert watch.changed_share(laid, 0, since=1.0) == landing  # its rest against the one before
+    assert watch.changed_share(laid, 0, since=2.0) == 0.0  # nothing since it rested
+    assert ZoneChanges([ZONE]).changed_share(bare, 0, since=0.0) is None  # never rested

@@ -21,6 +21,8 @@ SIDE = 24
 STILL_DIFF = 3.0
 #: Mean absolute grey difference over which a zone at rest shows another picture than before.
 CHANGE_DIFF = 6.0
+#: Grey difference (0-255) over which a thumbnail pixel counts as changed (`changed_share`).
+PIXEL_CHANGE = 20.0
 
 
 class ZoneChanges:
@@ -37,6 +39,9 @@ class ZoneChanges:
         self._last: list[np.ndarray | None] = [None] * n
         self._still: list[int] = [0] * n
         self._rest: list[np.ndarray | None] = [None] * n
+        # (the picture each zone rested in before its last rest, and when it came to rest)
+        self._before: list[np.ndarray | None] = [None] * n
+        self._rested: list[float] = [float("-inf")] * n
 
     @classmethod
     def of_polygons(cls, polygons: Sequence[np.ndarray], shape: tuple[int, int],
@@ -58,10 +63,11 @@ class ZoneChanges:
         grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
         return cv2.resize(grey, (SIDE, SIDE), interpolation=cv2.INTER_AREA).astype(np.float32)
 
-    def update(self, frame: np.ndarray, zones: Sequence[int] | None = None) -> list[int]:
+    def update(self, frame: np.ndarray, zones: Sequence[int] | None = None,
+               t: float = 0.0) -> list[int]:
         """The zones (of ``zones``, default all) that have just come to rest in a picture
-        other than the one they rested in before. The first rest of a zone is its starting
-        picture, not a change."""
+        other than the one they rested in before, in ``frame``, taken at time ``t``. The first
+        rest of a zone is its starting picture, not a change."""
         changed = []
         for z in range(len(self.boxes)) if zones is None else zones:
             thumb = self.thumbnail(frame, z)
@@ -76,7 +82,20 @@ class ZoneChanges:
             if self._still[z] != self.still_frames:
                 continue
             rest = self._rest[z]
-            self._rest[z] = thumb
+            self._before[z], self._rest[z], self._rested[z] = rest, thumb, t
             if rest is not None and float(np.abs(thumb - rest).mean()) > self.change_diff:
                 changed.append(z)
         return changed
+
+    def changed_share(self, frame: np.ndarray, zone: int, since: float) -> float | None:
+        """The share of ``zone`` 's picture (its thumbnail's pixels) that differs from the
+        picture it rested in before ``since``, by more than `PIXEL_CHANGE`: ``frame`` 's
+        against its last rest or, where it came to rest again at ``since`` or later, that
+        rest against the one before. None where it has not rested so yet."""
+        if self._rested[zone] >= since:
+            now, before = self._rest[zone], self._before[zone]
+        else:
+            now, before = self.thumbnail(frame, zone), self._rest[zone]
+        if now is None or before is None:
+            return None
+        return float((np.abs(now - before) > PIXEL_CHANGE).mean())

@@ -141,6 +141,13 @@ class Questions(TableLog):
     #: Games where one move may lay several cards in a pile, and how many (GL-3, GL-4: the
     #: next-in-sequence card and three more, laid as a spread).
     SEVERAL_AT_ONCE: dict[str, int] = {"great-lakes": 4}
+    #: `_laid_more`: the share of a seat's zone (its thumbnail's pixels, `ZoneChanges`) over
+    #: which its picture changed more than one card laid covers. The zones are the board's,
+    #: so a card covers about the same share of one on every table. Tigullio Great Lakes,
+    #: seeds 1001, 1401, 1406, 1506, 1601, 1606 and 1701 (`PIXEL_CHANGE` 20): plays of one
+    #: card 0.09-0.37 (0.27-0.33 the first card on a bare pile), dumps of four 0.36-0.71
+    #: (14 of 15 over 0.40; the one under, read whole).
+    MORE_THAN_A_CARD = 0.40
     #: The frame being processed (the second look at a move reads it).
     _frame: np.ndarray | None
     #: The second look's last reading of one zone: (what it read, then the frame, its time,
@@ -378,6 +385,19 @@ class Questions(TableLog):
         unread = self._unread.get(obs.zone)
         return unread is not None and unread[1] is None \
             and self._unread_change(obs.zone, obs.t_still)
+
+    def _laid_more(self, event: Mapping[str, Any], obs: Observation) -> bool:
+        """Is ``event`` a play of one card, in a game whose moves may be several cards at
+        once, onto a pile whose picture changed over more than one card covers
+        (`MORE_THAN_A_CARD`)? The other cards of a move laid with it, never read (tigullio
+        Great Lakes 1701: Bob's dump J♦ Q♠ K♦ A♣ read as his A♣ and logged so in silence,
+        his hand shown three cards short at the end): a person says."""
+        if self.game not in self.SEVERAL_AT_ONCE or event.get("event") != "play" \
+                or "card" not in event or obs.kind != "pile" or self._changes is None \
+                or self._frame is None:
+            return False
+        share = self._changes.changed_share(self._frame, obs.zone, obs.t_still)
+        return share is not None and share > self.MORE_THAN_A_CARD
 
     def _landed_with(self, obs: Observation, event: Mapping[str, Any]) -> str | None:
         """The card the camera logged in the same pile that came to rest less than
@@ -3016,10 +3036,9 @@ class Questions(TableLog):
         reader's new card showed there (that card was laid on it): a jump in the sequence
         onto that pile is then asked (`_missed`), not taken for a lead after a stop; so is
         a lead the rules allow onto it where the look read there the card the sequence
-        expects (`_passed_over`)."""
+        expects (`_passed_over`). The piles' pictures are watched with no second look too
+        (`_laid_more`)."""
         found: list[Observation] = []
-        if self.second_look is None:
-            return found
         piles = [z for z, zone in enumerate(self.tracker.zones)
                  if zone.kind == "pile" and zone.seat is not None
                  and zone.seat < len(self.players)]
@@ -3027,7 +3046,10 @@ class Questions(TableLog):
             self._changes = ZoneChanges.of_polygons(self.profile.zone_polygons_px(),
                                                     frame.shape[:2])
         t = result.t
-        for z in self._changes.update(frame, piles):
+        changed = self._changes.update(frame, piles, t=t)
+        if self.second_look is None:
+            return found
+        for z in changed:
             if t - self._read_at.get(z, float("-inf")) > 1.0:
                 self._changed[z] = (t, 0, Counter())
         seeing: dict[str, set[str]] = {}

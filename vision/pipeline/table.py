@@ -612,6 +612,9 @@ class TablePipeline(Questions):
         if self._laid_unread(event, obs):
             self._hold(obs, "the pile changed before it with no card read", event, result)
             return
+        if self._laid_more(event, obs):
+            self._hold(obs, "more of the pile changed than one card covers", event, result)
+            return
         one_place = self._one_place(obs, event)
         if one_place is not None:
             self._hold(obs, "read as two cards on one card's place", event, result, one_place)
