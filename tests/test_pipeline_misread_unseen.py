@@ -128,7 +128,7 @@ def test_a_card_misread_as_one_that_jumps_is_corrected_not_doubled(
 def test_a_lead_out_of_turn_just_after_the_next_card_was_read_asks_who_played_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, look_finds: bool) -> None:
     # the pile's change of picture would find the 6♠ by itself: the question is tested here
-    monkeypatch.setattr(ZoneChanges, "update", lambda self, frame, zones=None: [])
+    monkeypatch.setattr(ZoneChanges, "update", lambda self, frame, zones=None, t=0.0: [])
     video, plays = _video()
     at = plays.index(("Ann", "6S"))
     assert plays[at - 1:at + 2] == [("Bob", "5S"), ("Ann", "6S"), ("Ann", "2H")]

@@ -67,7 +67,7 @@ def test_a_card_the_reader_missed_is_found_in_its_players_pile(
     """Found at once, Cy's pile having changed with no card read there; or, where the
     change went unseen, when the table asks who played the 6♥ it jumped past."""
     if how == "question":
-        monkeypatch.setattr(ZoneChanges, "update", lambda self, frame, zones=None: [])
+        monkeypatch.setattr(ZoneChanges, "update", lambda self, frame, zones=None, t=0.0: [])
     pipe, look, notes, plays = _round(tmp_path, look_misses=False)
     assert ("read again: 6♥ in Cy's pile" if how == "pile changed"
             else "read again: Cy played 6♥") in notes
