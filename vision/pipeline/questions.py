@@ -501,27 +501,31 @@ class Questions(TableLog):
             return []
         who = self.players[obs.seat]
         cards = [str(c) for c in shown.get("cards") or []]
-        laid = " ".join(pretty_cards(cards))
-        # (whose line read twice, what the reading then logs, as people read it)
-        tries = [(p, {"event": "play", "player": who, "card": cards[0], **stamp(obs)},
-                  f"{who} played {laid}")
-                 for p in self.players if len(cards) == 1 and _holds(ref, p) == 0]
-        if _holds(ref, who) == len(cards) - 1:
-            tries.append((who, dict(shown), ""))  # (the hand as the question shows it)
+        if not cards:
+            return []
+        play = {"event": "play", "player": who, "card": cards[0], **stamp(obs)}
         lines = sorted(self._line_of.values(), key=lambda line: line[0])
         answers: list[Answer] = []
         for (first, a), (second, b) in zip(lines, lines[1:], strict=False):
-            player = a.get("player")
+            player = str(a.get("player"))
             if second != first + 1 or b.get("player") != player or "t" not in a \
                     or a.get("t") != b.get("t"):
                 continue
+            # What the reading then logs, and how people read that: one card laid, a play,
+            # where that player went out by the log; the hand as the question shows it, where
+            # it is that player's, a card longer than they hold by the log.
+            logs: list[tuple[dict[str, Any], str]] = []
+            if len(cards) == 1 and _holds(ref, player) == 0:
+                logs.append((play, f"{who} played {' '.join(pretty_cards(cards))}; "))
+            if player == who and _holds(ref, who) == len(cards) - 1:
+                logs.append((dict(shown), ""))
             for line, gone, kept in ((second, b, a), (first, a, b)):
-                for _, logs, said in (t for t in tries if t[0] == player):
-                    fix = ({"event": "correct", "line": line, "with": None}, logs)
+                for logged, said in logs:
+                    fix = ({"event": "correct", "line": line, "with": None}, logged)
                     if self._accepts_after(fix):
                         no, twice = (Card.parse(str(e["card"])).pretty() for e in (gone, kept))
-                        answers.append(Answer(f"{said}; " * bool(said) + f"{player} played "
-                                              f"no {no} (the {twice} read twice)", fix))
+                        answers.append(Answer(f"{said}{player} played no {no} (the {twice} "
+                                              "read twice)", fix))
         return answers
 
     def _question_read(self, obs: Observation, event: Mapping[str, Any]
