@@ -2297,3 +2297,40 @@ def test_a_hand_typed_in_offers_a_card_read_once_lately_as_the_card_not_seen(
                                   "cards": ["AS", "TC"]}]) == []
     [held] = pipe.pending.values()
     _click_and_play_out(pipe, source, held, "Ann played 6♠ before Bob's 9♦", path, visual)
+
+
+def test_a_card_read_late_in_a_pile_lying_still_since_before_the_last_play_is_put_first(
+        tmp_path: Path) -> None:
+    """A rendered Boodle round (seed 1703) whose reader reads Bob's 2♣ lead only a second
+    after it landed, once Cy's 3♣ was logged: by that log his 2♣ breaks a rule. His pile
+    has lain still since before the 3♣ came, so the answer that plays the 2♣ first leads the
+    question, and one click makes the round exact."""
+    pipe, source, visual, path = _blind_round("boodle", 1703, set(), tmp_path,
+                                              late={"2C": 9.3})
+    two = next(i for i, e in enumerate(visual) if e.get("card") == "2C")
+    assert (visual[two]["player"], visual[two + 1]["player"], visual[two + 1]["card"]) \
+        == ("Bob", "Cy", "3C")
+    [held] = pipe.pending.values()
+    assert held.ask().startswith("Bob's 2♣ lay there before it was read: played earlier?")
+    assert held.options[0].label == "2♣, before Cy's 3♣"
+    _click_and_play_out(pipe, source, held, "2♣, before Cy's 3♣", path, visual)
+
+
+def test_a_card_read_on_a_pile_and_never_logged_is_offered_before_the_next_card_on_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rendered Boodle round (seed 1703) whose reader reads Dee's 4♦ only in two frames
+    as it lands, too few for the tracker: her A♥, laid on it a second later, is a lead the
+    rules allow, which would lose the 4♦ in silence. The pile came to rest in a new picture
+    with the 4♦ read there, so the A♥ is held, "4♦, then A♥" first."""
+    # (two frames: the truth reader's cards are steady, and the tracker logs one read in
+    # three; a real reader's wavering, 4♦ in one frame and the 2♦ under it in the next,
+    # leaves a card read in more frames unlogged)
+    monkeypatch.setattr(Questions, "SEEN_READS", 2)
+    pipe, source, visual, path = _blind_round("boodle", 1703, {"4D"}, tmp_path,
+                                              glimpse=(35.05, 35.25))
+    four = next(i for i, e in enumerate(visual) if e.get("card") == "4D")
+    assert (visual[four]["player"], visual[four + 1]["card"]) == ("Dee", "AH")
+    [held] = pipe.pending.values()
+    assert held.ask() == "Dee played A♥? (4♦ read on the pile before it, never logged)"
+    assert held.options[0].label == "4♦, then A♥"
+    _click_and_play_out(pipe, source, held, "4♦, then A♥", path, visual)

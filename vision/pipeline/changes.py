@@ -42,6 +42,8 @@ class ZoneChanges:
         # (the picture each zone rested in before its last rest, and when it came to rest)
         self._before: list[np.ndarray | None] = [None] * n
         self._rested: list[float] = [float("-inf")] * n
+        # (when each zone last began to move after a rest)
+        self._moved: list[float] = [float("-inf")] * n
 
     @classmethod
     def of_polygons(cls, polygons: Sequence[np.ndarray], shape: tuple[int, int],
@@ -76,6 +78,8 @@ class ZoneChanges:
             last = self._last[z]
             self._last[z] = thumb
             if last is None or float(np.abs(thumb - last).mean()) > self.still_diff:
+                if self._still[z] >= self.still_frames:
+                    self._moved[z] = t
                 self._still[z] = 0
                 continue
             self._still[z] += 1
@@ -86,6 +90,18 @@ class ZoneChanges:
             if rest is not None and float(np.abs(thumb - rest).mean()) > self.change_diff:
                 changed.append(z)
         return changed
+
+    def moved_at(self, zone: int) -> float:
+        """When ``zone`` last began to move after being at rest (-inf: never yet)."""
+        return self._moved[zone]
+
+    def at_rest_since(self, zone: int) -> float | None:
+        """When ``zone`` came to rest in the picture it shows now, where it is at rest now
+        (the last `still_frames` frames alike and none changed since): whatever lies there
+        lay there already then. None where it is not at rest."""
+        if self._still[zone] < self.still_frames:
+            return None
+        return self._rested[zone]
 
     def changed_share(self, frame: np.ndarray, zone: int, since: float) -> float | None:
         """The share of ``zone`` 's picture (its thumbnail's pixels) that differs from the

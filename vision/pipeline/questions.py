@@ -106,10 +106,23 @@ class Questions(TableLog):
     #: then where the second look read that card there in most of its looks (else None:
     #: `_unread_now`).
     _unread: dict[int, tuple[float, str | None]]
+    #: Per pile, since it last began to move: when, when it came to rest in a new picture
+    #: (None: not yet, or in the picture it showed before), and in how many frames the table
+    #: reader read there each card nobody played this round (`_note_seen`); and per pile,
+    #: such a change whose cards read in `SEEN_READS` frames or more were never logged
+    #: before the pile moved again: when it came to rest, and those cards
+    #: (`_seen_unlogged`).
+    _seen_new: dict[int, tuple[float, float | None, Counter[str]]]
+    _seen_lost: dict[int, tuple[float, list[str]]]
     #: `_ask_never_shown`: the log's length when it last asked (asked once for a log), and
     #: the question it holds (its id, the player it asks about).
     _never_asked: int
     _never_held: tuple[int, str] | None
+    #: `_seen_unlogged`: a card read in this many frames on a pile at rest is a card there.
+    SEEN_READS = 3
+    #: `_seen_unlogged`: a card logged into the pile this long (s) before it came to rest
+    #: may be what changed it (its reading settles before the pile's picture does).
+    SEEN_MARGIN = 1.0
     #: How long a changed pile is left to the table reader before the second look reads it.
     CHANGE_WAIT = 0.3
     #: A contested card unread this long (s) is decided on the readings it had (`_recount`).
@@ -385,6 +398,30 @@ class Questions(TableLog):
         unread = self._unread.get(obs.zone)
         return unread is not None and unread[1] is None \
             and self._unread_change(obs.zone, obs.t_still)
+
+    def _seen_unlogged(self, event: Mapping[str, Any], obs: Observation) -> list[str]:
+        """The cards nobody played this round that the table reader read on ``event`` 's
+        pile, at rest in a new picture since after the last card was logged, in
+        `SEEN_READS` frames or more and never logged, before the pile changed again, where
+        ``event`` is a play of one card onto it (not one of those) that came to rest after
+        that: a card laid and lost while its reading wavered (the cheap webcam's Boodle
+        1703: Dee's 4♦ read in five frames of ten, in the others as her 2♦ under it, then
+        her A♥ laid on it and logged as her lead, her hand a card short in silence). Not
+        in a game of tricks (a card missed puts the next out of turn), nor where a card was
+        logged into that pile less than `SEEN_MARGIN` before the change (that card, whose
+        reading settles first, is what changed it). [] where there is none."""
+        lost = self._seen_lost.get(obs.zone)
+        card = event.get("card")
+        if lost is None or event.get("event") != "play" or not isinstance(card, str) \
+                or obs.kind != "pile" or self._trick() is not None:
+            return []
+        since, cards = lost
+        last, here = self._last_play(), self._last_play(obs.seat)
+        if last is None or not float(last[2].get("t", 0.0)) < since < obs.t_still \
+                or (here is not None
+                    and float(here[2].get("t", 0.0)) >= since - self.SEEN_MARGIN):
+            return []
+        return [c for c in cards if c != card and not self._round_cards.get(c, 0)]
 
     def _laid_more(self, event: Mapping[str, Any], obs: Observation) -> bool:
         """Is ``event`` a play of one card, in a game whose moves may be several cards at
@@ -663,7 +700,14 @@ class Questions(TableLog):
             # Lakes, seed 346: Bob's 6♥ read as 6♦ for seconds, then his 7♥ "after 6♦ the
             # lead is in a black suit").
             options.extend(self._misread_before(ev(read), following=True))
-            if self._doubt(ev(read)) or self._laid_unread(ev(read), obs):
+            # Or a card read on the pile before it and never logged (`_seen_unlogged`),
+            # laid before it: likelier than the reading alone.
+            first = [Answer(f"{Card.parse(c).pretty()}, then {Card.parse(read).pretty()}",
+                            (ev(c), ev(read)))
+                     for c in self._seen_unlogged(ev(read), obs)
+                     if self._accepts_all([ev(c), ev(read)])]
+            options[:0] = first
+            if self._doubt(ev(read)) or self._laid_unread(ev(read), obs) or first:
                 # Or a card of the same player's never read just before it, after which it
                 # is an ordinary play (Boodle 402: Cy's 2♦ led after his 6♥ stopped the
                 # hearts, never read; his 2♥ lead next read as a heart led after hearts, and
@@ -696,6 +740,14 @@ class Questions(TableLog):
                               if a.events == (ev(read),)
                               else f"it was {a.label}" if a.card else a.label)
                       for a in options]
+            # Its pile lay still since before plays logged meanwhile: it was laid before them
+            # and read only now (the cheap webcam's Boodle 1703: Bob's 2♣ lead, read in one
+            # frame in three until Cy's 3♣ was logged, then "shows Cy's 3♣ broke a rule").
+            rested = self._rested_before(ev(read), obs)
+            if rested:
+                return (f"{player}'s {Card.parse(read).pretty()} lay there before it was "
+                        f"read: played earlier?", [*rested, *(
+                            o for o in others if all(o.events != a.events for a in rested))])
             due = self._trick_turn(player)
             if due is not None:
                 cands = self._due_cards(due, read, unplayed, ev)
@@ -1110,6 +1162,19 @@ class Questions(TableLog):
         if spot is not None and math.dist(spot, (x, y)) <= CARD_W / 2:
             return []  # a card logged there: the card under it, or this one misread
         return self._before_plays_since(event, before[1])
+
+    def _rested_before(self, event: dict[str, Any], obs: Observation) -> list[Answer]:
+        """The answer where ``event`` 's card, read in a pile that has lain still since
+        before plays logged meanwhile (`ZoneChanges.at_rest_since`), was laid before them
+        and read only now ("2♣, before Cy's 3♣"), where the log then accepts them all; []
+        otherwise, and where the pile's picture is not watched."""
+        if event.get("event") != "play" or "card" not in event or obs.kind != "pile" \
+                or self._changes is None:
+            return []
+        since = self._changes.at_rest_since(obs.zone)
+        if since is None or since >= obs.t_still:
+            return []
+        return self._before_plays_since(event, since)
 
     def _before_lookalike(self, event: dict[str, Any], obs: Observation) -> list[Answer]:
         """The answer where ``event`` 's card lies over a card of its player's logged this
@@ -3051,6 +3116,7 @@ class Questions(TableLog):
                                                     frame.shape[:2])
         t = result.t
         changed = self._changes.update(frame, piles, t=t)
+        self._note_seen(changed, result)
         if self.second_look is None:
             return found
         for z in changed:
@@ -3097,6 +3163,38 @@ class Questions(TableLog):
             found.append(Observation(z, zone.name, zone.kind, zone.seat, cards, share, t,
                                      since))
         return found
+
+    def _note_seen(self, changed: Collection[int], result: FrameResult) -> None:
+        """Count, per pile since it last began to move, the frames in which the table reader
+        read each card nobody played this round there (`_seen_new`). Where the pile came to
+        rest in a new picture with such a card read in `SEEN_READS` frames or more, never
+        logged, and began to move again, those cards are kept, and when (`_seen_lost`)."""
+        if self._changes is None:
+            return
+        for z, zone in enumerate(self.tracker.zones):
+            if zone.kind != "pile" or zone.seat is None:
+                continue
+            moved = self._changes.moved_at(z)
+            record = self._seen_new.get(z)
+            if record is None or moved > record[0]:
+                if record is not None and record[1] is not None:
+                    counts = record[2]
+                    lost = [c for c, n in counts.most_common()
+                            if n >= self.SEEN_READS and not self._round_cards.get(c, 0)]
+                    if lost:
+                        self._seen_lost[z] = (record[1], lost)
+                record = (moved, None, Counter())
+            if z in changed:
+                record = (record[0], result.t, record[2])
+            self._seen_new[z] = record
+        names = {zone.name: z for z, zone in enumerate(self.tracker.zones)}
+        read: dict[int, set[str]] = {}
+        for d in result.detections:
+            z = names.get(str(d["zone"]))
+            if z in self._seen_new and not self._round_cards.get(str(d["card"]), 0):
+                read.setdefault(z, set()).add(str(d["card"]))
+        for z, cards in read.items():
+            self._seen_new[z][2].update(cards)
 
     def _on_logged_lookalike(self, card: str, x: float, y: float, seat: int | None) -> bool:
         """Whether the second look's reading of ``card`` at board point (x, y) lies on the

@@ -106,6 +106,8 @@ class TablePipeline(Questions):
         self._changes = None
         self._changed = {}
         self._unread = {}
+        self._seen_new = {}
+        self._seen_lost = {}
         self._never_asked = -1
         self._never_held = None
         self._read_at = {}
@@ -611,6 +613,11 @@ class TablePipeline(Questions):
             return
         if self._laid_unread(event, obs):
             self._hold(obs, "the pile changed before it with no card read", event, result)
+            return
+        lost = self._seen_unlogged(event, obs)
+        if lost:
+            self._hold(obs, f"{' '.join(pretty_cards(lost))} read on the pile before it, "
+                            "never logged", event, result)
             return
         if self._laid_more(event, obs):
             self._hold(obs, "more of the pile changed than one card covers", event, result)
