@@ -3190,9 +3190,9 @@ class Questions(TableLog):
         names = {zone.name: z for z, zone in enumerate(self.tracker.zones)}
         read: dict[int, set[str]] = {}
         for d in result.detections:
-            z = names.get(str(d["zone"]))
-            if z in self._seen_new and not self._round_cards.get(str(d["card"]), 0):
-                read.setdefault(z, set()).add(str(d["card"]))
+            at = names.get(str(d["zone"]))
+            if at in self._seen_new and not self._round_cards.get(str(d["card"]), 0):
+                read.setdefault(at, set()).add(str(d["card"]))
         for z, cards in read.items():
             self._seen_new[z][2].update(cards)
 
