@@ -2334,3 +2334,27 @@ def test_a_card_read_on_a_pile_and_never_logged_is_offered_before_the_next_card_
     assert held.ask() == "Dee played A♥? (4♦ read on the pile before it, never logged)"
     assert held.options[0].label == "4♦, then A♥"
     _click_and_play_out(pipe, source, held, "4♦, then A♥", path, visual)
+
+
+def test_a_missed_card_asked_after_two_landings_in_its_pile_offers_another_card_after_it(
+        tmp_path: Path) -> None:
+    """A rendered Great Lakes round (seed 1806) whose reader reads Cy's 7♣ in two frames as
+    it lands and never his J♦ lead laid on it: his 5♠ lead then asks "7♣ was not seen: who
+    played it?". His pile came to rest in a new picture twice since his 6♣, so beside "Cy"
+    the question offers his 7♣ with another card after it, which he names; the round is
+    then exact."""
+    from vision.pipeline.results import picked
+
+    pipe, source, visual, path = _blind_round("great-lakes", 1806, {"7C", "JD"}, tmp_path,
+                                              glimpse=(27.05, 27.25))
+    seven = next(i for i, e in enumerate(visual) if e.get("card") == "7C")
+    assert [(e["player"], e["card"]) for e in visual[seven:seven + 3]] \
+        == [("Cy", "7C"), ("Cy", "JD"), ("Cy", "5S")]
+    [held] = pipe.pending.values()
+    assert held.ask().startswith("7♣ was not seen: who played it?")
+    labels = [a.label for a in held.options]
+    assert labels[:2] == ["Cy", "Cy, then another card before this 5♠…"]
+    named = held.options[1]
+    assert named.picks == "Cy"
+    pipe.answer(held.id, picked(named.events, "JD"))
+    _play_out_exactly(pipe, source, path, visual)

@@ -333,6 +333,23 @@ def test_a_hand_shown_that_picks_a_card_asks_which_card_was_shown(
                                   "source": "user"}])]
 
 
+def test_a_card_picked_in_an_answers_second_event_is_logged_in_its_place(
+        qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
+    """"Cy, then another card before this 5♠…" (his 7♣ missed, and a card laid on it): the
+    person names Cy's second card, and it is logged between the 7♣ and the 5♠."""
+    from ui.worker import PICK
+
+    both = (8, "7♣ was not seen: who played it?", play("Cy", "5S"),
+            [("Cy", [play("Cy", "7C"), play("Cy", "5S")]),
+             ("Cy, then another card before this 5♠…",
+              [play("Cy", "7C"), play("Cy", PICK), play("Cy", "5S")])])
+    feed = start(qtbot, window, store, [both])
+    qtbot.waitUntil(lambda: window.confirm_bar.isVisibleTo(window), timeout=5000)
+    assert _picked_in_dialog(qtbot, window, 1, "JD") == ["Which card did Cy play?", "Cy"]
+    assert feed.answers == [(8, [play("Cy", "7C"), {**play("Cy", "JD"), "source": "user"},
+                                 play("Cy", "5S")])]
+
+
 def test_a_card_picked_for_an_earlier_place_is_logged_in_that_place(
         qtbot: QtBot, window: MainWindow, store: GameStore) -> None:
     """"Cy: another card before Cy's K♣…" (too many cards fit in that place to offer): the

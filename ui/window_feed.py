@@ -150,8 +150,11 @@ class WindowFeed(WindowDisplay):
         if not 0 <= index < len(answers):
             return
         events = answers[index][1]
-        play = pick_play(events[0]) if events else None
-        if play is not None:
+        # (the card named is the answer's first event most often; "Cy, then another card
+        # before this 5♠…" names its second)
+        at = next((k for k, e in enumerate(events) if pick_play(e) is not None), None)
+        play = pick_play(events[at]) if at is not None else None
+        if at is not None and play is not None:
             # "Cy: another card…": the person names Cy's card, then it is logged with the rest
             # (where the answer puts it in an earlier place, in that place).
             pid, player = self.pending[0][0], str(play.get("player"))
@@ -172,8 +175,8 @@ class WindowFeed(WindowDisplay):
                 return
             if not self.pending or self.pending[0][0] != pid:
                 return  # answered meanwhile (the camera read it again)
-            first = named_pick(events[0], cards[0], named["player"], USER) or events[0]
-            events = [first, *events[1:]]
+            events = [*events[:at], named_pick(events[at], cards[0], named["player"], USER)
+                      or events[at], *events[at + 1:]]
         self.feed.worker.answerRequested.emit(self.pending[0][0], list(events) or None)
 
     def answer_pending(self, accept: bool, event: dict[str, Any] | None = None) -> None:

@@ -83,17 +83,17 @@ def pending_of(result: Any) -> list[Held]:
             for p in getattr(result, "pending", [])]
 
 
-#: The card of a one-click answer's first event that a person names as they give it
-#: ("Cy: another card…"; `vision.pipeline.results.PICK`, kept here so that the window needs
-#: no vision package to show a feed's answers).
+#: The card of a one-click answer's event (its first, most often) that a person names as
+#: they give it ("Cy: another card…"; `vision.pipeline.results.PICK`, kept here so that the
+#: window needs no vision package to show a feed's answers).
 PICK = "?"
 
 
 def pick_play(event: dict[str, Any]) -> dict[str, Any] | None:
-    """The play of `PICK` that ``event`` (an answer's first) logs: the event itself, or the
-    play a correction puts in an earlier place ("Cy: another card before Cy's K♣…"); None
-    where it picks none (`vision.pipeline.results.pick_of`, for the window). A hand shown of
-    `PICK` alone ("Bob shows another card…") picks too."""
+    """The play of `PICK` that ``event`` (one of an answer's, its first most often) logs:
+    the event itself, or the play a correction puts in an earlier place ("Cy: another card
+    before Cy's K♣…"); None where it picks none (`vision.pipeline.results.pick_of`, for the
+    window). A hand shown of `PICK` alone ("Bob shows another card…") picks too."""
     play = event.get("with") if event.get("event") == "correct" else event
     return play if isinstance(play, dict) and (play.get("card") == PICK
                                                or play.get("cards") == [PICK]) else None
@@ -131,7 +131,7 @@ def kept_answer(label: str, events: list[dict[str, Any]]) -> bool:
     7♠"; `vision.pipeline.questions` labels them so) and nothing logged at all ("not a
     card"). Without them no click could answer as the camera read, or name a card not
     offered."""
-    return (not events or pick_play(events[0]) is not None
+    return (not events or any(pick_play(e) is not None for e in events)
             or label.startswith(("nobody (", "it was ")))
 
 

@@ -114,6 +114,9 @@ class Questions(TableLog):
     #: (`_seen_unlogged`).
     _seen_new: dict[int, tuple[float, float | None, Counter[str]]]
     _seen_lost: dict[int, tuple[float, list[str]]]
+    #: Per pile: when it came to rest in a new picture, its last `LANDINGS_KEPT` times.
+    _landings: dict[int, list[float]]
+    LANDINGS_KEPT = 16
     #: `_ask_never_shown`: the log's length when it last asked (asked once for a log), and
     #: the question it holds (its id, the player it asks about).
     _never_asked: int
@@ -422,6 +425,19 @@ class Questions(TableLog):
                     and float(here[2].get("t", 0.0)) >= since - self.SEEN_MARGIN):
             return []
         return [c for c in cards if c != card and not self._round_cards.get(c, 0)]
+
+    def _unlogged_landings(self, obs: Observation) -> int:
+        """How many times ``obs`` 's pile came to rest in a new picture (a card laid, most
+        often) after the one that its last card logged made (the first within `SEEN_MARGIN`
+        before that card's time, or after it) and before ``obs`` lay still: cards laid there
+        and never logged. 0 where none of its player's cards was logged this round."""
+        here = self._last_play(obs.seat) if obs.kind == "pile" else None
+        if here is None:
+            return 0
+        landings = self._landings.get(obs.zone, [])
+        logged = float(here[2].get("t", 0.0)) - self.SEEN_MARGIN / 2
+        base = next((t for t in landings if t >= logged), None)
+        return 0 if base is None else sum(base < t < obs.t_still for t in landings)
 
     def _laid_more(self, event: Mapping[str, Any], obs: Observation) -> bool:
         """Is ``event`` a play of one card, in a game whose moves may be several cards at
@@ -778,6 +794,15 @@ class Questions(TableLog):
                 who = [p for p in order if self._accepts_all([ev(missing, p), ev(read)])]
                 if who:
                     answers = [Answer(p, (ev(missing, p), ev(read))) for p in who]
+                    if player in who and self._unlogged_landings(obs) >= 2:
+                        # Its pile took two cards or more since its last card logged: this
+                        # player's, and another laid after it, a person names (tigullio
+                        # Great Lakes 1806: Cy's 7♣ and his J♦ lead after it, neither read,
+                        # then his 5♠ lead; "Cy" alone lost the J♦).
+                        answers.insert(who.index(player) + 1, Answer(
+                            f"{player}, then another card before this "
+                            f"{Card.parse(read).pretty()}…",
+                            (ev(missing, player), ev(PICK), ev(read))))
                     return (f"{Card.parse(missing).pretty()} was not seen: who played it?",
                             answers + others)
             # Or it shows that an earlier play broke a rule, a card before that one never read.
@@ -3186,6 +3211,8 @@ class Questions(TableLog):
                 record = (moved, None, Counter())
             if z in changed:
                 record = (record[0], result.t, record[2])
+                landed = self._landings.setdefault(z, [])
+                landed[:] = [*landed[-self.LANDINGS_KEPT + 1:], result.t]
             self._seen_new[z] = record
         names = {zone.name: z for z, zone in enumerate(self.tracker.zones)}
         read: dict[int, set[str]] = {}

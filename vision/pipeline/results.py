@@ -72,10 +72,10 @@ class Answer:
     @property
     def picks(self) -> str | None:
         """The player whose card a person names to give this answer ("Cy: another
-        card…"): its first event is that player's play of `PICK` (`pick_of`: or a correction
-        that puts one in an earlier place), which `picked` fills in; None for an answer
-        logged as it is."""
-        first = pick_of(self.events[0]) if self.events else None
+        card…"): one of its events (its first, most often) is that player's play of `PICK`
+        (`pick_of`: or a correction that puts one in an earlier place), which `picked` fills
+        in; None for an answer logged as it is."""
+        first = next((play for e in self.events if (play := pick_of(e)) is not None), None)
         return str(first.get("player")) if first is not None else None
 
 
