@@ -287,3 +287,51 @@ def test_a_play_read_unsurely_that_the_second_look_does_not_see_is_asked(
     assert asked.question == "Dee played 9♦?" and asked.options[0].label == "9♦"
     pipe.answer(asked.id, asked.options[0].events)
     assert _logged(pipe) == plays[:at + 1]
+
+
+@pytest.mark.parametrize(("score", "look_reads", "held"), [
+    (UNSEEN_LOOK_BELOW - 0.05, "JH", True),
+    (UNSEEN_LOOK_BELOW - 0.05, "TH", False),
+    (UNSEEN_LOOK_BELOW + 0.05, "JH", False),
+])
+def test_a_hand_card_read_unsurely_that_the_second_look_reads_another_way_is_asked(
+        tmp_path: Path, score: float, look_reads: str, held: bool) -> None:
+    """The cheap webcam's Michigan 1805: Cy's 10♦ read as 9♦ at 0.52-0.56 in every frame
+    (the 9♦ lay in the dead hand: no rule catches it); the second look read Q♦ and 10♦
+    there. Here Pressman 807 on a deck the reader knows: Ann's J♥ read as 10♥ (never
+    played) at ``score``. Read below `UNSEEN_LOOK_BELOW`, where the look does not read it
+    but reads the J♥ in its place, her hand is asked, the J♥ first; read so by the look
+    too, or read surely, it is logged as read."""
+    video = TableVideo(simulated_round("pressman", seed=807),
+                       RenderConfig(width=160, height=120, seed=807, noise=0.0))
+    source = RenderedSource(video)
+    reader = Misread(source, "JH", "TH", score)
+    reader.deck_known = True
+    look = Look(TruthDetector(source), wrong={"JH": look_reads} if look_reads != "JH" else {})
+    path = tmp_path / "g.jsonl"
+    pipe = TablePipeline(video.profile(), reader, None, path, script=video.truth.script,
+                         second_look=look)
+    look.clock = pipe
+    while (frame := source.read()) is not None and not pipe.pending:
+        pipe.process(frame.image, frame.t, frame.index)
+    if not held:
+        while (frame := source.read()) is not None:
+            pipe.process(frame.image, frame.t, frame.index)
+        assert not pipe.flush().pending
+        hands = [e.data for e in read_log(path).events if e.kind == "reveal"]
+        assert {"event": "reveal", "player": "Ann", "cards": ["AC", "TH"]} in [
+            {k: v for k, v in h.items() if k in ("event", "player", "cards")} for h in hands]
+        return
+    [asked] = pipe.pending.values()
+    assert asked.reason == f"10♥ read at {score:.2f}, not seen by a second look"
+    assert asked.question == "Ann shows A♣ 10♥?"
+    assert [a.label for a in asked.options] == ["A♣ J♥", "A♣ 10♥ as read"]
+    pipe.answer(asked.id, list(asked.options[0].events))
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    assert not pipe.flush().pending
+    events, _ = apply_corrections(read_log(path).events)
+    assert [(e.data["event"], e.data["player"], e.data.get("card"), e.data.get("cards"))
+            for e in events if e.kind in ("play", "reveal")] == [
+        (e["event"], e["player"], e.get("card"), e.get("cards")) for e in video.truth.visual]
+    assert not replay(read_log(path)).errors

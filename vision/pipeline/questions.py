@@ -2699,6 +2699,49 @@ class Questions(TableLog):
         dets = self._zone_look(obs.zone)
         return card not in {dets.names[int(c)] for c in dets.class_id}
 
+    def _hand_unseen_by_look(self, event: Mapping[str, Any], obs: Observation
+                             ) -> tuple[str, tuple[str, list[Answer]]] | None:
+        """A hand shown, read as ``event`` below `UNSEEN_LOOK_BELOW` (on any deck: a card
+        misread in a hand has few rules to catch it, and it pays chips), with a card that
+        the second look, reading the zone in this frame, does not read at all, where it
+        reads there a card nobody played this round that the table takes in its place (the
+        cheap webcam's Michigan 1805: Cy's 10♦ read as 9♦ at 0.52-0.56 in every frame, the
+        9♦ in the dead hand, the look reading Q♦ 0.91 and 10♦ 0.82). The reason, and the
+        question: the hands with such a card in its place, the look's surest first, then
+        the hand as read. None otherwise."""
+        cards = [str(c) for c in event.get("cards") or []]
+        if event.get("event") != "reveal" or not cards \
+                or obs.confidence >= UNSEEN_LOOK_BELOW or self.second_look is None \
+                or self._frame is None:
+            return None
+        dets = self._zone_look(obs.zone)
+        sure: dict[str, float] = {}
+        spots: dict[str, tuple[float, float]] = {}
+        for cid, conf, (x, y) in zip(dets.class_id, dets.confidence, self._on_board(dets),
+                                     strict=True):
+            code = dets.names[int(cid)]
+            if float(conf) > sure.get(code, -1.0):
+                sure[code], spots[code] = float(conf), (float(x), float(y))
+        unseen = [c for c in cards if c not in sure]
+        others = [c for c in sure if c not in cards and not self._round_cards.get(c, 0)]
+        at = dict(zip(obs.cards, obs.positions, strict=False))
+        # (the look's card nearest the card it does not read first: the same card read
+        # another way; then the surest)
+        swaps = sorted(((card, other) for card in unseen for other in others),
+                       key=lambda s: (math.dist(at[s[0]], spots[s[1]]) if s[0] in at
+                                      else math.inf, -sure[s[1]], s))
+        answers: list[Answer] = []
+        for card, other in swaps:
+            hand = {**event, "cards": [other if c == card else c for c in cards]}
+            if self._accepts(hand)[:2] == (True, 0):
+                answers.append(Answer(" ".join(pretty_cards(hand["cards"])), (hand,)))
+        if not answers:
+            return None
+        said = " ".join(pretty_cards(cards))
+        answers.append(Answer(f"{said} as read", (dict(event),)))
+        return (f"{Card.parse(unseen[0]).pretty()} read at {obs.confidence:.2f}, not seen by "
+                f"a second look", (f"{event.get('player')} shows {said}?", answers))
+
     #: `_left_by_move_of`: the cards the look read beside a move are remembered only where
     #: it read them within this many seconds of the move coming to rest; read later (the
     #: move placed once a question before it was answered), the pile may hold the cards

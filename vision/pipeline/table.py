@@ -583,6 +583,10 @@ class TablePipeline(Questions):
         if event.get("event") == "reveal" and self._unsure_hand(obs):
             self._hold(obs, self._unsure_reason(obs), event, result)
             return
+        unseen = self._hand_unseen_by_look(event, obs)
+        if unseen is not None:
+            self._hold(obs, unseen[0], event, result, unseen[1])
+            return
         landed = self._landed_with(obs, event)
         if landed is not None:
             self._hold(obs, f"read as {Card.parse(landed).pretty()} landed", event, result)
