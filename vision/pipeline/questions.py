@@ -2707,21 +2707,14 @@ class Questions(TableLog):
         reads there a card nobody played this round that the table takes in its place (the
         cheap webcam's Michigan 1805: Cy's 10♦ read as 9♦ at 0.52-0.56 in every frame, the
         9♦ in the dead hand, the look reading Q♦ 0.91 and 10♦ 0.82). The reason, and the
-        question: the hands with such a card in its place, the look's surest first, then
-        the hand as read. None otherwise."""
+        question: the hands with such a card in its place, the look's card nearest the card
+        it does not read first, then the hand as read. None otherwise."""
         cards = [str(c) for c in event.get("cards") or []]
         if event.get("event") != "reveal" or not cards \
                 or obs.confidence >= UNSEEN_LOOK_BELOW or self.second_look is None \
                 or self._frame is None:
             return None
-        dets = self._zone_look(obs.zone)
-        sure: dict[str, float] = {}
-        spots: dict[str, tuple[float, float]] = {}
-        for cid, conf, (x, y) in zip(dets.class_id, dets.confidence, self._on_board(dets),
-                                     strict=True):
-            code = dets.names[int(cid)]
-            if float(conf) > sure.get(code, -1.0):
-                sure[code], spots[code] = float(conf), (float(x), float(y))
+        sure, spots = self._zone_look_surest(obs.zone)
         unseen = [c for c in cards if c not in sure]
         others = [c for c in sure if c not in cards and not self._round_cards.get(c, 0)]
         at = dict(zip(obs.cards, obs.positions, strict=False))
@@ -2768,6 +2761,20 @@ class Questions(TableLog):
         if self._laid_since(cards[0]):
             return None  # a card of this pile logged after the move: it is not the last
         return f"{event.get('player')}'s move {' '.join(pretty_cards(cards))}"
+
+    def _zone_look_surest(self, zone: int
+                          ) -> tuple[dict[str, float], dict[str, tuple[float, float]]]:
+        """The second look's reading of ``zone`` in this frame (`_zone_look`), per card it
+        reads: its surest score, and where on the board that reading lies."""
+        dets = self._zone_look(zone)
+        sure: dict[str, float] = {}
+        spots: dict[str, tuple[float, float]] = {}
+        for cid, conf, (x, y) in zip(dets.class_id, dets.confidence, self._on_board(dets),
+                                     strict=True):
+            code = dets.names[int(cid)]
+            if float(conf) > sure.get(code, -1.0):
+                sure[code], spots[code] = float(conf), (float(x), float(y))
+        return sure, spots
 
     def _zone_look(self, zone: int) -> Detections:
         """The second look's reading of ``zone`` in the frame being processed, read once
@@ -2991,14 +2998,7 @@ class Questions(TableLog):
                 or obs.kind != "pile" or obs.seat is None or obs.seat >= len(self.players) \
                 or not 0 < len(read) != size:
             return None
-        dets = self._zone_look(obs.zone)
-        sure: dict[str, float] = {}
-        spots: dict[str, tuple[float, float]] = {}
-        for cid, conf, (x, y) in zip(dets.class_id, dets.confidence, self._on_board(dets),
-                                     strict=True):
-            code = dets.names[int(cid)]
-            if float(conf) > sure.get(code, -1.0):
-                sure[code], spots[code] = float(conf), (float(x), float(y))
+        sure, spots = self._zone_look_surest(obs.zone)
         more = sorted(c for c in sure if c not in read and not self._round_cards.get(c, 0))
         player = self.players[obs.seat]
 
