@@ -633,14 +633,16 @@ def _blind_round(game: str, seed: int, unread: set[str], tmp_path: Path,
                  misread: Mapping[str, str] | None = None,
                  misread_during: tuple[float, float] = (0.0, float("inf")),
                  late: Mapping[str, float] | None = None,
-                 twice: tuple[str, str, float, float] | None = None
+                 twice: tuple[str, str, float, float] | None = None,
+                 hidden: Mapping[str, tuple[float, float]] | None = None
                  ) -> tuple[Any, ...]:
     """A rendered round read by a reader that never reads the ``unread`` cards (but in the
     frames of the ``glimpse`` seconds), reads each card of ``late`` only from the second it
     maps to, reads each card of ``misread`` as the card it maps to (in the frames of the
     ``misread_during`` seconds), and reads the card ``twice[0]`` also as ``twice[1]``, its box
-    moved ``twice[2:]`` pixels, run until the first question (``until_asked``; else not
-    run): (pipeline, its frame source, the round's visual truth, the log's path)."""
+    moved ``twice[2:]`` pixels, and reads no card of ``hidden`` in the seconds it maps to,
+    run until the first question (``until_asked``; else not run): (pipeline, its frame
+    source, the round's visual truth, the log's path)."""
     from vision.render.demo import RenderedSource, simulated_round
     from vision.render.plan import RenderConfig
     from vision.render.table import TableVideo
@@ -656,8 +658,9 @@ def _blind_round(game: str, seed: int, unread: set[str], tmp_path: Path,
             dets = truth.detect(frame)
             t = source.last.t if source.last is not None else 0.0
             seen = glimpse is not None and glimpse[0] <= t <= glimpse[1]
+            gone = {name for name, (lo, hi) in (hidden or {}).items() if lo <= t <= hi}
             keep = np.array([(seen or name not in unread) and t >= (late or {}).get(name, 0.0)
-                             for name, _b, _s in dets], bool)
+                             and name not in gone for name, _b, _s in dets], bool)
             wrong = (misread or {}) if misread_during[0] <= t <= misread_during[1] else {}
             ids = np.array([dets.names.index(wrong.get(name, name))
                             for name, _b, _s in dets], np.int64).reshape(-1)
@@ -2358,3 +2361,20 @@ def test_a_missed_card_asked_after_two_landings_in_its_pile_offers_another_card_
     assert named.picks == "Cy"
     pipe.answer(held.id, picked(named.events, "JD"))
     _play_out_exactly(pipe, source, path, visual)
+
+
+def test_a_card_read_again_on_the_spot_of_the_piles_last_card_with_no_move_is_asked(
+        tmp_path: Path) -> None:
+    """A rendered Great Lakes round (seed 1901) whose reader reads Cy's A♦ as A♥ as it
+    lands (logged so), then not at all for a moment, then as A♦ on that spot: a lead the
+    table takes, which would log both aces. His pile has not begun to move since it came to
+    rest with the A♥, so no card was laid on it: the A♦ is held, "A♦, not A♥ before"
+    first, and one click makes the round exact."""
+    pipe, source, visual, path = _blind_round("great-lakes", 1901, set(), tmp_path,
+                                              misread={"AD": "AH"},
+                                              misread_during=(16.9, 17.35),
+                                              hidden={"AD": (17.35, 17.55)})
+    [held] = pipe.pending.values()
+    assert held.ask().startswith("Cy played A♦? (read where A♥ lies, the pile unmoved since)")
+    assert held.options[0].label == "A♦, not A♥ before"
+    _click_and_play_out(pipe, source, held, "A♦, not A♥ before", path, visual)

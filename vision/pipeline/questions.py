@@ -116,6 +116,8 @@ class Questions(TableLog):
     _seen_lost: dict[int, tuple[float, list[str]]]
     #: Per pile: when it came to rest in a new picture, its last `LANDINGS_KEPT` times.
     _landings: dict[int, list[float]]
+    #: Per pile: when it began to move after a rest, its last `LANDINGS_KEPT` times.
+    _motions: dict[int, list[float]]
     LANDINGS_KEPT = 16
     #: `_ask_never_shown`: the log's length when it last asked (asked once for a log), and
     #: the question it holds (its id, the player it asks about).
@@ -425,6 +427,30 @@ class Questions(TableLog):
                     and float(here[2].get("t", 0.0)) >= since - self.SEEN_MARGIN):
             return []
         return [c for c in cards if c != card and not self._round_cards.get(c, 0)]
+
+    def _laid_unmoved(self, event: Mapping[str, Any], obs: Observation) -> str | None:
+        """The card logged last into ``event`` 's pile, where ``event`` is a play of one card
+        read on its spot (within twice the tracker's ``same_spot``) and the pile has not
+        begun to move between the moment it came to rest with that card and the moment
+        ``event`` lay still (`_motions`, `_landings`): no card was laid on it, so this is
+        that card read another way (tigullio Great Lakes 1901: Cy's A♦ read as A♥ as it
+        landed and logged, then read as A♦ on that spot 0.7 s later and logged as a lead
+        laid on it, in silence). None otherwise."""
+        card = event.get("card")
+        last = self._last_play(obs.seat) if obs.kind == "pile" else None
+        if event.get("event") != "play" or not isinstance(card, str) or last is None \
+                or last[0] == card or not obs.positions:
+            return None
+        spot = self._spot_of.get(last[0])
+        if spot is None or math.dist(spot, obs.positions[0]) \
+                > 2 * self.tracker.config.same_spot:
+            return None
+        logged = float(last[2].get("t", 0.0)) - self.SEEN_MARGIN / 2
+        rest = next((t for t in self._landings.get(obs.zone, []) if t >= logged), None)
+        if rest is None or rest >= obs.t_still:
+            return None
+        moved = any(rest < t <= obs.t_still for t in self._motions.get(obs.zone, []))
+        return None if moved else last[0]
 
     def _unlogged_landings(self, obs: Observation) -> int:
         """How many times ``obs`` 's pile came to rest in a new picture (a card laid, most
@@ -3245,6 +3271,9 @@ class Questions(TableLog):
             moved = self._changes.moved_at(z)
             record = self._seen_new.get(z)
             if record is None or moved > record[0]:
+                if moved > float("-inf"):
+                    began = self._motions.setdefault(z, [])
+                    began[:] = [*began[-self.LANDINGS_KEPT + 1:], moved]
                 if record is not None and record[1] is not None:
                     counts = record[2]
                     lost = [c for c, n in counts.most_common()

@@ -109,6 +109,7 @@ class TablePipeline(Questions):
         self._seen_new = {}
         self._seen_lost = {}
         self._landings = {}
+        self._motions = {}
         self._never_asked = -1
         self._never_held = None
         self._read_at = {}
@@ -590,6 +591,11 @@ class TablePipeline(Questions):
         landed = self._landed_with(obs, event)
         if landed is not None:
             self._hold(obs, f"read as {Card.parse(landed).pretty()} landed", event, result)
+            return
+        laid_on = self._laid_unmoved(event, obs)
+        if laid_on is not None:
+            self._hold(obs, f"read where {Card.parse(laid_on).pretty()} lies, the pile "
+                            "unmoved since", event, result)
             return
         skipped = self._skipped(event)
         if skipped is not None and self._missed(skipped, event, obs):
