@@ -72,3 +72,18 @@ def test_the_share_changed_is_measured_against_the_rest_before_a_moment() -> Non
     assert watch.changed_share(laid, 0, since=1.0) == landing  # its rest against the one before
     assert watch.changed_share(laid, 0, since=2.0) == 0.0  # nothing since it rested
     assert ZoneChanges([ZONE]).changed_share(bare, 0, since=0.0) is None  # never rested
+
+
+def test_a_zone_keeps_when_it_began_to_move_and_came_to_rest_in_a_new_picture() -> None:
+    """A card laid is a move then a new picture at rest; a hand passing over and leaving
+    the zone as it was is a move only."""
+    watch = ZoneChanges([ZONE], still_frames=3)
+    frames = [_table()] * 5 + [_table(hand=True)] * 2 + [_table(card=True)] * 5 \
+        + [_table(card=True, hand=True)] * 2 + [_table(card=True)] * 5
+    for k, frame in enumerate(frames):
+        watch.update(frame, t=float(k))
+    # (at rest on the third frame alike after the first: the card lies from frame 7)
+    assert watch.motions(0) == [5.0, 12.0]
+    assert watch.landings(0) == [10.0]
+    assert watch.moved_at(0) == 12.0
+    assert watch.at_rest_since(0) == 17.0

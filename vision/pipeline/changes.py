@@ -10,6 +10,7 @@ rested in before. A hand passing over a zone and leaving it as it was is no chan
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 
 import cv2
@@ -23,6 +24,9 @@ STILL_DIFF = 3.0
 CHANGE_DIFF = 6.0
 #: Grey difference (0-255) over which a thumbnail pixel counts as changed (`changed_share`).
 PIXEL_CHANGE = 20.0
+#: How many of each zone's last moves and new pictures come to rest are kept (`motions`,
+#: `landings`).
+KEPT = 16
 
 
 class ZoneChanges:
@@ -42,8 +46,9 @@ class ZoneChanges:
         # (the picture each zone rested in before its last rest, and when it came to rest)
         self._before: list[np.ndarray | None] = [None] * n
         self._rested: list[float] = [float("-inf")] * n
-        # (when each zone last began to move after a rest)
-        self._moved: list[float] = [float("-inf")] * n
+        # (when each zone last began to move after a rest, and came to rest in a new picture)
+        self._motions: list[deque[float]] = [deque(maxlen=KEPT) for _ in range(n)]
+        self._landings: list[deque[float]] = [deque(maxlen=KEPT) for _ in range(n)]
 
     @classmethod
     def of_polygons(cls, polygons: Sequence[np.ndarray], shape: tuple[int, int],
@@ -79,7 +84,7 @@ class ZoneChanges:
             self._last[z] = thumb
             if last is None or float(np.abs(thumb - last).mean()) > self.still_diff:
                 if self._still[z] >= self.still_frames:
-                    self._moved[z] = t
+                    self._motions[z].append(t)
                 self._still[z] = 0
                 continue
             self._still[z] += 1
@@ -89,11 +94,22 @@ class ZoneChanges:
             self._before[z], self._rest[z], self._rested[z] = rest, thumb, t
             if rest is not None and float(np.abs(thumb - rest).mean()) > self.change_diff:
                 changed.append(z)
+                self._landings[z].append(t)
         return changed
 
     def moved_at(self, zone: int) -> float:
         """When ``zone`` last began to move after being at rest (-inf: never yet)."""
-        return self._moved[zone]
+        motions = self._motions[zone]
+        return motions[-1] if motions else float("-inf")
+
+    def motions(self, zone: int) -> list[float]:
+        """When ``zone`` began to move after a rest, its last `KEPT` times, oldest first."""
+        return list(self._motions[zone])
+
+    def landings(self, zone: int) -> list[float]:
+        """When ``zone`` came to rest in a picture other than the one it rested in before (a
+        card laid, most often), its last `KEPT` times, oldest first."""
+        return list(self._landings[zone])
 
     def at_rest_since(self, zone: int) -> float | None:
         """When ``zone`` came to rest in the picture it shows now, where it is at rest now

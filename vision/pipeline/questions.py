@@ -114,11 +114,6 @@ class Questions(TableLog):
     #: (`_seen_unlogged`).
     _seen_new: dict[int, tuple[float, float | None, Counter[str]]]
     _seen_lost: dict[int, tuple[float, list[str]]]
-    #: Per pile: when it came to rest in a new picture, its last `LANDINGS_KEPT` times.
-    _landings: dict[int, list[float]]
-    #: Per pile: when it began to move after a rest, its last `LANDINGS_KEPT` times.
-    _motions: dict[int, list[float]]
-    LANDINGS_KEPT = 16
     #: `_ask_never_shown`: the log's length when it last asked (asked once for a log), and
     #: the question it holds (its id, the player it asks about).
     _never_asked: int
@@ -432,38 +427,45 @@ class Questions(TableLog):
         """The card logged last into ``event`` 's pile, where ``event`` is a play of one card
         read on its spot (within twice the tracker's ``same_spot``) and the pile has not
         begun to move between the moment it came to rest with that card and the moment
-        ``event`` lay still (`_motions`, `_landings`): no card was laid on it, so this is
-        that card read another way (tigullio Great Lakes 1901: Cy's A♦ read as A♥ as it
-        landed and logged, then read as A♦ on that spot 0.7 s later and logged as a lead
-        laid on it, in silence). None otherwise."""
+        ``event`` lay still (`ZoneChanges.motions`, `_landed_last`): no card was laid on it,
+        so this is that card read another way (tigullio Great Lakes 1901: Cy's A♦ read as
+        A♥ as it landed and logged, then read as A♦ on that spot 0.7 s later and logged as a
+        lead laid on it, in silence). None otherwise."""
         card = event.get("card")
         last = self._last_play(obs.seat) if obs.kind == "pile" else None
         if event.get("event") != "play" or not isinstance(card, str) or last is None \
-                or last[0] == card or not obs.positions:
+                or last[0] == card or not obs.positions or self._changes is None:
             return None
         spot = self._spot_of.get(last[0])
         if spot is None or math.dist(spot, obs.positions[0]) \
                 > 2 * self.tracker.config.same_spot:
             return None
-        logged = float(last[2].get("t", 0.0)) - self.SEEN_MARGIN / 2
-        rest = next((t for t in self._landings.get(obs.zone, []) if t >= logged), None)
+        rest = self._landed_last(obs)
         if rest is None or rest >= obs.t_still:
             return None
-        moved = any(rest < t <= obs.t_still for t in self._motions.get(obs.zone, []))
+        moved = any(rest < t <= obs.t_still for t in self._changes.motions(obs.zone))
         return None if moved else last[0]
+
+    def _landed_last(self, obs: Observation) -> float | None:
+        """When ``obs`` 's pile came to rest in the new picture its last card logged made
+        (`ZoneChanges.landings`: the first such rest within `SEEN_MARGIN` / 2 before that
+        card's time, or after it); None where none of its player's cards was logged this
+        round, or the pile has not come to rest so since."""
+        here = self._last_play(obs.seat) if obs.kind == "pile" else None
+        if here is None or self._changes is None:
+            return None
+        logged = float(here[2].get("t", 0.0)) - self.SEEN_MARGIN / 2
+        return next((t for t in self._changes.landings(obs.zone) if t >= logged), None)
 
     def _unlogged_landings(self, obs: Observation) -> int:
         """How many times ``obs`` 's pile came to rest in a new picture (a card laid, most
-        often) after the one that its last card logged made (the first within `SEEN_MARGIN`
-        before that card's time, or after it) and before ``obs`` lay still: cards laid there
-        and never logged. 0 where none of its player's cards was logged this round."""
-        here = self._last_play(obs.seat) if obs.kind == "pile" else None
-        if here is None:
+        often) after the one that its last card logged made (`_landed_last`) and before
+        ``obs`` lay still: cards laid there and never logged. 0 where none of its player's
+        cards was logged this round."""
+        base = self._landed_last(obs)
+        if base is None or self._changes is None:
             return 0
-        landings = self._landings.get(obs.zone, [])
-        logged = float(here[2].get("t", 0.0)) - self.SEEN_MARGIN / 2
-        base = next((t for t in landings if t >= logged), None)
-        return 0 if base is None else sum(base < t < obs.t_still for t in landings)
+        return sum(base < t < obs.t_still for t in self._changes.landings(obs.zone))
 
     def _laid_more(self, event: Mapping[str, Any], obs: Observation) -> bool:
         """Is ``event`` a play of one card, in a game whose moves may be several cards at
@@ -3271,9 +3273,6 @@ class Questions(TableLog):
             moved = self._changes.moved_at(z)
             record = self._seen_new.get(z)
             if record is None or moved > record[0]:
-                if moved > float("-inf"):
-                    began = self._motions.setdefault(z, [])
-                    began[:] = [*began[-self.LANDINGS_KEPT + 1:], moved]
                 if record is not None and record[1] is not None:
                     counts = record[2]
                     lost = [c for c, n in counts.most_common()
@@ -3283,8 +3282,6 @@ class Questions(TableLog):
                 record = (moved, None, Counter())
             if z in changed:
                 record = (record[0], result.t, record[2])
-                landed = self._landings.setdefault(z, [])
-                landed[:] = [*landed[-self.LANDINGS_KEPT + 1:], result.t]
             self._seen_new[z] = record
         names = {zone.name: z for z, zone in enumerate(self.tracker.zones)}
         read: dict[int, set[str]] = {}

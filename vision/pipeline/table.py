@@ -108,8 +108,6 @@ class TablePipeline(Questions):
         self._unread = {}
         self._seen_new = {}
         self._seen_lost = {}
-        self._landings = {}
-        self._motions = {}
         self._never_asked = -1
         self._never_held = None
         self._read_at = {}
