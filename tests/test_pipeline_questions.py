@@ -5,7 +5,7 @@ come one at a time, in table order; a held card read again settles its own quest
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -634,13 +634,17 @@ def _blind_round(game: str, seed: int, unread: set[str], tmp_path: Path,
                  misread_during: tuple[float, float] = (0.0, float("inf")),
                  late: Mapping[str, float] | None = None,
                  twice: tuple[str, str, float, float] | None = None,
-                 hidden: Mapping[str, tuple[float, float]] | None = None
+                 hidden: Mapping[str, tuple[float, float]] | None = None,
+                 misread_when: Callable[[float], bool] | None = None,
+                 moved: Mapping[str, tuple[float, float, float]] | None = None
                  ) -> tuple[Any, ...]:
     """A rendered round read by a reader that never reads the ``unread`` cards (but in the
     frames of the ``glimpse`` seconds), reads each card of ``late`` only from the second it
     maps to, reads each card of ``misread`` as the card it maps to (in the frames of the
     ``misread_during`` seconds), and reads the card ``twice[0]`` also as ``twice[1]``, its box
     moved ``twice[2:]`` pixels, and reads no card of ``hidden`` in the seconds it maps to,
+    (``misread_when``, if given, says instead in which frames, by time, ``misread`` holds;
+    each card of ``moved`` has its box moved by (dx, dy) pixels from the second it maps to),
     run until the first question (``until_asked``; else not run): (pipeline, its frame
     source, the round's visual truth, the log's path)."""
     from vision.render.demo import RenderedSource, simulated_round
@@ -661,10 +665,17 @@ def _blind_round(game: str, seed: int, unread: set[str], tmp_path: Path,
             gone = {name for name, (lo, hi) in (hidden or {}).items() if lo <= t <= hi}
             keep = np.array([(seen or name not in unread) and t >= (late or {}).get(name, 0.0)
                              and name not in gone for name, _b, _s in dets], bool)
-            wrong = (misread or {}) if misread_during[0] <= t <= misread_during[1] else {}
+            now = misread_when(t) if misread_when is not None \
+                else misread_during[0] <= t <= misread_during[1]
+            wrong = (misread or {}) if now else {}
             ids = np.array([dets.names.index(wrong.get(name, name))
                             for name, _b, _s in dets], np.int64).reshape(-1)
-            out = Detections(dets.xyxy[keep], dets.confidence[keep], ids[keep], dets.names)
+            xyxy = dets.xyxy.copy()
+            for i, (name, _b, _s) in enumerate(dets):
+                if name in (moved or {}) and t >= (moved or {})[name][0]:
+                    dx, dy = (moved or {})[name][1:]
+                    xyxy[i] += np.array([dx, dy, dx, dy])
+            out = Detections(xyxy[keep], dets.confidence[keep], ids[keep], dets.names)
             if twice is None or twice[0] not in [name for name, _b, _s in out]:
                 return out
             i = [name for name, _b, _s in out].index(twice[0])
@@ -2378,3 +2389,21 @@ def test_a_card_read_again_on_the_spot_of_the_piles_last_card_with_no_move_is_as
     assert held.ask().startswith("Cy played A♦? (read where A♥ lies, the pile unmoved since)")
     assert held.options[0].label == "A♦, not A♥ before"
     _click_and_play_out(pipe, source, held, "A♦, not A♥ before", path, visual)
+
+
+def test_a_logged_card_read_two_ways_once_a_card_covers_part_of_it_is_asked(
+        tmp_path: Path) -> None:
+    """A rendered Great Lakes round (seed 1906) whose reader, once Dee's 7♠ lands beside the
+    J♥ of her dump and covers part of it, places the J♥ a little off its old spot and reads
+    it in turn as K♥ and J♥: the 7♠ and a K♥ come to rest at once, a play the table takes
+    (the 7♠ a stop, the K♥ her lead), which would log a K♥ that was never laid. The play is
+    held, the 7♠ alone first, and one click makes the round exact."""
+    pipe, source, visual, path = _blind_round(
+        "great-lakes", 1906, set(), tmp_path, misread={"JH": "KH"},
+        misread_when=lambda t: t >= 24.85 and int(round(t * 10)) % 3 != 1,
+        moved={"JH": (24.85, 0.0, -3.0)})
+    [held] = pipe.pending.values()
+    assert held.ask().startswith("Dee played 7♠ K♥? (K♥ read where J♥ lies, read as both)")
+    assert [a.label for a in held.options][:2] == ["7♠ (K♥ is the J♥ read again)",
+                                                   "7♠ K♥ as read"]
+    _click_and_play_out(pipe, source, held, "7♠ (K♥ is the J♥ read again)", path, visual)

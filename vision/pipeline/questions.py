@@ -446,6 +446,47 @@ class Questions(TableLog):
         moved = any(rest < t <= obs.t_still for t in self._changes.motions(obs.zone))
         return None if moved else last[0]
 
+    def _read_as_logged(self, event: Mapping[str, Any], obs: Observation
+                        ) -> tuple[str, list[Answer]] | None:
+        """A card of ``event``, a play of several cards come to rest at once in a pile,
+        whose spot the tracker has also read, since its first reading there and in other
+        frames, as a card easily taken for it that this pile's player laid there earlier
+        this round: one card lying there, read two ways. A card laid beside it covers part
+        of it, and its box, and so its spot, moves (tigullio Great Lakes 1906: Dee's J♥,
+        logged in her dump, read in turn as K♥ and J♥ once her 7♠ covered its lower half,
+        and logged as a K♥ lead after the 7♠, in silence). The question, the play without
+        that card first; None otherwise."""
+        cards = [str(c) for c in event.get("cards") or []]
+        if event.get("event") != "play" or len(cards) < 2 or obs.kind != "pile" \
+                or obs.seat is None:
+            return None
+        at = dict(zip(obs.cards, obs.positions, strict=False))
+        for card in cards:
+            if card not in at:
+                continue
+            x, y = at[card]
+            mine = self.tracker.read_times(card, x, y)
+            if not mine:
+                continue
+            under = next((other for other in confusable(card)
+                          if other not in obs.cards and self._round_cards.get(other, 0)
+                          and self._played_by.get(other) == obs.seat
+                          and self.tracker.read_times(other, x, y, min(mine)) - mine), None)
+            if under is None:
+                continue
+            rest = [c for c in cards if c != card]
+            one = {k: v for k, v in event.items() if k != "cards"}
+            without = {**one, "card": rest[0]} if len(rest) == 1 else {**one, "cards": rest}
+            said, misread = " ".join(pretty_cards(cards)), Card.parse(card).pretty()
+            answers = [Answer(f"{' '.join(pretty_cards(rest))} ({misread} is the "
+                              f"{Card.parse(under).pretty()} read again)", (without,))]
+            if not self._accepts_all([without]):
+                answers.clear()
+            answers.append(Answer(f"{said} as read", (dict(event),)))
+            return f"{misread} read where {Card.parse(under).pretty()} lies, read as both", \
+                (f"{event.get('player')} played {said}?", answers)
+        return None
+
     def _landed_last(self, obs: Observation) -> float | None:
         """When ``obs`` 's pile came to rest in the new picture its last card logged made
         (`ZoneChanges.landings`: the first such rest within `SEEN_MARGIN` / 2 before that

@@ -631,6 +631,10 @@ class TablePipeline(Questions):
         if self._laid_more(event, obs):
             self._hold(obs, "more of the pile changed than one card covers", event, result)
             return
+        read_twice = self._read_as_logged(event, obs)
+        if read_twice is not None:
+            self._hold(obs, read_twice[0], event, result, read_twice[1])
+            return
         one_place = self._one_place(obs, event)
         if one_place is not None:
             self._hold(obs, "read as two cards on one card's place", event, result, one_place)
