@@ -447,15 +447,15 @@ class Questions(TableLog):
         return None if moved else last[0]
 
     def _read_as_logged(self, event: Mapping[str, Any], obs: Observation
-                        ) -> tuple[str, list[Answer]] | None:
+                        ) -> tuple[str, tuple[str, list[Answer]]] | None:
         """A card of ``event``, a play of several cards come to rest at once in a pile,
         whose spot the tracker has also read, since its first reading there and in other
         frames, as a card easily taken for it that this pile's player laid there earlier
         this round: one card lying there, read two ways. A card laid beside it covers part
         of it, and its box, and so its spot, moves (tigullio Great Lakes 1906: Dee's J♥,
         logged in her dump, read in turn as K♥ and J♥ once her 7♠ covered its lower half,
-        and logged as a K♥ lead after the 7♠, in silence). The question, the play without
-        that card first; None otherwise."""
+        and logged as a K♥ lead after the 7♠, in silence). The reason, and the question with
+        the play without that card first; None otherwise."""
         cards = [str(c) for c in event.get("cards") or []]
         if event.get("event") != "play" or len(cards) < 2 or obs.kind != "pile" \
                 or obs.seat is None:
