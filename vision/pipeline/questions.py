@@ -521,6 +521,21 @@ class Questions(TableLog):
         share = self._changes.changed_share(self._frame, obs.zone, obs.t_still)
         return share is not None and share > self.MORE_THAN_A_CARD
 
+    def _doubted_part(self, event: Mapping[str, Any]) -> str:
+        """The rule set's doubt (`_doubt`) about the first card of ``event``, a play of
+        several cards at once but fewer than a move of several lays (a Great Lakes dump or
+        straight, GL-3 and GL-4: `SEVERAL_AT_ONCE`), or "". Cards laid at once that only
+        hidden hands excuse are more likely part of such a move read in part than a lead
+        (tigullio Great Lakes 2001: Bob's straight J♣ Q♣ K♣ A♥ after Ann's 10♣ read as A♥
+        Q♣, taken for an A♥ lead with the J♣ dead and a Q♣ lead after the ace, in
+        silence)."""
+        cards = event.get("cards") or []
+        size = self.SEVERAL_AT_ONCE.get(self.game)
+        if event.get("event") != "play" or size is None or not 1 < len(cards) < size:
+            return ""
+        first = {k: v for k, v in event.items() if k != "cards"}
+        return self._doubt({**first, "card": str(cards[0])})
+
     def _landed_with(self, obs: Observation, event: Mapping[str, Any]) -> str | None:
         """The card the camera logged in the same pile that came to rest less than
         `ONE_LANDING` before this single card (Cy's A♠ read as his K♠ landed, a second box

@@ -603,7 +603,7 @@ class TablePipeline(Questions):
         if passed is not None:
             self._hold(obs, comes_next(passed), event, result)
             return
-        doubt = self._doubt(event, lookalike=True)
+        doubt = self._doubt(event, lookalike=True) or self._doubted_part(event)
         if doubt:
             self._hold(obs, doubt, event, result)
             return
