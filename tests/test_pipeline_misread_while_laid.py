@@ -552,6 +552,30 @@ def test_one_card_read_as_two_on_its_place_is_asked_not_logged_as_two_plays(
     assert "2C" in hands["Bob"]
 
 
+def test_one_card_read_as_two_a_corner_apart_is_asked_not_logged_as_two_plays(
+        tmp_path: Path) -> None:
+    # Pressman seed 2007, read by the shipped models on the held-out tigullio deck: Ann's J♦
+    # read as J♦ and, 15.6 board units off (its box and a corner index named apart), as 10♦;
+    # logged as Ann playing 10♦ then J♦ in silence (Bob's 10♦, in his hand typed in at the
+    # end, was "played by Ann"). Two cards come to rest at once that far apart, within half
+    # a card's diagonal, are asked about; a card's width apart they are two plays.
+    from vision.tracker import Observation
+
+    video, _source = _round("pressman", 2007)
+    pipe = TablePipeline(video.profile(), TruthDetector(_source), None, tmp_path / "g.jsonl",
+                         script=video.truth.script)
+    event = {"event": "play", "player": "Ann", "cards": ["JD", "TD"]}
+
+    def at(apart: float) -> Observation:
+        return Observation(0, "seat-0", "pile", 0, ["JD", "TD"], 0.57, 18.5, 18.1,
+                           positions=[(7.2, 84.3), (7.2, 84.3 - apart)])
+
+    asked = pipe._one_place(at(15.6), event)
+    assert asked is not None and asked[0] == "Ann played J♦ or 10♦?"
+    assert "both, J♦ then 10♦" in [a.label for a in asked[1]]
+    assert pipe._one_place(at(24.0), event) is None
+
+
 def test_a_revoke_proven_later_offers_the_lead_of_its_trick_misread(tmp_path: Path) -> None:
     # Oh Claire! seed 1954: Cy's A♦ lead read as A♥ while it lay; Dee's 4♦ on it was proven
     # a revoke only by her 3♥ five plays later, and the answers offered only the last four

@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 
-from calibration.layout import CARD_W
 from calibration.profile import TableProfile
 from companion.cards import Card
 from companion.events import EventLog, read_log
@@ -31,7 +30,7 @@ from companion.referee import EventError, Referee
 from vision.denoise import AVERAGE_FRAMES, StillAverage
 from vision.lookalikes import alike, confusable
 from vision.pipeline.log import MOVES_OF_SEVERAL, comes_next, pretty_cards, stamp
-from vision.pipeline.questions import Questions
+from vision.pipeline.questions import HALF_DIAGONAL, Questions
 from vision.pipeline.results import (
     Answer,
     Detector,
@@ -646,14 +645,17 @@ class TablePipeline(Questions):
     def _one_place(self, obs: Observation, event: Mapping[str, Any]
                    ) -> tuple[str, list[Answer]] | None:
         """A play of two cards in a game whose moves are one card, the two come to rest
-        together closer than half a card's width: one card read two ways (its two corners,
-        or its box and a corner, named apart: an unfamiliar deck) as much as two cards laid
-        in one blink. The question, each card alone or both; None otherwise (Pressman 302
-        with a deck the models never saw: Cy's 3♣ logged as 2♣ then 3♣ in silence)."""
+        together no farther apart than half a card's diagonal (`HALF_DIAGONAL`, as far as a
+        corner index lies from the card's centre): one card read two ways (its box and a
+        corner, or its two corners, named apart: an unfamiliar deck) as much as two cards
+        laid in one blink. The question, each card alone or both; None otherwise (Pressman
+        302 with a deck the models never saw: Cy's 3♣ logged as 2♣ then 3♣ in silence; the
+        held-out tigullio deck's Pressman 2007: Ann's J♦ read as J♦ and, 15.6 board units
+        off, 10♦, logged as both in silence while the bound was half a card's width)."""
         cards = list(event.get("cards") or [])
         if self.game in MOVES_OF_SEVERAL or event.get("event") != "play" or len(cards) != 2 \
                 or len(obs.positions) != len(obs.cards) or len(obs.cards) != 2 \
-                or math.dist(*obs.positions) > CARD_W / 2:
+                or math.dist(*obs.positions) > HALF_DIAGONAL:
             return None
         who = str(event.get("player"))
         one = {k: v for k, v in event.items() if k != "cards"}
