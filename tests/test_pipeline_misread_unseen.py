@@ -151,3 +151,39 @@ def test_a_lead_out_of_turn_just_after_the_next_card_was_read_asks_who_played_it
         assert asked.event["card"] == "2H"
         assert asked.options[0].label == "Ann"  # the one who led, first
         assert [e["card"] for e in asked.options[0].events] == ["6S", "2H"]
+
+
+class ReadsAsUnsurely(ReadsAs):
+    """`ReadsAs`, each card it misreads read at 0.75."""
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        dets = super().detect(frame)
+        wrong = [CARD_CODES.index(c) for c in self.wrong.values()]
+        conf = np.where(np.isin(dets.class_id, wrong), 0.75, dets.confidence)
+        return Detections(dets.xyxy, conf.astype(np.float32), dets.class_id, dets.names)
+
+
+def test_a_play_the_second_look_reads_as_a_lookalike_more_surely_is_asked(
+        tmp_path: Path) -> None:
+    """The cheap webcam's Oh Claire! 1909: Ann's J♣ read as Q♣ at 0.75 in every frame, the
+    Q♣ never dealt, so no rule catches it; the second look reads J♣ there, surer, and no
+    Q♣. The play is held, the look's J♣ first, and one click logs it right."""
+    video = TableVideo(simulated_round("oh-claire", seed=1909),
+                       RenderConfig(width=320, height=240, seed=1909, noise=0.0))
+    plays = [(e["player"], e["card"]) for e in video.truth.visual if e["event"] == "play"]
+    assert ("Ann", "JC") in plays and all(c != "QC" for _p, c in plays)
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    pipe = TablePipeline(video.profile(), ReadsAsUnsurely(truth, {"JC": "QC"}), None,
+                         tmp_path / "g.jsonl", script=video.truth.script,
+                         second_look=Look(truth))
+    while not pipe.pending and (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    [held] = pipe.pending.values()
+    assert held.ask().startswith("Ann played Q♣? (read at 0.75; a second look reads J♣ there")
+    assert [a.label for a in held.options][:2] == ["J♣", "Q♣ as read"]
+    pipe.answer(held.id, list(held.options[0].events))
+    play_through(pipe, source)
+    logged = _logged(tmp_path / "g.jsonl")
+    assert ("Ann", "JC") in logged and ("Ann", "QC") not in logged
+    assert logged == plays

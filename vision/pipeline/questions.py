@@ -2783,6 +2783,39 @@ class Questions(TableLog):
         dets = self._zone_look(obs.zone)
         return card not in {dets.names[int(c)] for c in dets.class_id}
 
+    def _swapped_by_look(self, event: Mapping[str, Any], obs: Observation
+                         ) -> tuple[str, tuple[str, list[Answer]]] | None:
+        """``event``, a play of one card, where the second look, reading the zone in this
+        frame, does not read that card at all but reads within half a card's diagonal of it
+        a card easily taken for it (`confusable`) that nobody played this round, surer than
+        the table reader read its card (on any deck: the cheap webcam's Oh Claire! 1909,
+        Ann's J♣ read as Q♣ at 0.75 in every frame, the Q♣ never dealt, so no rule caught
+        it; the look read J♣ 0.82 there and no Q♣). The reason, and the question with the
+        look's card first; None otherwise."""
+        card = event.get("card")
+        if event.get("event") != "play" or not isinstance(card, str) or not obs.positions \
+                or self.second_look is None or self._frame is None:
+            return None
+        sure, spots = self._zone_look_surest(obs.zone)
+        if card in sure:
+            return None
+        other = max((c for c in confusable(card)
+                     if c in sure and sure[c] > obs.confidence
+                     and not self._round_cards.get(c, 0)
+                     and math.dist(spots[c], obs.positions[0]) <= HALF_DIAGONAL),
+                    key=lambda c: sure[c], default=None)
+        if other is None:
+            return None
+        one = {k: v for k, v in event.items() if k != "card"}
+        swapped = {**one, "card": other}
+        if not self._accepts_all([swapped]):
+            return None
+        said, seen = Card.parse(card).pretty(), Card.parse(other).pretty()
+        return (f"read at {obs.confidence:.2f}; a second look reads {seen} there at "
+                f"{sure[other]:.2f}",
+                (f"{event.get('player')} played {said}?",
+                 [Answer(seen, (swapped,)), Answer(f"{said} as read", (dict(event),))]))
+
     def _hand_unseen_by_look(self, event: Mapping[str, Any], obs: Observation
                              ) -> tuple[str, tuple[str, list[Answer]]] | None:
         """A hand shown, read as ``event`` below `UNSEEN_LOOK_BELOW` (on any deck: a card

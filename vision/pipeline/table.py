@@ -619,6 +619,10 @@ class TablePipeline(Questions):
             self._hold(obs, f"read at {obs.confidence:.2f}, not seen by a second look",
                        event, result)
             return
+        swapped = self._swapped_by_look(event, obs)
+        if swapped is not None:
+            self._hold(obs, swapped[0], event, result, swapped[1])
+            return
         if self._laid_unread(event, obs):
             self._hold(obs, "the pile changed before it with no card read", event, result)
             return
