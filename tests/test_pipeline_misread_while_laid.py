@@ -557,8 +557,8 @@ def test_one_card_read_as_two_a_corner_apart_is_asked_not_logged_as_two_plays(
     # Pressman seed 2007, read by the shipped models on the held-out tigullio deck: Ann's J♦
     # read as J♦ and, 15.6 board units off (its box and a corner index named apart), as 10♦;
     # logged as Ann playing 10♦ then J♦ in silence (Bob's 10♦, in his hand typed in at the
-    # end, was "played by Ann"). Two cards come to rest at once that far apart, within half
-    # a card's diagonal, are asked about; a card's width apart they are two plays.
+    # end, was "played by Ann"). Two lookalikes come to rest at once that far apart, within
+    # half a card's diagonal, are asked about; a card's width apart they are two plays.
     from vision.tracker import Observation
 
     video, _source = _round("pressman", 2007)
@@ -566,14 +566,16 @@ def test_one_card_read_as_two_a_corner_apart_is_asked_not_logged_as_two_plays(
                          script=video.truth.script)
     event = {"event": "play", "player": "Ann", "cards": ["JD", "TD"]}
 
-    def at(apart: float) -> Observation:
-        return Observation(0, "seat-0", "pile", 0, ["JD", "TD"], 0.57, 18.5, 18.1,
+    def at(apart: float, cards: tuple[str, str] = ("JD", "TD")) -> Observation:
+        return Observation(0, "seat-0", "pile", 0, list(cards), 0.57, 18.5, 18.1,
                            positions=[(7.2, 84.3), (7.2, 84.3 - apart)])
 
     asked = pipe._one_place(at(15.6), event)
     assert asked is not None and asked[0] == "Ann played J♦ or 10♦?"
     assert "both, J♦ then 10♦" in [a.label for a in asked[1]]
     assert pipe._one_place(at(24.0), event) is None
+    # (two cards not easily taken for each other, as far apart, are two cards laid)
+    assert pipe._one_place(at(15.6, ("JD", "4C")), {**event, "cards": ["JD", "4C"]}) is None
 
 
 def test_a_revoke_proven_later_offers_the_lead_of_its_trick_misread(tmp_path: Path) -> None:

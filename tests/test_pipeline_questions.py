@@ -2408,20 +2408,3 @@ def test_a_logged_card_read_two_ways_once_a_card_covers_part_of_it_is_asked(
                                                    "7♠ K♥ as read"]
     _click_and_play_out(pipe, source, held, "7♠ (K♥ is the J♥ read again)", path, visual)
 
-
-def test_a_great_lakes_play_of_two_cards_only_hidden_hands_excuse_is_asked(
-        tmp_path: Path) -> None:
-    """A rendered Great Lakes round (seed 2001) whose reader never reads the J♣ and K♣ of
-    Bob's straight J♣ Q♣ K♣ A♥ after Ann's 10♣: its A♥ and Q♣, come to rest at once, are a
-    play the table takes only as hidden hands excuse it (an A♥ lead with the J♣ dead, then a
-    Q♣ lead after the ace), which would log two cards of four in silence. Cards laid at
-    once, fewer than a straight, are held, and the straight typed in makes the round
-    exact."""
-    pipe, source, visual, path = _blind_round("great-lakes", 2001, {"JC", "KC"}, tmp_path)
-    [held] = pipe.pending.values()
-    assert sorted(held.event["cards"]) == ["AH", "QC"]
-    assert held.ask().startswith("Confirm Bob: ")
-    assert "it is Ann's lead" in held.reason
-    straight = next(e for e in visual if e.get("cards") and e["player"] == "Bob")
-    pipe.answer(held.id, [{k: v for k, v in straight.items() if k in ("event", "player", "cards")}])
-    _play_out_exactly(pipe, source, path, visual)

@@ -60,6 +60,12 @@ UNKNOWN_DECK_REVEAL_BELOW = 0.7
 #: read at 0.7 or more (models/INDEX.md, "Fifty-eighth session").
 UNSEEN_LOOK_BELOW = 0.6
 
+#: A play of one card read below this is read by the second look too, and held where the
+#: look reads a lookalike there more surely and not the card (`Questions._swapped_by_look`;
+#: the cheap webcam's Oh Claire! 1909: Ann's J♣ read as Q♣ at 0.75). Above it the look is
+#: not asked: a surely read play costs no second reading.
+SWAP_LOOK_BELOW = 0.8
+
 #: Half a card's diagonal (board units): how far the second look, which places a card where
 #: its corner index lies, may place it from its centre, where the table reader places it.
 HALF_DIAGONAL = math.hypot(CARD_W, CARD_H) / 2
@@ -520,21 +526,6 @@ class Questions(TableLog):
             return False
         share = self._changes.changed_share(self._frame, obs.zone, obs.t_still)
         return share is not None and share > self.MORE_THAN_A_CARD
-
-    def _doubted_part(self, event: Mapping[str, Any]) -> str:
-        """The rule set's doubt (`_doubt`) about the first card of ``event``, a play of
-        several cards at once but fewer than a move of several lays (a Great Lakes dump or
-        straight, GL-3 and GL-4: `SEVERAL_AT_ONCE`), or "". Cards laid at once that only
-        hidden hands excuse are more likely part of such a move read in part than a lead
-        (tigullio Great Lakes 2001: Bob's straight J♣ Q♣ K♣ A♥ after Ann's 10♣ read as A♥
-        Q♣, taken for an A♥ lead with the J♣ dead and a Q♣ lead after the ace, in
-        silence)."""
-        cards = event.get("cards") or []
-        size = self.SEVERAL_AT_ONCE.get(self.game)
-        if event.get("event") != "play" or size is None or not 1 < len(cards) < size:
-            return ""
-        first = {k: v for k, v in event.items() if k != "cards"}
-        return self._doubt({**first, "card": str(cards[0])})
 
     def _landed_with(self, obs: Observation, event: Mapping[str, Any]) -> str | None:
         """The card the camera logged in the same pile that came to rest less than
@@ -2794,7 +2785,8 @@ class Questions(TableLog):
         look's card first; None otherwise."""
         card = event.get("card")
         if event.get("event") != "play" or not isinstance(card, str) or not obs.positions \
-                or self.second_look is None or self._frame is None:
+                or obs.confidence >= SWAP_LOOK_BELOW or self.second_look is None \
+                or self._frame is None:
             return None
         sure, spots = self._zone_look_surest(obs.zone)
         if card in sure:

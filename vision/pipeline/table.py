@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from calibration.layout import CARD_W
 from calibration.profile import TableProfile
 from companion.cards import Card
 from companion.events import EventLog, read_log
@@ -602,7 +603,7 @@ class TablePipeline(Questions):
         if passed is not None:
             self._hold(obs, comes_next(passed), event, result)
             return
-        doubt = self._doubt(event, lookalike=True) or self._doubted_part(event)
+        doubt = self._doubt(event, lookalike=True)
         if doubt:
             self._hold(obs, doubt, event, result)
             return
@@ -649,17 +650,19 @@ class TablePipeline(Questions):
     def _one_place(self, obs: Observation, event: Mapping[str, Any]
                    ) -> tuple[str, list[Answer]] | None:
         """A play of two cards in a game whose moves are one card, the two come to rest
-        together no farther apart than half a card's diagonal (`HALF_DIAGONAL`, as far as a
-        corner index lies from the card's centre): one card read two ways (its box and a
-        corner, or its two corners, named apart: an unfamiliar deck) as much as two cards
-        laid in one blink. The question, each card alone or both; None otherwise (Pressman
+        together closer than half a card's width, or, for two cards easily taken for each
+        other, no farther apart than half its diagonal (`HALF_DIAGONAL`, as far as a corner
+        index lies from the card's centre): one card read two ways (its box and a corner, or
+        its two corners, named apart: an unfamiliar deck) as much as two cards laid in one
+        blink. The question, each card alone or both; None otherwise (Pressman
         302 with a deck the models never saw: Cy's 3♣ logged as 2♣ then 3♣ in silence; the
         held-out tigullio deck's Pressman 2007: Ann's J♦ read as J♦ and, 15.6 board units
         off, 10♦, logged as both in silence while the bound was half a card's width)."""
         cards = list(event.get("cards") or [])
         if self.game in MOVES_OF_SEVERAL or event.get("event") != "play" or len(cards) != 2 \
                 or len(obs.positions) != len(obs.cards) or len(obs.cards) != 2 \
-                or math.dist(*obs.positions) > HALF_DIAGONAL:
+                or math.dist(*obs.positions) > (HALF_DIAGONAL if alike(*cards)
+                                                else CARD_W / 2):
             return None
         who = str(event.get("player"))
         one = {k: v for k, v in event.items() if k != "cards"}
