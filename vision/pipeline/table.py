@@ -654,10 +654,10 @@ class TablePipeline(Questions):
         other, no farther apart than half its diagonal (`HALF_DIAGONAL`, as far as a corner
         index lies from the card's centre): one card read two ways (its box and a corner, or
         its two corners, named apart: an unfamiliar deck) as much as two cards laid in one
-        blink. The question, each card alone or both; None otherwise (Pressman
-        302 with a deck the models never saw: Cy's 3♣ logged as 2♣ then 3♣ in silence; the
-        held-out tigullio deck's Pressman 2007: Ann's J♦ read as J♦ and, 15.6 board units
-        off, 10♦, logged as both in silence while the bound was half a card's width)."""
+        blink. The question, each card alone or both; None otherwise (Pressman 302 with a
+        deck the models never saw: Cy's 3♣ logged as 2♣ then 3♣ in silence; the held-out
+        tigullio deck's Pressman 2007: Ann's J♦ read as J♦ and, 15.6 board units off, 10♦,
+        logged as both in silence while the bound was half a card's width)."""
         cards = list(event.get("cards") or [])
         if self.game in MOVES_OF_SEVERAL or event.get("event") != "play" or len(cards) != 2 \
                 or len(obs.positions) != len(obs.cards) or len(obs.cards) != 2 \
