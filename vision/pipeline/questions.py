@@ -485,9 +485,8 @@ class Questions(TableLog):
             without = {**one, "card": rest[0]} if len(rest) == 1 else {**one, "cards": rest}
             said, misread = " ".join(pretty_cards(cards)), Card.parse(card).pretty()
             answers = [Answer(f"{' '.join(pretty_cards(rest))} ({misread} is the "
-                              f"{Card.parse(under).pretty()} read again)", (without,))]
-            if not self._accepts_all([without]):
-                answers.clear()
+                              f"{Card.parse(under).pretty()} read again)", (without,))
+                       ] if self._accepts_all([without]) else []
             answers.append(Answer(f"{said} as read", (dict(event),)))
             return f"{misread} read where {Card.parse(under).pretty()} lies, read as both", \
                 (f"{event.get('player')} played {said}?", answers)
