@@ -986,27 +986,47 @@ def test_a_hand_offered_again_in_another_order_is_not_offered_twice(tmp_path: Pa
 
 def test_a_move_read_in_two_is_offered_as_the_one_move_it_was(tmp_path: Path) -> None:
     """A rendered Great Lakes round (seed 3406): Cy's straight 8♥ 4♣ 5♣ 6♦ on Bob's 7♥ is
-    read as it lands without its 8♥ and 6♦, and 4♣ 5♣ is logged as a play of its own; the
-    rest, read with the 7♦ he leads next, makes a move that breaks a rule. Both are one
-    move read in two: the line logged becomes the straight, the 7♦ its lead, and one click
-    logs the round exactly (10% misread, seed 3406: wrong in silence before)."""
+    read as it lands without its 8♥ and 6♦, and 4♣ 5♣ is logged as a play of its own (a
+    table that does not doubt such a part: `_doubted_part`); the rest, read with the 7♦ he
+    leads next, makes a move that breaks a rule. Both are one move read in two: the line
+    logged becomes the straight, the 7♦ its lead, and one click logs the round exactly (10%
+    misread, seed 3406: wrong in silence before)."""
     pipe, source, visual, path = _blind_round("great-lakes", 3406, {"8H", "6D"}, tmp_path,
-                                              glimpse=(2.6, 99.0))
+                                              until_asked=False, glimpse=(2.6, 99.0))
+    pipe._doubted_part = lambda event: ""  # as before it waited for the rest of the move
+    _run_until_asked(pipe, source)
     [held] = pipe.pending.values()
     assert held.question == "Cy played 6♦ 8♥ 7♦ after 4♣ 5♣: one move, read in two?"
     _click_and_play_out(pipe, source, held, "one move: 8♥ 4♣ 5♣ 6♦, then 7♦", path, visual)
 
 
+def test_part_of_a_straight_waits_for_the_rest_of_it(tmp_path: Path) -> None:
+    """The same round: the 4♣ 5♣ read first, a lead only hidden hands excuse after Bob's 7♥,
+    waits for the rest of its move (`PART_WAIT`), and the 8♥ and 6♦ read 2.6 s on join it:
+    the round is logged exactly with no question."""
+    pipe, source, visual, path = _blind_round("great-lakes", 3406, {"8H", "6D"}, tmp_path,
+                                              glimpse=(2.6, 99.0))
+    assert not pipe.pending
+    _play_out_exactly(pipe, source, path, visual)
+
+
 def test_the_last_card_of_a_move_read_in_two_is_offered_as_that_move(tmp_path: Path) -> None:
-    """Great Lakes seed 3411: Ann's dump K♠ 9♠ 10♠ J♠ on Cy's Q♠ is logged as 9♠ 10♠ J♠,
-    its K♠ read a moment later as a play that would break a rule: the dump whole is its
-    first answer, and one click logs the round exactly."""
+    """Great Lakes seed 3411: Ann's dump K♠ 9♠ 10♠ J♠ on Cy's Q♠ is logged as 9♠ 10♠ J♠ (a
+    table that does not doubt such a part), its K♠ read a moment later as a play that would
+    break a rule: the dump whole is its first answer, and one click logs the round
+    exactly. A table that doubts it waits for the K♠ and logs the dump whole, unasked."""
     pipe, source, visual, path = _blind_round("great-lakes", 3411, {"KS"}, tmp_path,
-                                              glimpse=(19.5, 99.0))
+                                              until_asked=False, glimpse=(19.5, 99.0))
+    pipe._doubted_part = lambda event: ""
+    _run_until_asked(pipe, source)
     [held] = pipe.pending.values()
     assert held.question == "Ann played K♠?"
     assert held.options[0].label == "one move: K♠ 9♠ 10♠ J♠"
     _click_and_play_out(pipe, source, held, "one move: K♠ 9♠ 10♠ J♠", path, visual)
+    pipe, source, visual, path = _blind_round("great-lakes", 3411, {"KS"}, tmp_path / "b",
+                                              glimpse=(19.5, 99.0))
+    assert not pipe.pending
+    _play_out_exactly(pipe, source, path, visual)
 
 
 def _two_hands_misread(tmp_path: Path) -> tuple[Any, ...]:
@@ -2408,3 +2428,20 @@ def test_a_logged_card_read_two_ways_once_a_card_covers_part_of_it_is_asked(
                                                    "7♠ K♥ as read"]
     _click_and_play_out(pipe, source, held, "7♠ (K♥ is the J♥ read again)", path, visual)
 
+
+def test_a_great_lakes_play_of_two_cards_only_hidden_hands_excuse_is_asked(
+        tmp_path: Path) -> None:
+    """A rendered Great Lakes round (seed 2001) whose reader never reads the J♣ and K♣ of
+    Bob's straight J♣ Q♣ K♣ A♥ after Ann's 10♣: its A♥ and Q♣, come to rest at once, are a
+    play the table takes only as hidden hands excuse it (an A♥ lead with the J♣ dead, then a
+    Q♣ lead after the ace), which would log two cards of four in silence. Cards laid at
+    once, fewer than a straight, are held, and the straight typed in makes the round
+    exact."""
+    pipe, source, visual, path = _blind_round("great-lakes", 2001, {"JC", "KC"}, tmp_path)
+    [held] = pipe.pending.values()
+    assert sorted(held.event["cards"]) == ["AH", "QC"]
+    assert held.ask().startswith("Confirm Bob: ")
+    assert "it is Ann's lead" in held.reason
+    straight = next(e for e in visual if e.get("cards") and e["player"] == "Bob")
+    pipe.answer(held.id, [{k: v for k, v in straight.items() if k in ("event", "player", "cards")}])
+    _play_out_exactly(pipe, source, path, visual)

@@ -526,6 +526,42 @@ class Questions(TableLog):
         share = self._changes.changed_share(self._frame, obs.zone, obs.t_still)
         return share is not None and share > self.MORE_THAN_A_CARD
 
+    def _doubted_part(self, event: Mapping[str, Any]) -> str:
+        """The rule set's doubt (`_doubt`) about the first card of ``event``, a play of
+        several cards at once but fewer than a move of several lays (a Great Lakes dump or
+        straight, GL-3 and GL-4: `SEVERAL_AT_ONCE`), or "". Cards laid at once that only
+        hidden hands excuse are more likely part of such a move read in part than a lead
+        (tigullio Great Lakes 2001: Bob's straight J♣ Q♣ K♣ A♥ after Ann's 10♣ read as A♥
+        Q♣, taken for an A♥ lead with the J♣ dead and a Q♣ lead after the ace, in
+        silence). The table waits `PART_WAIT` s for the rest of the move before it asks."""
+        cards = event.get("cards") or []
+        size = self.SEVERAL_AT_ONCE.get(self.game)
+        if event.get("event") != "play" or size is None or not 1 < len(cards) < size:
+            return ""
+        first = {k: v for k, v in event.items() if k != "cards"}
+        return self._doubt({**first, "card": str(cards[0])})
+
+    def _fits_move(self, cards: Sequence[str]) -> bool:
+        """Whether ``cards`` with the card the sequence stopped at (the one before
+        `_next_card`) can still be part of a full house or a five-card straight, ace high
+        (GL-3, GL-4): what the rest of a move read in part must keep, where a player's next
+        lead does not (Great Lakes 2001: Bob's 2♣ and 3♣ led after his straight, read as
+        A♥ Q♣, would make "A♥ Q♣ 2♣ 3♣" a move of four)."""
+        nxt = self._next_card()
+        if nxt is None:
+            return False
+        ranks = [Card.parse(nxt).rank - 1, *(Card.parse(c).rank for c in cards)]
+        if len(ranks) > 5:
+            return False
+        counts = sorted(Counter(ranks).values())
+        house = len(counts) <= 2 and counts[-1] <= 3 and counts != [3, 3]
+        return house or (len(set(ranks)) == len(ranks) and max(ranks) - min(ranks) <= 4)
+
+    #: Seconds a part of a move doubted (`_doubted_part`) waits for the rest of its cards
+    #: before it is held: longer than `READ_IN_TWO`, the gap within which the rest read
+    #: after it is offered with it as one move (Great Lakes 3406: the rest read 2.6 s on).
+    PART_WAIT = 3.0
+
     def _landed_with(self, obs: Observation, event: Mapping[str, Any]) -> str | None:
         """The card the camera logged in the same pile that came to rest less than
         `ONE_LANDING` before this single card (Cy's A♠ read as his K♠ landed, a second box

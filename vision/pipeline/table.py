@@ -544,6 +544,17 @@ class TablePipeline(Questions):
                 self._waiting.insert(0, obs)
                 return
             held = None
+        if held is not None and held[2] and held[3] is not None \
+                and held[2] == self._doubted_part(held[3]) \
+                and self._interpret(_merge(held[0], obs))[0] is None \
+                and not self._fits_move([*held[0].cards, *obs.cards]):
+            # Not the rest of the move its part began (a dump or straight read in part, then
+            # its player's next lead: Great Lakes 2001): the part is held now, this behind it.
+            self._hold(held[0], held[2], held[3], result)
+            if self.queue_questions:
+                self._waiting.insert(0, obs)
+                return
+            held = None
         keep = [held is None or o not in held[0].cards for o in obs.on_spot_of]
         if held is not None and not all(keep):
             # Read on the spot of a card of the move gathering here: that card misread, not
@@ -606,6 +617,13 @@ class TablePipeline(Questions):
         doubt = self._doubt(event, lookalike=True)
         if doubt:
             self._hold(obs, doubt, event, result)
+            return
+        part = self._doubted_part(event)
+        if part and obs.certain:
+            # Part of a dump or straight, most likely: it waits for the rest of its move
+            # (from its first cards on), and is held if nothing more comes.
+            deadline = held[1] if held is not None else obs.t + self.PART_WAIT
+            self._partial[obs.zone] = (obs, deadline, part, event)
             return
         move = self._left_by_move_of(event, obs)
         if move is not None:
