@@ -1786,6 +1786,37 @@ def test_a_lead_passed_on_twice_and_never_read_is_placed(tmp_path: Path) -> None
     _play_out_exactly(pipe, source, path, visual)
 
 
+def test_a_lead_passed_round_the_table_and_back_is_offered_where_the_hand_is_short(
+        tmp_path: Path) -> None:
+    """A rendered Pressman round (seed 2002) whose 2♦ the camera never reads: Cy's J♠
+    stopped the spades, and Cy, holding only the black A♣, passed the lead to Dee, who led
+    the 2♦; the lead then went round the table back to Cy, who led his A♣. Dee's hand A♦
+    J♦ is then a card short, and only the players other than the one the rules name after
+    a stop were tried before the A♣: no place was offered. Now a lead by the one they name
+    that only hidden hands excuse is tried with the others' leads before it, and one click
+    logs the round exactly."""
+    pipe, source, visual, path = _blind_round("pressman", 2002, {"2D"}, tmp_path)
+    [held] = pipe.pending.values()
+    assert held.question.startswith("Dee's hand A♦ J♦ is a card short")
+    assert held.options[0].label == "Dee played 2♦ before Cy's A♣"
+    _click_and_play_out(pipe, source, held, "Dee played 2♦ before Cy's A♣", path, visual)
+
+
+def test_a_card_read_on_the_pile_as_the_hand_is_shown_is_offered_as_the_play_missed(
+        tmp_path: Path) -> None:
+    """The same round, the 2♦ read once on Dee's pile as her hand is shown (as the shipped
+    models read it on the tigullio deck): a card read on the table in the last 2 s was
+    taken for a card of a hand being shown and left out of the cards that may have been
+    played unseen, so only the 6♦ was offered. A card read in the zone of the hand, beyond
+    it, may be a play of its player's read late: the 2♦ is offered first."""
+    pipe, source, visual, path = _blind_round("pressman", 2002, {"2D"}, tmp_path,
+                                              glimpse=(40.75, 40.85))
+    [held] = pipe.pending.values()
+    assert [a.label for a in held.options] == ["Dee played 2♦ before Cy's A♣",
+                                               "Dee played 6♦ before Cy's A♣"]
+    _click_and_play_out(pipe, source, held, "Dee played 2♦ before Cy's A♣", path, visual)
+
+
 def test_a_lead_left_out_beside_the_likeliest_cards_is_named_in_its_place(
         tmp_path: Path) -> None:
     """A rendered Boodle round whose A♠, Cy's lead after his 3♦ stopped the diamonds, the

@@ -432,6 +432,16 @@ class Tracker:
         return max((sum(1 for ft, c in spot.reads if c == code and ft >= since)
                     for spot in self._spots), default=0)
 
+    def read_in(self, zone: int, since: float) -> set[str]:
+        """The codes read on the spots of ``zone`` (an index into the zones) since
+        ``since``."""
+        spots = [s for s in self._spots if s.last >= since]
+        if not spots:
+            return set()
+        where = self.zone_of(np.array([(s.x, s.y) for s in spots]))
+        return {c for s, z in zip(spots, where, strict=True) if int(z) == zone
+                for ft, c in s.reads if ft >= since}
+
     def read_before(self, code: str, x: float, y: float) -> str | None:
         """The code last read on the spot at board point (x, y) before ``code`` was first
         read there: the card it was laid on, or the one it was taken for until then (None:

@@ -3707,11 +3707,16 @@ class Questions(TableLog):
             votes=[self.tracker.votes_at(*spot, float(logged.get("t", 0)))])
 
     def _looked_beside(self, zone: int, hand: Mapping[str, Any]) -> set[str]:
-        """The cards the second look read in ``zone`` beyond those of the hand shown there
-        (``hand``): each may be a play of its player's read late and never logged, as well as
-        a card of the hand (`_missed_by`'s ``read_now``)."""
-        return set(self._looks.get(zone, (0, Counter(), {}))[1]) \
-            - {str(c) for c in hand.get("cards") or []}
+        """The cards read in ``zone`` beyond those of the hand shown there (``hand``), by the
+        second look or by the table's reader in the last 2 s (`_unaccounted`'s "read now"):
+        each may be a play of its player's read late and never logged, as well as a card of
+        the hand (`_missed_by`'s ``read_now``; tigullio Pressman 2002: Dee's 2♦, read twice
+        as it landed, then not for 4 s, then once on her pile as her hand was shown, and no
+        place offered for it)."""
+        looked = set(self._looks.get(zone, (0, Counter(), {}))[1])
+        if zone >= 0:
+            looked |= self.tracker.read_in(zone, self.tracker.t - 2.0)
+        return looked - {str(c) for c in hand.get("cards") or []}
 
     def _hand_short(self, pending_id: int, events: Sequence[Mapping[str, Any]]) -> bool:
         """Whether an answer that is one hand shown, a card short of what its player holds
@@ -3963,12 +3968,19 @@ def _passed_on(ref: Any, event: Mapping[str, Any], players: Sequence[str],
     by each of ``players`` but the one the rules name, that play's own player first. Boodle
     181: Ann's 4♦ never read, led after Dee's 4♠ stopped the spades, Dee holding spades
     alone; then Ann's 2♥. Michigan 44: Bob's 2♦ never read, led after Ann's 2♠, the lead
-    passed on to him and on again to Dee, who led 8♣. None otherwise."""
+    passed on to him and on again to Dee, who led 8♣. So too a lead by the one the rules
+    name that only hidden hands excuse (`doubtful`): the lead may have gone round the table
+    and back to them (tigullio Pressman 2002: Cy's J♠ stopped the spades; Cy, holding only
+    the black A♣, passed the lead to Dee, whose 2♦ was never read; the lead then came back
+    round to Cy, who led his A♣). None otherwise."""
     card, player = event.get("card"), event.get("player")
     if event.get("event") != "play" or not isinstance(card, str):
         return []
     stop = _asked(ref, "stop_leader")
-    if not isinstance(stop, str) or stop == player or card == _asked(ref, "next_card"):
+    if not isinstance(stop, str) or card == _asked(ref, "next_card"):
+        return []
+    doubtful = getattr(ref, "doubtful", None)
+    if stop == player and not (callable(doubtful) and doubtful(str(player), card)):
         return []
     return [(str(p), c) for p in sorted(players, key=lambda p: p != player) if p != stop
             for c in unseen]
