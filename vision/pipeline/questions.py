@@ -1927,12 +1927,17 @@ class Questions(TableLog):
         ``read_now``; with ``glimpses``, a card read there in fewer than `LYING_READS`
         frames stays (a card glimpsed as it landed, then covered at once, lies under a play;
         a hand shown lies still, read frame after frame)."""
-        now = self.tracker.t - 2.0
+        now = self.tracker.t - self.READ_NOW
         most = self.LYING_READS if glimpses else 1
         return [c for c in CARD_CODES if not self._round_cards.get(c, 0)
                 and c not in showing and not any(c in (h.observation.cards or [])
                                                  for h in self.pending.values())
                 and (c in read_now or self.tracker.reads_of(c, now) < most)]
+
+    #: Seconds back that a card read on the table counts as read now (a card of a hand being
+    #: shown as a question is put): not a play missed (`_unaccounted`), unless read in the
+    #: zone of the hand asked about, beyond its cards (`_looked_beside`).
+    READ_NOW = 2.0
 
     def _shown_now(self, obs: Observation) -> dict[str, Any]:
         """The hand shown that a held reading of a seat's pile would be."""
@@ -3708,14 +3713,14 @@ class Questions(TableLog):
 
     def _looked_beside(self, zone: int, hand: Mapping[str, Any]) -> set[str]:
         """The cards read in ``zone`` beyond those of the hand shown there (``hand``), by the
-        second look or by the table's reader in the last 2 s (`_unaccounted`'s "read now"):
-        each may be a play of its player's read late and never logged, as well as a card of
-        the hand (`_missed_by`'s ``read_now``; tigullio Pressman 2002: Dee's 2♦, read twice
-        as it landed, then not for 4 s, then once on her pile as her hand was shown, and no
-        place offered for it)."""
+        second look or by the table's reader in the last `READ_NOW` s (what `_unaccounted`
+        leaves out as read now): each may be a play of its player's read late and never
+        logged, as well as a card of the hand (`_missed_by`'s ``read_now``; tigullio Pressman
+        2002: Dee's 2♦, read twice as it landed, then not for 4 s, then once on her pile as
+        her hand was shown, and no place offered for it)."""
         looked = set(self._looks.get(zone, (0, Counter(), {}))[1])
         if zone >= 0:
-            looked |= self.tracker.read_in(zone, self.tracker.t - 2.0)
+            looked |= self.tracker.read_in(zone, self.tracker.t - self.READ_NOW)
         return looked - {str(c) for c in hand.get("cards") or []}
 
     def _hand_short(self, pending_id: int, events: Sequence[Mapping[str, Any]]) -> bool:

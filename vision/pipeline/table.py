@@ -546,8 +546,8 @@ class TablePipeline(Questions):
             held = None
         if held is not None and held[2] and held[3] is not None \
                 and held[2] == self._doubted_part(held[3]) \
-                and self._interpret(_merge(held[0], obs))[0] is None \
-                and not self._fits_move([*held[0].cards, *obs.cards]):
+                and not self._fits_move([*held[0].cards, *obs.cards]) \
+                and self._interpret(_merge(held[0], obs))[0] is None:
             # Not the rest of the move its part began (a dump or straight read in part, then
             # its player's next lead: Great Lakes 2001): the part is held now, this behind it.
             self._hold(held[0], held[2], held[3], result)
