@@ -129,6 +129,36 @@ def test_a_sequence_that_jumps_asks_who_played_the_missing_card(tmp_path: Path) 
     assert plays(tmp_path / "g.jsonl") == [("Bob", "2C"), ("Cy", "3C"), ("Cy", "4C")]
 
 
+def test_two_plays_read_as_one_are_offered_one_after_the_other(tmp_path: Path) -> None:
+    """Bob's 2♣ lead and his 9♥ lead after it (nobody holding the 3♣), read together as they
+    landed a moment apart: as one play of two cards they break a rule (one card a play), so
+    they are held; each order the table takes as plays one after another is one click, the
+    order read first (tigullio Pressman 2207: 'Q♠ 4♥' held with nothing to click)."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [join(at(1, "2C"), at(1, "9H", dx=14, dy=20))] * 40, 0.0)
+    assert plays(tmp_path / "g.jsonl") == []
+    [held] = pipe.pending.values()
+    assert held.question == "Confirm Bob's play: 2♣ 9♥?"
+    assert held.reason == "it breaks a rule as a play"
+    assert [a.label for a in held.options] == ["2♣, then 9♥", "9♥, then 2♣"]
+    assert all(e["t"] == held.options[0].events[0]["t"] for a in held.options
+               for e in a.events)
+    pipe.answer(held.id, list(held.options[0].events))
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "2C"), ("Bob", "9H")]
+    assert pipe.referee is not None and not pipe.referee.violations
+
+
+def test_two_plays_read_as_one_are_offered_only_in_orders_the_table_takes(
+        tmp_path: Path) -> None:
+    """Bob's 4♣ and 2♣ read as one play: 2♣, then 4♣ (the 3♣ dead) is an order the table
+    takes; 4♣, then 2♣ is not (he would have led the 4♣ holding the 2♣, a club lower). Only
+    the first is offered."""
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [join(at(1, "4C"), at(1, "2C", dx=14, dy=20))] * 40, 0.0)
+    [held] = pipe.pending.values()
+    assert [a.label for a in held.options if ", then " in a.label] == ["2♣, then 4♣"]
+
+
 def test_a_lead_where_the_next_card_looks_alike_is_asked_about(tmp_path: Path) -> None:
     """After Bob's 2♣, Cy's card read as 3♠ would be a lead out of turn; 3♣, which comes
     next, is what 3♠ is easily taken for: asked, 3♣ among the answers."""

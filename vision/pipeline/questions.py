@@ -8,7 +8,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
-from itertools import combinations, product
+from itertools import combinations, permutations, product
 from typing import Any
 
 import numpy as np
@@ -716,7 +716,8 @@ class Questions(TableLog):
             return missed
         if len(obs.cards) != 1 or fixes:
             if len(obs.cards) != 1 and event.get("cards"):
-                fixes = [*fixes, *self._own_hand_misread(event),
+                fixes = [*fixes, *self._plays_one_by_one(dict(event), obs),
+                         *self._own_hand_misread(event),
                          *self._read_twice(dict(event), obs),
                          *self._earlier_misread(dict(event)),
                          *self._shown_misread(dict(event))][:3]
@@ -1489,6 +1490,25 @@ class Questions(TableLog):
         return (f"{who} played {u} and {c}?",
                 [Answer(f"one card: {c} ({u} misread)", tuple(fix)),
                  Answer(f"no, {u} misread as {c}", (), under)])
+
+    def _plays_one_by_one(self, event: dict[str, Any], obs: Observation) -> list[Answer]:
+        """Answers for a held play of two or three cards in a game of one card a play: the
+        player's plays one after another, read at once as they landed a moment apart, in each
+        order the log then takes breaking no rule ("Q♠, then 4♥"; tigullio Pressman 2207:
+        Cy's Q♠ and his 4♥ lead a second later read as one play that broke a rule, held with
+        nothing to click and typed in as two plays)."""
+        cards = list(dict.fromkeys(str(c) for c in event.get("cards") or []))
+        if event.get("event") != "play" or self.game in self.SEVERAL_AT_ONCE \
+                or not 2 <= len(cards) <= 3 or any(self._round_cards.get(c, 0) for c in cards):
+            return []
+        extra = {k: event[k] for k in ("t", "confidence") if k in event} or stamp(obs)
+        answers: list[Answer] = []
+        for order in permutations(cards):
+            plays = [{"event": "play", "player": event.get("player"), "card": c, **extra}
+                     for c in order]
+            if self._accepts_all(plays):
+                answers.append(Answer(", then ".join(pretty_cards(list(order))), tuple(plays)))
+        return answers
 
     def _read_twice(self, event: dict[str, Any], obs: Observation) -> list[Answer]:
         """Answers for a held move of several cards read with one code on more spots than the
