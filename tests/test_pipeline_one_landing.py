@@ -24,19 +24,20 @@ from vision.render.truth import TruthDetector
 
 class AceOnKing:
     """Reads the truth, and from ``start`` to ``end`` (table time, s) a second box on the K♠,
-    a few pixels off it, read as the A♠ (not yet played)."""
+    a few pixels off it, read as the A♠ (not yet played), or as ``code``."""
 
-    def __init__(self, truth: TruthDetector, start: float, end: float) -> None:
-        self.truth, self.start, self.end = truth, start, end
+    def __init__(self, truth: TruthDetector, start: float, end: float,
+                 code: str = "AS") -> None:
+        self.truth, self.start, self.end, self.code = truth, start, end, code
         self.t = 0.0
 
     def detect(self, frame: np.ndarray) -> Detections:
         dets = self.truth.detect(frame)
         names = [name for name, _b, _s in dets]
-        if not self.start <= self.t < self.end or "KS" not in names or "AS" in names:
+        if not self.start <= self.t < self.end or "KS" not in names or self.code in names:
             return dets
         box = dets.xyxy[names.index("KS")] + np.array([3.0, 2.0, 3.0, 2.0], np.float32)
-        ids = [CARD_CODES.index(n) for n in names] + [CARD_CODES.index("AS")]
+        ids = [CARD_CODES.index(n) for n in names] + [CARD_CODES.index(self.code)]
         return Detections(np.vstack([dets.xyxy, box[None]]).astype(np.float32),
                           np.append(dets.confidence, 0.9).astype(np.float32),
                           np.array(ids, int), dets.names)
@@ -76,3 +77,49 @@ def test_a_card_laid_a_moment_later_is_not_held_for_it(tmp_path: Path) -> None:
     cards coming to rest together, not about quick play."""
     asked, aces = _run(tmp_path, 0.0, 0.0)
     assert aces == [] and asked == [], asked
+
+
+def test_a_lookalike_of_the_card_that_landed_offers_it_read_again_first(
+        tmp_path: Path) -> None:
+    """Read as K♣, a lookalike of the K♠ landing (tigullio Great Lakes 2301: Cy's A♦ read
+    as A♥ as it came to rest, asked with no answer for the A♦ alone), the reading is first
+    offered as the K♠ read again: one click that logs nothing. The round then goes on
+    exactly: Bob's A♠ is his play, and the K♣ is Dee's, in the hand she shows at the end."""
+    video = TableVideo(simulated_round("michigan-rummy", seed=205),
+                       RenderConfig(width=320, height=240, fps=10, seed=205, noise=0.0))
+    source = RenderedSource(video)
+    reader = AceOnKing(TruthDetector(source), 18.4, 18.8, "KC")
+    pipe = TablePipeline(video.profile(), reader, None, tmp_path / "g.jsonl",
+                         script=video.truth.script)
+    asked = []
+    while (frame := source.read()) is not None:
+        reader.t = frame.t
+        pipe.process(frame.image, frame.t, frame.index)
+        for held in list(pipe.pending.values()):
+            asked.append(held.describe())
+            assert held.options[0].label == "no card (K♠ read again)", held.describe()
+            assert held.options[0].events == ()
+            pipe.answer(held.id, [])
+    pipe.finish()
+    assert asked and asked[0].startswith("Bob played K♣? (read as K♠ landed)"), asked
+    assert len(asked) == 1, asked
+    logged = [{k: v for k, v in e.data.items() if k in ("event", "player", "card", "cards")}
+              for e in read_log(tmp_path / "g.jsonl").events
+              if e.kind in ("play", "reveal")]
+    truth = [{k: v for k, v in e.items() if k in ("event", "player", "card", "cards")}
+             for e in video.truth.visual if e["event"] in ("play", "reveal")]
+    assert [_sorted(e) for e in logged] == [_sorted(e) for e in truth]
+
+
+def test_a_card_not_alike_the_one_that_landed_is_not_offered_as_it_read_again(
+        tmp_path: Path) -> None:
+    """A♠ read on the K♠ as it landed is no lookalike of it: a second box on the pile, which
+    may be the rest of the move or a card laid a moment later on that very spot. Nothing
+    is offered that would disown the A♠ there (Bob lays the real one on it at 18.95 s)."""
+    asked, _aces = _run(tmp_path, 18.4, 18.8)
+    assert asked and all("read again" not in q for q in asked), asked
+
+
+def _sorted(event: dict[str, object]) -> dict[str, object]:
+    cards = event.get("cards")
+    return {**event, "cards": sorted(cards)} if isinstance(cards, list) else event

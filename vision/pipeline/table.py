@@ -29,7 +29,7 @@ from companion.cards import Card
 from companion.events import EventLog, read_log
 from companion.referee import EventError, Referee
 from vision.denoise import AVERAGE_FRAMES, StillAverage
-from vision.lookalikes import alike, confusable
+from vision.lookalikes import alike, confusable, either_alike
 from vision.pipeline.log import MOVES_OF_SEVERAL, comes_next, pretty_cards, stamp
 from vision.pipeline.questions import HALF_DIAGONAL, Questions
 from vision.pipeline.results import (
@@ -599,7 +599,16 @@ class TablePipeline(Questions):
             return
         landed = self._landed_with(obs, event)
         if landed is not None:
-            self._hold(obs, f"read as {Card.parse(landed).pretty()} landed", event, result)
+            # A lookalike of that card is most likely it, read again (a second box): one
+            # click that logs nothing (tigullio Great Lakes 2301: Cy's A♦ read as A♥ as it
+            # came to rest, "Cy played A♥?" had no answer for the A♦ alone). Any other card
+            # may be one laid on that spot a moment later, which the answer would disown.
+            question, options = self._question(obs, event)
+            if either_alike(landed, obs.cards[0]):
+                options = [Answer(f"no card ({Card.parse(landed).pretty()} read again)"),
+                           *options]
+            self._hold(obs, f"read as {Card.parse(landed).pretty()} landed", event, result,
+                       (question, options))
             return
         laid_on = self._laid_unmoved(event, obs)
         if laid_on is not None:
