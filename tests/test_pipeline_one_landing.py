@@ -79,16 +79,14 @@ def test_a_card_laid_a_moment_later_is_not_held_for_it(tmp_path: Path) -> None:
     assert aces == [] and asked == [], asked
 
 
-def test_a_lookalike_of_the_card_that_landed_offers_it_read_again_first(
-        tmp_path: Path) -> None:
-    """Read as K♣, a lookalike of the K♠ landing (tigullio Great Lakes 2301: Cy's A♦ read
-    as A♥ as it came to rest, asked with no answer for the A♦ alone), the reading is first
-    offered as the K♠ read again: one click that logs nothing. The round then goes on
-    exactly: Bob's A♠ is his play, and the K♣ is Dee's, in the hand she shows at the end."""
+def _first_answer_clicked(tmp_path: Path, code: str) -> tuple[list[str], bool]:
+    """The round with a second box on the K♠ read as ``code`` as it lands, every question
+    answered with its first answer, which must be the K♠ read again: (the questions put,
+    whether the log then holds the round's plays and hands exactly)."""
     video = TableVideo(simulated_round("michigan-rummy", seed=205),
                        RenderConfig(width=320, height=240, fps=10, seed=205, noise=0.0))
     source = RenderedSource(video)
-    reader = AceOnKing(TruthDetector(source), 18.4, 18.8, "KC")
+    reader = AceOnKing(TruthDetector(source), 18.4, 18.8, code)
     pipe = TablePipeline(video.profile(), reader, None, tmp_path / "g.jsonl",
                          script=video.truth.script)
     asked = []
@@ -101,14 +99,24 @@ def test_a_lookalike_of_the_card_that_landed_offers_it_read_again_first(
             assert held.options[0].events == ()
             pipe.answer(held.id, [])
     pipe.finish()
-    assert asked and asked[0].startswith("Bob played K♣? (read as K♠ landed)"), asked
-    assert len(asked) == 1, asked
     logged = [{k: v for k, v in e.data.items() if k in ("event", "player", "card", "cards")}
               for e in read_log(tmp_path / "g.jsonl").events
               if e.kind in ("play", "reveal")]
     truth = [{k: v for k, v in e.items() if k in ("event", "player", "card", "cards")}
              for e in video.truth.visual if e["event"] in ("play", "reveal")]
-    assert [_sorted(e) for e in logged] == [_sorted(e) for e in truth]
+    return asked, [_sorted(e) for e in logged] == [_sorted(e) for e in truth]
+
+
+def test_a_lookalike_of_the_card_that_landed_offers_it_read_again_first(
+        tmp_path: Path) -> None:
+    """Read as K♣, a lookalike of the K♠ landing (tigullio Great Lakes 2301: Cy's A♦ read
+    as A♥ as it came to rest, asked with no answer for the A♦ alone), the reading is first
+    offered as the K♠ read again: one click that logs nothing. The round then goes on
+    exactly: Bob's A♠ is his play, and the K♣ is Dee's, in the hand she shows at the end."""
+    asked, exact = _first_answer_clicked(tmp_path, "KC")
+    assert len(asked) == 1 and asked[0].startswith("Bob played K♣? (read as K♠ landed)"), \
+        asked
+    assert exact
 
 
 def test_a_card_not_alike_the_one_that_landed_is_not_offered_as_it_read_again(
@@ -118,6 +126,17 @@ def test_a_card_not_alike_the_one_that_landed_is_not_offered_as_it_read_again(
     is offered that would disown the A♠ there (Bob lays the real one on it at 18.95 s)."""
     asked, _aces = _run(tmp_path, 18.4, 18.8)
     assert asked and all("read again" not in q for q in asked), asked
+
+
+def test_a_card_played_already_read_on_the_card_that_landed_offers_it_read_again_first(
+        tmp_path: Path) -> None:
+    """Read as 5♠, Cy's, played tricks ago (tigullio Pressman 2302: Cy's 2♥ read as Bob's 2♣
+    0.1 s after it came to rest, answered by hand): no card can be laid twice, so the K♠
+    read again is offered first, and clicked, the round goes on exactly."""
+    asked, exact = _first_answer_clicked(tmp_path, "5S")
+    assert len(asked) == 1 and asked[0].startswith(
+        "Bob played 5♠? (5♠ was played by Cy already)"), asked
+    assert exact
 
 
 def _sorted(event: dict[str, object]) -> dict[str, object]:

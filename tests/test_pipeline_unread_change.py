@@ -102,3 +102,51 @@ def test_answered_the_round_is_logged_as_played(tmp_path: Path) -> None:
     asked, logged, true = _round(tmp_path, "Bob", True)
     assert asked and asked[0].startswith("K♠ was not seen")
     assert logged[:true.index(("Bob", "AS")) + 1] == true[:true.index(("Bob", "AS")) + 1]
+
+
+class Unread:
+    """The table reader: reads every card but ``unread``."""
+
+    def __init__(self, truth: TruthDetector, unread: set[str]) -> None:
+        self.truth, self.unread = truth, unread
+
+    def detect(self, frame: np.ndarray) -> Detections:
+        dets = self.truth.detect(frame)
+        keep = [i for i, (name, _b, _s) in enumerate(dets) if name not in self.unread]
+        return Detections(dets.xyxy[keep], dets.confidence[keep], dets.class_id[keep],
+                          dets.names)
+
+
+def test_a_lead_after_a_stop_while_another_pile_changed_unread_is_asked(
+        tmp_path: Path) -> None:
+    """Pressman seed 2302 (tigullio deck, the shipped models): Cy's 5♠ on Bob's 4♠, then
+    his Q♦ lead, read by neither reader; Bob's K♦ on the Q♦ was logged in silence as his
+    lead after the 4♠ stopped the spades, Cy's two cards lost. Cy's pile came to rest in new
+    pictures that nothing explained, so the K♦ is held: who played the 5♠, Cy first, and
+    Cy with another card of his before the K♦; naming the Q♦ makes the round exact."""
+    from vision.pipeline.results import picked
+
+    video = TableVideo(simulated_round("pressman", seed=2302),
+                       RenderConfig(width=320, height=240, fps=10, seed=2302, noise=0.0))
+    true = [(str(e["player"]), str(e["card"])) for e in video.truth.visual
+            if e["event"] == "play"]
+    at = true.index(("Cy", "5S"))
+    assert true[at - 1:at + 3] == [("Bob", "4S"), ("Cy", "5S"), ("Cy", "QD"), ("Bob", "KD")]
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    look = Look(truth, missed=["5S", "QD"])
+    pipe = TablePipeline(video.profile(), Unread(truth, {"5S", "QD"}), None,
+                         tmp_path / "g.jsonl", script=video.truth.script, second_look=look)
+    look.clock = pipe
+    while not pipe.pending and (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    [held] = pipe.pending.values()
+    assert held.ask().startswith("5♠ was not seen: who played it?"), held.ask()
+    labels = [o.label for o in held.options]
+    assert labels[:2] == ["Cy", "Cy, then another card of Cy's before this K♦…"], labels
+    assert ("Bob", "KD") not in _plays(tmp_path / "g.jsonl")
+    pipe.answer(held.id, picked(held.options[1].events, "QD"))
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+        assert not pipe.pending, [h.describe() for h in pipe.pending.values()]
+    assert _plays(tmp_path / "g.jsonl") == true

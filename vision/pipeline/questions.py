@@ -383,12 +383,31 @@ class Questions(TableLog):
             # A lead the rules allow, onto a pile that changed picture with no new card read
             # there, where the second look read the very card that comes next (Michigan 505:
             # Ann's K♣ on her Q♣, read only by the look, like her Q♣; her 2♥ a second later).
+            # So too where another player's pile changed so (`_changed_elsewhere`).
             unread = self._unread.get(obs.zone)
             return nxt if (unread is not None and unread[1] == nxt
-                           and self._unread_change(obs.zone, obs.t_still)) else None
+                           and self._unread_change(obs.zone, obs.t_still)
+                           or self._changed_elsewhere(obs) is not None) else None
         missed = (self.tracker.laid_reads_of(nxt, obs.t_still - 3.0) >= 1
                   or self._unread_change(obs.zone, obs.t_still))
         return nxt if missed else None
+
+    def _changed_elsewhere(self, obs: Observation) -> int | None:
+        """The zone of another player's pile than ``obs`` 's that came to rest in a new
+        picture with no card read there by either reader after the last card was logged and
+        before ``obs`` lay still (`_unread_change`): a card laid there and missed (tigullio
+        Pressman 2302: Cy's 5♠ on Bob's 4♠, read in one frame as it landed, then his Q♦
+        lead, never read; Bob's K♦ on the Q♦ logged in silence as his lead after the 4♠
+        stopped the spades). None otherwise, and in a game of tricks (a trick gathered
+        changes the piles)."""
+        if obs.kind != "pile" or self._trick() is not None:
+            return None
+        for z in self._unread:
+            seat = self.profile.zones[z].seat
+            if z != obs.zone and seat is not None and seat < len(self.players) \
+                    and self._unread_change(z, obs.t_still):
+                return z
+        return None
 
     def _laid_unread(self, event: Mapping[str, Any], obs: Observation) -> bool:
         """Is ``event``, a play of one card, laid on a pile that came to rest in a new
@@ -816,6 +835,13 @@ class Questions(TableLog):
                         f"{before[1].get('player')}'s {Card.parse(read).pretty()} before was "
                         "another card…", ({"event": "correct", "line": before[0],
                                            "with": {**before[1], "card": PICK}}, ev(read))))
+                # Or, read on this pile just as its last card landed, that card read again:
+                # one click that logs nothing (tigullio Pressman 2302: Cy's 2♥ read as 2♣,
+                # Bob's, 0.1 s after it came to rest; "Cy played 2♣?" was answered by hand).
+                landed = self._landed_with(obs, ev(read))
+                if landed is not None and landed != read:
+                    options.insert(0, Answer(
+                        f"no card ({Card.parse(landed).pretty()} read again)"))
         elif kind == "reveal" and read not in unplayed:
             # A card shown that was logged as played: that play misread (Boodle 1638: Cy's
             # J♦ read as Q♦, then Ann's last card, the Q♦, shown).
@@ -898,22 +924,37 @@ class Questions(TableLog):
             near = [passed] if passed is not None else sorted(
                 (c for c in unplayed if c[1] == read[1] and RANKS.index(c[0]) < rank),
                 key=lambda c: (c != skipped, abs(RANKS.index(c[0]) - rank + 1)))
+            # The player whose pile changed unread, else the one who led: most often the
+            # missed card was theirs.
+            elsewhere = self._changed_elsewhere(obs) if passed is not None else None
+            there = None if elsewhere is None else \
+                replace(obs, zone=elsewhere, seat=self.profile.zones[elsewhere].seat)
+            owner = player if there is None or there.seat is None else self.players[there.seat]
             for missing in near[:4]:
-                # the player who led first: most often the missed card was theirs
-                order = sorted(self.players, key=lambda p: p != player) \
+                order = sorted(self.players, key=lambda p: p != owner) \
                     if passed is not None else self.players
                 who = [p for p in order if self._accepts_all([ev(missing, p), ev(read)])]
-                if who:
-                    answers = [Answer(p, (ev(missing, p), ev(read))) for p in who]
-                    if player in who and self._unlogged_landings(obs) >= 2:
-                        # Its pile took two cards or more since its last card logged: this
-                        # player's, and another laid after it, a person names (tigullio
-                        # Great Lakes 1806: Cy's 7♣ and his J♦ lead after it, neither read,
-                        # then his 5♠ lead; "Cy" alone lost the J♦).
-                        answers.insert(who.index(player) + 1, Answer(
-                            f"{player}, then another card before this "
-                            f"{Card.parse(read).pretty()}…",
-                            (ev(missing, player), ev(PICK), ev(read))))
+                answers = [Answer(p, (ev(missing, p), ev(read))) for p in who]
+                if player in who and self._unlogged_landings(obs) >= 2:
+                    # Its pile took two cards or more since its last card logged: this
+                    # player's, and another laid after it, a person names (tigullio Great
+                    # Lakes 1806: Cy's 7♣ and his J♦ lead after it, neither read, then his
+                    # 5♠ lead; "Cy" alone lost the J♦).
+                    answers.insert(who.index(player) + 1, Answer(
+                        f"{player}, then another card before this "
+                        f"{Card.parse(read).pretty()}…",
+                        (ev(missing, player), ev(PICK), ev(read))))
+                if there is not None and owner != player and (
+                        owner not in who or self._unlogged_landings(there) >= 2):
+                    # The card of the player whose pile changed unread, then another of
+                    # theirs laid on it and missed too, this card following that one
+                    # (Pressman 2302: Cy's 5♠, then his Q♦ lead, neither read, then Bob's
+                    # K♦; "Cy" alone lost the Q♦).
+                    answers.insert(who.index(owner) + 1 if owner in who else 0, Answer(
+                        f"{owner}, then another card of {owner}'s before this "
+                        f"{Card.parse(read).pretty()}…",
+                        (ev(missing, owner), ev(PICK, owner), ev(read))))
+                if answers:
                     return (f"{Card.parse(missing).pretty()} was not seen: who played it?",
                             answers + others)
             # Or it shows that an earlier play broke a rule, a card before that one never read.
