@@ -238,10 +238,25 @@ def test_a_card_read_steadily_two_ways_is_asked_about(tmp_path: Path) -> None:
     [held] = pipe.pending.values()
     assert held.question == "Bob played K♠ or Q♠?"
     assert [a.label for a in held.options] == ["Q♠, not K♠ before",
-                                               "K♠ as logged (Q♠ misread)"]
+                                               "K♠ as logged (Q♠ misread)",
+                                               "neither: another card…"]
+    assert held.options[2].picks == "Bob"
     assert plays(tmp_path / "g.jsonl") == [("Bob", "KS")]  # nothing changed in silence
     pipe.answer(held.id, list(held.options[0].events))
     assert plays(tmp_path / "g.jsonl") == [("Bob", "QS")]
+
+
+def test_a_card_read_two_ways_both_wrong_is_named_by_a_person(tmp_path: Path) -> None:
+    """The same, but the card was neither (tigullio Oh Claire! 2409: Dee's Q♦ read as 9♦
+    and logged, then as 8♦): a person names it, and the log is corrected to it."""
+    from vision.pipeline.results import picked
+
+    pipe, det = new_pipe(tmp_path)
+    run(pipe, det, [at(1, "KS")] * 12, 0.0)
+    run(pipe, det, [at(1, "QS")] * 30, 1.2)
+    [held] = pipe.pending.values()
+    pipe.answer(held.id, picked(held.options[2].events, "JS"))
+    assert plays(tmp_path / "g.jsonl") == [("Bob", "JS")]
 
 
 def test_a_doubtful_lead_read_on_the_last_cards_spot_is_asked_about(tmp_path: Path) -> None:

@@ -281,6 +281,13 @@ class Questions(TableLog):
         was, now = Card.parse(under).pretty(), Card.parse(card).pretty()
         answers = [Answer(f"{now}, not {was} before", (corr,)),
                    Answer(f"{was} as logged ({now} misread)", (), under)]
+        fixed = corr.get("with")
+        if not trump and isinstance(fixed, Mapping) and "card" in fixed:
+            # Or neither: a card read two ways, each wrong, which a person names (tigullio Oh
+            # Claire! 2409: Dee's Q♦ read as 9♦ and logged, then as 8♦; "something else"
+            # left the person to type a correction).
+            answers.append(Answer("neither: another card…",
+                                  ({**corr, "with": {**fixed, "card": PICK}},)))
         if trump:
             # The turned-up trump card, read one way as it was turned and another since
             # (Oh Claire! 744: its 7♦ read 7♥ for 1.5 s, then 7♦ for the rest of the hand, and
