@@ -736,3 +736,30 @@ def test_a_card_read_on_another_pile_as_it_is_laid_is_offered_withdrawn(tmp_path
     assert _offered(asked, "Cy played K♣? (K♣ was played by Bob already)", answer), asked
     plays = _plays(tmp_path)
     assert ("Cy", "KC") in plays and ("Bob", "KC") not in plays
+
+
+def test_a_hand_shown_against_another_players_play_offers_that_play_named(
+        tmp_path: Path) -> None:
+    # Boodle seed 2408 (the held-out tigullio deck with the shipped models): Cy's last play,
+    # his 7♠, read as A♥ and logged so; Bob's hand with his A♥ was offered only "Cy's A♥
+    # was 4♦" (a lookalike nobody played), and the round ended wrong. That play may be any
+    # card, which a person names; so too for a hand typed in (`Questions._hand_clashes`).
+    from vision.pipeline.results import picked
+
+    video, source = _round("boodle", 2408)
+    t7 = _laid_at(video, card="7S")
+    reader = ReadAsWhile(source, "7S", "AH", t7 - 0.2, 1e9)
+    pipe = TablePipeline(video.profile(), reader, None, tmp_path / "g.jsonl",
+                         script=video.truth.script)
+    asked: list[str] = []
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+        for pid, held in list(pipe.pending.items()):
+            asked.append(held.describe())
+            named = [o for o in held.options if o.label == "Cy's A♥ was another card…"]
+            pipe.answer(pid, picked(named[0].events, "7S") if named
+                        else list(held.options[0].events) if held.options else [])
+    pipe.finish()
+    assert _offered(asked, "Confirm Bob's hand:", "Cy's A♥ was another card…"), asked
+    assert ("Cy", "7S") in _plays(tmp_path) and ("Cy", "AH") not in _plays(tmp_path)
+    assert "AH" in _hands(tmp_path)["Bob"]

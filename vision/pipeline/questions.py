@@ -750,6 +750,8 @@ class Questions(TableLog):
                 if not fixes and event.get("event") == "reveal":
                     fixes = self._covered_misread(dict(event)) \
                         or self._misread_in_two(dict(event))
+                if fixes and event.get("event") == "reveal":
+                    fixes = [*fixes, *self._plays_named(dict(event))]
             if not fixes:
                 return "", []
             verb = "hand" if event.get("event") == "reveal" else "play"
@@ -1791,10 +1793,27 @@ class Questions(TableLog):
         fixes = self._earlier_misread(hand) if stated else self._clash_fixes(hand)
         if not fixes:
             return False
+        fixes += self._plays_named(hand)
         shown = " ".join(pretty_cards([str(c) for c in hand.get("cards") or []]))
         self._ask_anew(pending_id, f"Confirm {hand.get('player')}'s hand: {shown}?", fixes,
                        event=hand, reason=reason)
         return True
+
+    def _plays_named(self, hand: dict[str, Any]) -> list[Answer]:
+        """For a hand shown that a card of another player's single-card play this round makes
+        the log refuse: that play was another card altogether, none easily taken for it,
+        which a person names, then the hand (tigullio Boodle 2408: Cy's 7♠ read as A♥ and
+        logged; Bob's hand with his A♥ was offered only "Cy's A♥ was 4♦")."""
+        answers = []
+        for card in [str(c) for c in hand.get("cards") or []]:
+            line = self._line_of.get(card)
+            if line is not None and line[1].get("event") == "play" \
+                    and line[1].get("player") != hand.get("player"):
+                answers.append(Answer(
+                    f"{line[1].get('player')}'s {Card.parse(card).pretty()} was another "
+                    "card…", ({"event": "correct", "line": line[0],
+                               "with": {**line[1], "card": PICK}}, hand)))
+        return answers
 
     def _reshown(self, events: Sequence[Mapping[str, Any]]) -> Sequence[Mapping[str, Any]]:
         """Hands a person gives, each a correction of its player's hand logged this round
