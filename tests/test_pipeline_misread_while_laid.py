@@ -763,3 +763,16 @@ def test_a_hand_shown_against_another_players_play_offers_that_play_named(
     assert _offered(asked, "Confirm Bob's hand:", "Cy's A♥ was another card…"), asked
     assert ("Cy", "7S") in _plays(tmp_path) and ("Cy", "AH") not in _plays(tmp_path)
     assert "AH" in _hands(tmp_path)["Bob"]
+
+
+def test_a_lead_misread_by_one_rank_before_a_play_proven_wrong_is_offered(
+        tmp_path: Path) -> None:
+    # Boodle seed 2403 (the held-out tigullio deck with the shipped models): Dee's 6♥ lead
+    # read as 7♥ and logged so; her 3♦ lead next was then proven wrong by her 8♥ (the 8♥ came
+    # next after a 7♥), and "Dee played 8♥? (it would break a rule)" offered nothing that
+    # mended the 7♥: 6♥ and 7♥ are no lookalikes by the table, yet a rank misread by one.
+    answer = "Dee's 7♥ was 6♥"
+    _pipe, asked = _run(tmp_path, "boodle", 2403, "6H", "7H", 60.0, answer, card="6H")
+    assert _offered(asked, "Dee played 8♥? (it would break a rule)", answer), asked
+    plays = _plays(tmp_path)
+    assert ("Dee", "6H") in plays and ("Dee", "7H") not in plays and ("Dee", "8H") in plays

@@ -1157,10 +1157,11 @@ class Questions(TableLog):
         now = replay([*events, Event(event, n + 1)])
         broken = {v.line for v in (now.referee.violations if now.referee else [])
                   if v.proof_line == n + 1 and v.line <= n}
-        recent += [(code, logged_at) for code, logged_at in sorted(self._line_of.items(),
-                                                                   key=lambda item: -item[1][0])
-                   if any(line - plays < logged_at[0] <= line for line in broken)
-                   and all(code != logged for logged, _ in recent)]
+        proven = [(code, logged_at) for code, logged_at in sorted(self._line_of.items(),
+                                                                  key=lambda item: -item[1][0])
+                  if any(line - plays < logged_at[0] <= line for line in broken)]
+        recent += [(code, logged_at) for code, logged_at in proven
+                   if all(code != logged for logged, _ in recent)]
         answers: list[tuple[bool, bool, Answer]] = []
         # (the cards this one follows in its suit, the ace low or high)
         read_card = str(event.get("card") or "")
@@ -1213,6 +1214,18 @@ class Questions(TableLog):
                         and (corr := self._correction(logged, below)) is not None:
                     offer([corr], f"{who}'s {Card.parse(logged).pretty()} was "
                                   f"{Card.parse(below).pretty()}", False, must_follow=True)
+            # Or, up to a play this one proves broke a rule, a card misread in its rank by
+            # one, a pair no lookalike table holds (tigullio Boodle 2403: Dee's 6♥ lead read
+            # as 7♥; her 3♦ lead next was then proven wrong by her 8♥, the 8♥ coming next
+            # after a 7♥, and "Dee played 8♥?" offered nothing that mended the 7♥).
+            nearby = [c for c in (_in_suit(logged, -1), _in_suit(logged, 1))
+                      if c is not None and c not in confusable(logged)] \
+                if "card" in old and any(code == logged for code, _ in proven) else []
+            for was in nearby:
+                corr = self._correction(logged, was)
+                if corr is not None:
+                    offer([corr], f"{who}'s {Card.parse(logged).pretty()} was "
+                                  f"{Card.parse(was).pretty()}", False)
             for was in confusable(logged):
                 corr = self._correction(logged, was)
                 if corr is not None:
