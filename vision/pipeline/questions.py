@@ -838,19 +838,17 @@ class Questions(TableLog):
                 # for it, which a person names (tigullio Oh Claire! 1704: Cy's Q♦ read as 8♦
                 # and logged; his 8♦, played two tricks later, then "was played by Cy in a
                 # trick taken since", every answer a lookalike of one 8♦ or the other).
-                before = self._line_of.get(read)
-                if before is not None:
+                instead = self._named_instead(read)
+                if instead is not None:
                     options.append(Answer(
-                        f"{before[1].get('player')}'s {Card.parse(read).pretty()} before was "
-                        "another card…", ({"event": "correct", "line": before[0],
-                                           "with": {**before[1], "card": PICK}}, ev(read))))
+                        f"{instead['with'].get('player')}'s {Card.parse(read).pretty()} before "
+                        "was another card…", (instead, ev(read))))
                 # Or, read on this pile just as its last card landed, that card read again:
                 # one click that logs nothing (tigullio Pressman 2302: Cy's 2♥ read as 2♣,
                 # Bob's, 0.1 s after it came to rest; "Cy played 2♣?" was answered by hand).
                 landed = self._landed_with(obs, ev(read))
                 if landed is not None and landed != read:
-                    options.insert(0, Answer(
-                        f"no card ({Card.parse(landed).pretty()} read again)"))
+                    options.insert(0, read_again(landed))
         elif kind == "reveal" and read not in unplayed:
             # A card shown that was logged as played: that play misread (Boodle 1638: Cy's
             # J♦ read as Q♦, then Ann's last card, the Q♦, shown).
@@ -1157,10 +1155,10 @@ class Questions(TableLog):
         now = replay([*events, Event(event, n + 1)])
         broken = {v.line for v in (now.referee.violations if now.referee else [])
                   if v.proof_line == n + 1 and v.line <= n}
-        proven = [(code, logged_at) for code, logged_at in sorted(self._line_of.items(),
-                                                                  key=lambda item: -item[1][0])
-                  if any(line - plays < logged_at[0] <= line for line in broken)]
-        recent += [(code, logged_at) for code, logged_at in proven
+        proven = {code: logged_at for code, logged_at in sorted(self._line_of.items(),
+                                                                key=lambda item: -item[1][0])
+                  if any(line - plays < logged_at[0] <= line for line in broken)}
+        recent += [(code, logged_at) for code, logged_at in proven.items()
                    if all(code != logged for logged, _ in recent)]
         answers: list[tuple[bool, bool, Answer]] = []
         # (the cards this one follows in its suit, the ace low or high)
@@ -1220,7 +1218,7 @@ class Questions(TableLog):
             # after a 7♥, and "Dee played 8♥?" offered nothing that mended the 7♥).
             nearby = [c for c in (_in_suit(logged, -1), _in_suit(logged, 1))
                       if c is not None and c not in confusable(logged)] \
-                if "card" in old and any(code == logged for code, _ in proven) else []
+                if "card" in old and logged in proven else []
             for was in nearby:
                 corr = self._correction(logged, was)
                 if corr is not None:
@@ -1819,14 +1817,20 @@ class Questions(TableLog):
         logged; Bob's hand with his A♥ was offered only "Cy's A♥ was 4♦")."""
         answers = []
         for card in [str(c) for c in hand.get("cards") or []]:
-            line = self._line_of.get(card)
-            if line is not None and line[1].get("event") == "play" \
-                    and line[1].get("player") != hand.get("player"):
+            named = self._named_instead(card)
+            if named is not None and named["with"].get("player") != hand.get("player"):
                 answers.append(Answer(
-                    f"{line[1].get('player')}'s {Card.parse(card).pretty()} was another "
-                    "card…", ({"event": "correct", "line": line[0],
-                               "with": {**line[1], "card": PICK}}, hand)))
+                    f"{named['with'].get('player')}'s {Card.parse(card).pretty()} was another "
+                    "card…", (named, hand)))
         return answers
+
+    def _named_instead(self, card: str) -> dict[str, Any] | None:
+        """The correction that makes the single-card play logged as ``card`` this round
+        (`_line_of`) a play of another card, which a person names (`PICK`); None where no
+        such play was logged."""
+        line = self._line_of.get(card)
+        return None if line is None else \
+            {"event": "correct", "line": line[0], "with": {**line[1], "card": PICK}}
 
     def _reshown(self, events: Sequence[Mapping[str, Any]]) -> Sequence[Mapping[str, Any]]:
         """Hands a person gives, each a correction of its player's hand logged this round
@@ -4114,6 +4118,12 @@ def _led_suit(ref: Any) -> str:
     if not isinstance(trick, list) or not trick or not isinstance(trick[0], tuple):
         return ""
     return str(getattr(trick[0][1], "suit", ""))
+
+
+def read_again(card: str) -> Answer:
+    """The answer that a reading is ``card``, the card just laid on that pile, read again:
+    nothing logged (`TablePipeline._consider`, `Questions._question_read`)."""
+    return Answer(f"no card ({Card.parse(card).pretty()} read again)")
 
 
 def _one_apart(a: str, b: str) -> bool:

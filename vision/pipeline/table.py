@@ -31,7 +31,7 @@ from companion.referee import EventError, Referee
 from vision.denoise import AVERAGE_FRAMES, StillAverage
 from vision.lookalikes import alike, confusable, either_alike
 from vision.pipeline.log import MOVES_OF_SEVERAL, comes_next, pretty_cards, stamp
-from vision.pipeline.questions import HALF_DIAGONAL, Questions
+from vision.pipeline.questions import HALF_DIAGONAL, Questions, read_again
 from vision.pipeline.results import (
     Answer,
     Detector,
@@ -605,8 +605,7 @@ class TablePipeline(Questions):
             # may be one laid on that spot a moment later, which the answer would disown.
             question, options = self._question(obs, event)
             if either_alike(landed, obs.cards[0]):
-                options = [Answer(f"no card ({Card.parse(landed).pretty()} read again)"),
-                           *options]
+                options = [read_again(landed), *options]
             self._hold(obs, f"read as {Card.parse(landed).pretty()} landed", event, result,
                        (question, options))
             return
