@@ -18,10 +18,14 @@ over one card a court card (its probabilities' share on the 12 courts): the leas
 court card, the largest of any other, and how many boxes the hybrid's `COURT_SURE` and
 `PIPS_SURE` judge, and wrongly (`vision.readers.index_reader.other_kind`).
 
+With ``--pip-suits`` the hybrid also weighs the pips of each card box for its suit within its
+colour (`vision.readers.pip_suits`); the readings that name a card's rank and colour with the
+other suit are counted apart.
+
 With ``--profile`` the index reader and the hybrid read with a deck profile from
 ``companion teach-deck``, as the table reads a taught deck (`vision.readers.load.table_reader`).
 
-    python benchmarks/bench_table_courts.py [--deck dondorf] [--profile deck.json]
+    python benchmarks/bench_table_courts.py [--deck dondorf] [--profile deck.json] [--pip-suits]
 """
 
 from __future__ import annotations
@@ -57,6 +61,9 @@ def main() -> int:
     ap.add_argument("--profile", default=None,
                     help="a deck profile from companion teach-deck: the index reader and the "
                          "hybrid read with it, as the table does with a taught deck")
+    ap.add_argument("--pip-suits", action="store_true",
+                    help="the hybrid also weighs each card box's pips for its suit within its "
+                         "colour (IndexReader pip_suits)")
     ap.add_argument("--courts-by-index", action="store_true",
                     help="the hybrid takes which court a card is (J, Q, K) from its indices "
                          "(IndexReader courts_by_index), as the table reads a deck not yet "
@@ -66,9 +73,11 @@ def main() -> int:
     readers = {"card reader": CardDetector(),
                "index reader": load_reader("index", table=True, **taught),
                "hybrid": load_reader("hybrid", table=True, courts_by_index=args.courts_by_index,
-                                     **taught)}
+                                     pip_suits=args.pip_suits, **taught)}
     # Per reader and kind of card: [right, wrong].
     tally = {name: {"courts": [0, 0], "others": [0, 0]} for name in readers}
+    # Per reader: wrong readings that name the card's rank and colour with the other suit.
+    suit_slips = dict.fromkeys(readers, 0)
     # The crop classifier's court share on each hybrid card box over one card, by its kind.
     shares: dict[bool, list[float]] = {True: [], False: []}
     t0 = time.time()
@@ -100,13 +109,17 @@ def main() -> int:
                         code = CARD_CODES[int(cid)]
                         kind = "courts" if code[0] in "JQK" else "others"
                         tally[name][kind][0 if code in under else 1] += 1
+                        suit_slips[name] += code not in under and any(
+                            c[0] == code[0] and (c[1] in "DH") == (code[1] in "DH")
+                            for c in under)
     print(f"deck: {args.deck or 'the demo deck'}"
           f"{f', read with the profile {args.profile}' if args.profile else ''}; "
           f"{', '.join(f'{g} seed {s}' for g, s in ROUNDS)}")
     for name, kinds in tally.items():
         print(f"  {name:<13} " + "; ".join(
             f"{kind} {right} right, {wrong} wrong ({wrong / max(right + wrong, 1):.2f})"
-            for kind, (right, wrong) in kinds.items()))
+            for kind, (right, wrong) in kinds.items())
+            + f"; the other suit of the colour {suit_slips[name]}")
     court, other = np.array(shares[True]), np.array(shares[False])
     judged = int((court >= COURT_SURE).sum() + (court <= PIPS_SURE).sum()
                  + (other >= COURT_SURE).sum() + (other <= PIPS_SURE).sum())

@@ -262,6 +262,10 @@ class IndexReader:
       deck is not judged and on a deck the card reader does not know: the classifier tells
       a court's picture from pips on every deck, but a king from a queen only on the decks
       it learnt.
+    - ``pip_suits`` (with ``whole_cards``): each card box's pips (an ace's or a number card's
+      middle, many times larger than its index's suit) also vote on its suit within its colour
+      (`vision.readers.pip_suits`): on a deck the heads never learnt, hearts from diamonds
+      and clubs from spades where the indices' small pips do not tell them apart.
     """
 
     names = CARD_CODES
@@ -285,7 +289,7 @@ class IndexReader:
                  coarse: bool = False, eighths: bool = False, regrow: bool = True,
                  gaps: bool = True, magnify: float = 1.0, magnified_sure: float = 0.85,
                  courts_by_index: bool = False, level_below: float = 0.0,
-                 sharpen: float = 0.0) -> None:
+                 sharpen: float = 0.0, pip_suits: bool = False) -> None:
         self.localiser_path = Path(localiser) if localiser else localiser_path()
         if not self.localiser_path.exists():
             raise FileNotFoundError(f"index localiser not found: {self.localiser_path}")
@@ -323,6 +327,12 @@ class IndexReader:
         self.faint_below, self.faint_index = float(faint_below), float(faint_index)
         self.regrow, self.gaps = bool(regrow), bool(gaps)
         self.courts_by_index = bool(courts_by_index)
+        self.pip_suits: Any = None
+        if pip_suits and whole_cards:
+            from vision.readers import pip_suits as pips
+
+            if pips.available():
+                self.pip_suits = pips.PipSuits()
         self.decks = int(decks)
         self.card_detector = None
         if card_boxes:
@@ -781,6 +791,9 @@ class IndexReader:
                     # No index in the box nor in its corners, the classifier unsure, and the
                     # card large enough that its indices would be found: mostly a card back.
                     blank.append(i)
+            if self.pip_suits is not None and (pv := self.pip_suits.vote(frame, boxes[i])) \
+                    is not None:
+                p = p * pv  # the suit within its colour, from the pips
             p = p / max(float(p.sum()), 1e-12)
             c = int(p.argmax())
             names.append(c)

@@ -1,0 +1,111 @@
+"""The suit within a colour from a card's pips (`vision.readers.pip_suits`): read on deck
+designs the model never learnt, a vote that never changes a card's colour or rank, no vote
+where no light face shows, and the table's hybrid reading the ace it misread before."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from companion.cards import CARD_CODES
+from tests.deck_helpers import decks_missing
+from vision.readers import pip_suits
+from vision.readers.pip_suits import PipSuits, pip_masks
+from vision.render.decks import render_card
+
+pytestmark = pytest.mark.skipif(not pip_suits.available(), reason="models/pip_suits.json missing")
+
+HELD_OUT = "tigullio-international"
+needs_held_out = pytest.mark.skipif(decks_missing(HELD_OUT, "dondorf") is not None,
+                                    reason=decks_missing(HELD_OUT, "dondorf") or "")
+
+
+def on_felt(code: str, deck: str, height: int = 90, turn: int = 0) -> np.ndarray:
+    """A card drawn ``height`` px tall on green felt, cut to its box with 2 px of felt
+    around it, turned ``turn`` quarter turns."""
+    card = np.asarray(render_card(deck, code, height))
+    h, w = card.shape[:2]
+    out = np.zeros((h + 4, w + 4, 3), np.float32)
+    out[:] = (40, 110, 30)
+    alpha = card[:, :, 3:4].astype(np.float32) / 255
+    out[2:-2, 2:-2] = card[:, :, :3] * alpha + out[2:-2, 2:-2] * (1 - alpha)
+    return np.ascontiguousarray(np.rot90(out.astype(np.uint8), turn))
+
+
+@needs_held_out
+@pytest.mark.parametrize("deck", [HELD_OUT, "dondorf"])
+@pytest.mark.parametrize("rank", ["A", "5", "8"])
+@pytest.mark.parametrize("turn", [0, 1])
+def test_the_pips_of_a_deck_never_learnt_tell_the_suits_of_a_colour_apart(deck, rank, turn):
+    model = PipSuits()
+    for code in (rank + s for s in "CDHS"):
+        odds = model.suit_odds(on_felt(code, deck, turn=turn))
+        assert odds is not None, code
+        pair, first = ("DH", "D") if code[1] in "DH" else ("CS", "C")
+        assert (odds[pair] > 0) == (code[1] == first), (code, odds)
+
+
+@needs_held_out
+def test_the_vote_weighs_down_only_the_other_suit_of_each_colour():
+    frame = on_felt("AD", HELD_OUT)
+    vote = PipSuits().vote(frame, (0, 0, frame.shape[1], frame.shape[0]))
+    assert vote is not None
+    weight = dict(zip(CARD_CODES, vote, strict=True))
+    # The likelier suit of each colour keeps its weight: colour and rank stay the other
+    # readers' word; the courts are pictures, not pips, and get no vote.
+    assert weight["AD"] == weight["9D"] == 1.0
+    assert max(weight["AC"], weight["AS"]) == 1.0
+    assert weight["AH"] < 0.2
+    assert all(weight[r + s] == 1.0 for r in "JQK" for s in "CDHS")
+
+
+def test_no_light_face_gives_no_vote():
+    model = PipSuits()
+    felt = np.zeros((90, 64, 3), np.uint8)
+    felt[:] = (40, 110, 30)
+    assert model.vote(felt, (0, 0, 64, 90)) is None
+    # A dark face with light pips (a recoloured deck): its paper is not light.
+    dark = np.full((90, 64, 3), 30, np.uint8)
+    dark[30:50, 20:40] = 220
+    assert pip_masks(dark) == []
+    assert model.vote(dark, (0, 0, 64, 90)) is None
+    # A box too small to hold a pip, or off the frame.
+    assert model.vote(felt, (10, 10, 14, 14)) is None
+    assert model.vote(felt, (100, 100, 140, 160)) is None
+
+
+def test_long_shapes_are_not_pips():
+    face = np.full((90, 64, 3), 235, np.uint8)
+    face[20:70, 10:14] = (30, 30, 200)  # a stroke of a court's picture beside the pip
+    face[40:50, 35:45] = (30, 30, 200)
+    masks = pip_masks(face)
+    assert [m.shape for m in masks] == [(10, 10)]
+
+
+@pytest.mark.skipif(decks_missing(HELD_OUT) is not None, reason=decks_missing(HELD_OUT) or "")
+def test_the_table_reads_the_ace_of_diamonds_it_read_as_the_ace_of_hearts():
+    """Tigullio Michigan 2405: Ann's A♦ lead, its corner pips 4 px at the table, was read as
+    A♥ at 0.9 in every frame of its view by the hybrid (the crop classifier's A♥ 0.55 and the
+    bottom index's vote), the middle diamond 15 px wide unweighed."""
+    from vision.readers.index_reader import available
+    from vision.readers.load import load_reader
+    from vision.render.demo import simulated_round
+    from vision.render.plan import RenderConfig
+    from vision.render.table import TableVideo
+    from vision.zones import rectify, zone_views
+
+    if not available():
+        pytest.skip("index models not installed")
+    video = TableVideo(simulated_round("michigan-rummy", seed=2405),
+                       replace(RenderConfig(fps=10, seed=2405), deck=HELD_OUT))
+    view = next(v for v in zone_views(video.profile(), 320, 35.0) if v.zone == 0)
+    image = rectify(video.render(28.5).image, view)
+    read = {}
+    for pips in (False, True):
+        reader = load_reader("hybrid", table=True, courts_by_index=True, pip_suits=pips)
+        dets = reader.detect_many([image])[0]
+        read[pips] = [dets.names[c] for c, s in zip(dets.class_id, dets.confidence, strict=True)
+                      if s >= 0.5]
+    assert read == {False: ["AH"], True: ["AD"]}

@@ -1,0 +1,195 @@
+"""The suit within a colour from a card's pips: the shapes printed in the middle of an ace or
+a number card (2-10), which are many times larger than the pip of its corner index.
+
+On a deck the heads never learnt, a corner index's suit pip may be 4-5 px at the table, and
+hearts and diamonds, clubs and spades, are then told apart by little more than colour
+(tigullio's A♦, read as A♥ at 0.9 in every frame of a round: the corner pip small, the
+middle pip a plain diamond 15 px wide). A pip's outline tells them apart on any deck: a
+diamond is a convex four-sided shape that fills its tightest rectangle by half, a heart has a
+notch and fills it more; a club is three lobes on a stem, a spade one. The model is two
+logistic regressions (diamond or heart, club or spade) on rotation-free measures of each pip's
+outline (`pip_features`), trained on rendered cards of the training designs only
+(`vision.training.train_pip_suits`, `models/pip_suits.json`).
+
+It votes only within a colour (`PipSuits.vote`): the likelier suit of each colour keeps its
+weight and the other is weighed down, so whether a card is red or black stays the other
+readers' word, as does its rank. It gives no vote where the box shows no light face with
+enclosed pips (a dark-faced deck, a card back, a box the frame's edge cuts through its pips).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.cards import CARD_CODES
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+
+#: The two questions the model answers, each (name, the suit a positive answer means, the
+#: other suit of that colour).
+PAIRS = (("DH", "D", "H"), ("CS", "C", "S"))
+
+#: The least area (pixels) of a pip that is measured: smaller outlines are a few pixels'
+#: staircase, not a shape.
+MIN_PIP_AREA = 20
+
+#: A pip is one of the box's largest enclosed shapes: at least this share of the largest
+#: one's area (the middle pips of a number card are all one size, the index's smaller).
+PIP_SHARE = 0.5
+
+#: A pip is about as wide as it is tall at any angle; a longer shape is a card's edge, a
+#: stroke of a court's picture or a line of text (a stripe of a court card beside tigullio's
+#: A♦, 4 times as long as wide and 3 times the diamond's area, hid it).
+MAX_PIP_ASPECT = 2.0
+
+#: The least share of a box that must be light face (paper) for its pips to be read: below
+#: it the box is a dark-faced card, a card back or mostly table.
+MIN_PAPER = 0.3
+
+#: How far one card's vote may go: its log-odds are clipped to this (a probability of
+#: 0.047 to 0.953), so a sure reading of the other readers still outweighs it.
+MAX_LOGIT = 3.0
+
+#: How many of a card's pips count as independent votes: its pips' mean log-odds times the
+#: square root of at most this many (the pips of one card are printed alike; their
+#: measures are not independent).
+MAX_VOTES = 4
+
+
+def pip_model_path() -> Path:
+    return MODELS / "pip_suits.json"
+
+
+def available() -> bool:
+    return pip_model_path().exists()
+
+
+def pip_masks(crop: np.ndarray, min_area: int = MIN_PIP_AREA) -> list[np.ndarray]:
+    """The pips of a card box's picture (BGR): the shapes printed on its light face that
+    lie wholly inside the box and are about as wide as tall (``MAX_PIP_ASPECT``), each as a
+    0/1 mask of its own bounding box, the largest ones only (``PIP_SHARE``); [] where the
+    box shows too little light face (``MIN_PAPER``)."""
+    if crop.ndim != 3 or min(crop.shape[:2]) < 8:
+        return []
+    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV).astype(np.float32)
+    sat, val = hsv[:, :, 1], hsv[:, :, 2]
+    light = float(np.percentile(val, 90))
+    paper = val >= 0.85 * light
+    if light < 40 or not paper.any():
+        return []
+    paper_sat = float(np.median(sat[paper]))
+    paper &= sat <= paper_sat + 40
+    if paper.mean() < MIN_PAPER:
+        return []
+    ink = ((val < 0.7 * light) | (sat > paper_sat + 70)).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink)
+    h, w = ink.shape
+    keep = [k for k in range(1, n)
+            if stats[k, cv2.CC_STAT_AREA] >= min_area
+            and stats[k, 0] > 0 and stats[k, 1] > 0
+            and stats[k, 0] + stats[k, 2] < w and stats[k, 1] + stats[k, 3] < h
+            and max(stats[k, 2], stats[k, 3]) <= MAX_PIP_ASPECT * min(stats[k, 2], stats[k, 3])]
+    if not keep:
+        return []
+    largest = max(int(stats[k, cv2.CC_STAT_AREA]) for k in keep)
+    out = []
+    for k in keep:
+        if stats[k, cv2.CC_STAT_AREA] < PIP_SHARE * largest:
+            continue
+        x, y, bw, bh = (int(v) for v in stats[k, :4])
+        out.append((labels[y:y + bh, x:x + bw] == k).astype(np.uint8))
+    return out
+
+
+def pip_features(mask: np.ndarray) -> np.ndarray:
+    """Rotation-free measures of one pip's outline: how much of its convex hull it fills
+    (a diamond all of it, a club far less), how much of its tightest rectangle, how round it
+    is, its first four Hu moments (log scale), how deep its deepest notch is and how many
+    notches it has (a heart one, a club two or more, a diamond none), and how long it is."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    c = max(contours, key=cv2.contourArea)
+    area = cv2.contourArea(c) + 1e-6
+    hull = cv2.contourArea(cv2.convexHull(c)) + 1e-6
+    (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+    perimeter = cv2.arcLength(c, True) + 1e-6
+    hu = cv2.HuMoments(cv2.moments(mask, True)).ravel()[:4]
+    # The notches: how deep the outline cuts into its hull (a heart's one, a club's lobes).
+    depths = np.zeros(0)
+    if len(c) >= 4:
+        hull_at = cv2.convexHull(c, returnPoints=False)
+        try:
+            defects = cv2.convexityDefects(c, hull_at)
+        except cv2.error:
+            defects = None
+        if defects is not None:
+            depths = defects.reshape(-1, 4)[:, 3] / 256.0 / np.sqrt(area)
+    return np.array([area / hull, area / (rw * rh + 1e-6), 4 * np.pi * area / perimeter ** 2,
+                     *(-np.sign(hu) * np.log10(np.abs(hu) + 1e-12)),
+                     float(depths.max(initial=0.0)), float((depths > 0.1).sum()),
+                     min(rw, rh) / max(rw, rh, 1e-6)], np.float64)
+
+
+def expanded(features: np.ndarray) -> np.ndarray:
+    """The model's inputs: the measures and their squares."""
+    features = np.atleast_2d(features)
+    return np.concatenate([features, features ** 2], axis=1)
+
+
+class PipSuits:
+    """Reads ``models/pip_suits.json`` (or ``path``): per pair of suits, the mean and spread
+    of the expanded measures and the logistic weights (last: the bias)."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        self.path = Path(path) if path else pip_model_path()
+        data: dict[str, Any] = json.loads(self.path.read_text())
+        self.models: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        for name, _yes, _no in PAIRS:
+            m = data["pairs"][name]
+            self.models[name] = (np.asarray(m["mean"], np.float64),
+                                 np.asarray(m["scale"], np.float64),
+                                 np.asarray(m["weights"], np.float64))
+
+    def logits(self, features: np.ndarray) -> dict[str, np.ndarray]:
+        """Per pair, each pip's log-odds of the pair's first suit."""
+        x = expanded(features)
+        out = {}
+        for name, (mean, scale, w) in self.models.items():
+            out[name] = ((x - mean) / scale) @ w[:-1] + w[-1]
+        return out
+
+    def suit_odds(self, crop: np.ndarray) -> dict[str, float] | None:
+        """Per pair, the card's log-odds of the pair's first suit from its pips (clipped to
+        ``MAX_LOGIT``); None where no pip shows."""
+        masks = pip_masks(crop)
+        if not masks:
+            return None
+        feats = np.stack([pip_features(m) for m in masks])
+        votes = min(len(masks), MAX_VOTES) ** 0.5
+        return {name: float(np.clip(v.mean() * votes, -MAX_LOGIT, MAX_LOGIT))
+                for name, v in self.logits(feats).items()}
+
+    def vote(self, frame: np.ndarray, box: Sequence[float] | np.ndarray) -> np.ndarray | None:
+        """52 weights (as ``CARD_CODES``) for the card in ``box`` of ``frame`` (BGR): 1 for
+        the likelier suit of each colour and for every court card (a court's middle is a
+        picture, not pips), less for the other suit of each colour; None where the box shows
+        no pips."""
+        h, w = frame.shape[:2]
+        x1, y1 = max(0, int(round(float(box[0])))), max(0, int(round(float(box[1]))))
+        x2, y2 = min(w, int(round(float(box[2])))), min(h, int(round(float(box[3]))))
+        if frame.ndim != 3 or x2 - x1 < 8 or y2 - y1 < 8:
+            return None
+        odds = self.suit_odds(frame[y1:y2, x1:x2])
+        if odds is None:
+            return None
+        weight = {}
+        for name, yes, no in PAIRS:
+            p = 1.0 / (1.0 + np.exp(-odds[name]))
+            top = max(p, 1.0 - p)
+            weight[yes], weight[no] = p / top, (1.0 - p) / top
+        return np.array([1.0 if code[0] in "JQK" else weight[code[1]] for code in CARD_CODES])
