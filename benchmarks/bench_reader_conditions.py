@@ -13,7 +13,7 @@ With ``--errors`` every wrong reading is listed with the card it lies on, and th
 readings are counted by kind (`error_kind`).
 
     python benchmarks/bench_reader_conditions.py [--scenes 30] [--reader index|card] [--size 1600]
-        [--magnify 2] [--level-below 0] [--sharpen 0] [--errors] [--courts-by-index]
+        [--magnify 2] [--level-below 0] [--sharpen 0] [--errors] [--courts-by-index] [--pip-suits]
 """
 
 from __future__ import annotations
@@ -153,6 +153,9 @@ def main() -> int:
     add_look_options(ap)
     ap.add_argument("--errors", action="store_true",
                     help="list every wrong reading and count them by kind")
+    ap.add_argument("--pip-suits", action="store_true",
+                    help="hybrid: each card box's pips vote on its suit within its colour "
+                         "(IndexReader pip_suits, as the table's hybrid reads)")
     ap.add_argument("--courts-by-index", action="store_true",
                     help="hybrid: which court a card is (J, Q, K), its indices say "
                          "(IndexReader courts_by_index, as the table reads an unjudged deck)")
@@ -168,6 +171,8 @@ def main() -> int:
         kw["magnify"] = args.magnify
     if args.courts_by_index:
         kw["courts_by_index"] = True
+    if args.pip_suits:
+        kw["pip_suits"] = True
     kw.update(look_kwargs(args))
     reader = load_reader(args.reader, conf=args.conf, **kw)
     print(f"reader: {type(reader).__name__}; {args.designs} designs: {', '.join(names)}; "
