@@ -258,3 +258,27 @@ def test_a_lead_onto_the_card_the_sequence_expects_read_only_by_the_look_is_aske
     pipe.flush()
     [question] = {q for q in asked if "K♣" in q}
     assert question.startswith("K♣ was not seen: who played it? (K♣ comes next) — Ann / ")
+
+
+def test_a_hand_without_a_card_like_one_of_the_pile_is_taken_first(tmp_path: Path) -> None:
+    """Boodle, seed 2508 (the held-out tigullio deck with the shipped models): Dee shows A♦
+    7♥ 10♥ over her pile, where her 8♦ lies. The table reader reads the 10♥ on top; the look
+    reads A♦ and 7♥, reads the 8♦'s index showing under the hand as 8♥, and never surely
+    the 10♥. A♦ 7♥ 8♥ is a hand the table accepts, and it was logged in silence; the 8♥
+    looks like the 8♦ she played there, and the 10♥ with the A♦ and 7♥ is a hand too."""
+    video = TableVideo(simulated_round("boodle", seed=2508),
+                       RenderConfig(width=320, height=240, seed=2508, noise=0.0))
+    shown = {e["player"]: sorted(e["cards"]) for e in video.truth.visual
+             if e["event"] == "reveal"}
+    assert shown["Dee"] == ["7H", "AD", "TH"]
+    assert any(e["event"] == "play" and e["player"] == "Dee" and e.get("card") == "8D"
+               for e in video.truth.visual)
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    look = Look(truth, wrong={"8D": "8H"}, missed=["TH"], wrong_from=37.0)
+    pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, ["AD", "7H"]), None,
+                         tmp_path / "g.jsonl", script=video.truth.script, second_look=look)
+    look.clock = pipe
+    play_through(pipe, source)
+    assert pipe._shadowed("8H", 3)
+    assert _hands(tmp_path / "g.jsonl").get("Dee") == ["7H", "AD", "TH"]

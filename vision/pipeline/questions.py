@@ -19,7 +19,7 @@ from companion.cards import CARD_CODES, RANKS, Card
 from companion.events import Event, read_log
 from companion.referee import Replay, replay
 from vision.detections import Detections
-from vision.lookalikes import alike, confusable, either_alike, lookalikes
+from vision.lookalikes import SUIT_LOOKALIKE, alike, confusable, either_alike, lookalikes
 from vision.pipeline.changes import ZoneChanges
 from vision.pipeline.log import (
     MOVES_OF_SEVERAL,
@@ -3110,6 +3110,19 @@ class Questions(TableLog):
             tries = [sorted(ranked[:n]) for n in range(1, len(ranked) + 1)]
             tries += [first + [c for c in ranked[:n] if c not in first]
                       for n in range(1, len(ranked) + 1)]
+            # The table's first reading with the look's cards read surely, leaving out a card
+            # of the other suit of one played into this pile (`_shadow` 2), is tried first:
+            # the hand lies over the pile, and the look reads the indices showing under it
+            # too, a suit within its colour the likeliest misreading (tigullio, Boodle 2508:
+            # Dee's 10♥ read by the table, her 8♦ under the hand read by the look as 8♥ and
+            # the 10♥ never surely; A♦ 7♥ 8♥ was logged in silence, where the 10♥ with the
+            # look's A♦ 7♥ made her hand). Not where the table's reading is that card.
+            twins = [c for c in ranked if c not in first and self._shadow(c, obs.seat) > 1]
+            if twins:
+                clean = [c for c in ranked if c not in twins
+                         and scores.get(c, 0.0) >= self.LOOK_SURE * votes[c]]
+                tries[:0] = [first + [c for c in clean[:n] if c not in first]
+                             for n in range(1, len(clean) + 1)]
             # A hand that proves a rule broken (a card it shows was due to be played) is
             # taken only when each of its cards was read in most frames (`LOOK_SHARE`) and
             # none looks like a card played into this pile this round: a misread card must
@@ -3402,8 +3415,18 @@ class Questions(TableLog):
     def _shadowed(self, card: str, seat: int | None) -> bool:
         """Does ``card`` look like a card played into ``seat``'s pile this round (one it is
         taken for, or one taken for it: `confusable`)?"""
-        return seat is not None and any(self._played_by.get(other, -1) == seat
-                                        for other in confusable(card))
+        return self._shadow(card, seat) > 0
+
+    def _shadow(self, card: str, seat: int | None) -> int:
+        """How like a card played into ``seat``'s pile this round ``card`` is: 2 where that
+        card is ``card``'s rank in the other suit of its colour (the likeliest misreading),
+        1 where it is another card ``card`` is taken for or taken for it (`confusable`), 0
+        where none is."""
+        if seat is None:
+            return 0
+        if self._played_by.get(card[0] + SUIT_LOOKALIKE[card[1]], -1) == seat:
+            return 2
+        return int(any(self._played_by.get(other, -1) == seat for other in confusable(card)))
 
     def _unread_now(self, z: int, since: float, votes: Counter[str], reads: int) -> None:
         """Remember that pile ``z`` changed picture at ``since`` with no new card read there
