@@ -274,6 +274,7 @@ class IndexReader:
     level_below = sharpen = 0.0
     ocr_sure = -math.inf
     courts_by_index = False
+    pip_suits: Any = None
 
     def __init__(self, localiser: str | Path | None = None, heads: str | Path | None = None,
                  conf: float = 0.5, index_conf: float = 0.25, threads: int = 2,
@@ -327,7 +328,7 @@ class IndexReader:
         self.faint_below, self.faint_index = float(faint_below), float(faint_index)
         self.regrow, self.gaps = bool(regrow), bool(gaps)
         self.courts_by_index = bool(courts_by_index)
-        self.pip_suits: Any = None
+        self.pip_suits = None
         if pip_suits and whole_cards:
             from vision.readers import pip_suits as pips
 

@@ -140,7 +140,7 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
             # Each card box's pips vote on its suit within its colour (`pip_suits`): zone
             # views of three rounds (`bench_table_courts.py --courts-by-index [--pip-suits]`),
             # the held-out tigullio deck: hybrid readings of the other suit of the colour 2 -> 0
-            # (wrong readings of pip cards 3 -> 1); dondorf and the demo's deck unchanged.
+            # (wrong readings of pip cards 3 -> 2); dondorf and the demo's deck unchanged.
             kwargs.setdefault("pip_suits", True)
         return IndexReader(threads=threads, card_boxes=True, whole_cards=True, **kwargs)
     from vision.readers.detector import CardDetector
