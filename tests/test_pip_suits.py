@@ -109,3 +109,15 @@ def test_the_table_reads_the_ace_of_diamonds_it_read_as_the_ace_of_hearts():
         read[pips] = [dets.names[c] for c, s in zip(dets.class_id, dets.confidence, strict=True)
                       if s >= 0.5]
     assert read == {False: ["AH"], True: ["AD"]}
+
+
+@pytest.mark.parametrize("text", ["{not json", '{"pairs": {}}',
+                                  '{"pairs": {"DH": {"mean": [1], "scale": [1], "weights": [1]},'
+                                  ' "CS": {"mean": [1], "scale": [1], "weights": [1, 2]}}}'])
+def test_a_broken_model_file_is_named_in_a_clear_error(tmp_path, text):
+    path = tmp_path / "pips.json"
+    path.write_text(text)
+    with pytest.raises(ValueError, match="pip-suit model .*pips.json"):
+        PipSuits(path)
+    with pytest.raises(ValueError, match="pip-suit model .*missing.json"):
+        PipSuits(tmp_path / "missing.json")

@@ -147,13 +147,22 @@ class PipSuits:
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path else pip_model_path()
-        data: dict[str, Any] = json.loads(self.path.read_text())
         self.models: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-        for name, _yes, _no in PAIRS:
-            m = data["pairs"][name]
-            self.models[name] = (np.asarray(m["mean"], np.float64),
-                                 np.asarray(m["scale"], np.float64),
-                                 np.asarray(m["weights"], np.float64))
+        try:
+            data: dict[str, Any] = json.loads(self.path.read_text())
+            for name, _yes, _no in PAIRS:
+                m = data["pairs"][name]
+                mean, scale, w = (np.asarray(m[k], np.float64)
+                                  for k in ("mean", "scale", "weights"))
+                if mean.shape != scale.shape or mean.ndim != 1 or w.shape != (len(mean) + 1,):
+                    raise ValueError(f"pair {name}: {len(mean)} inputs, {len(scale)} scales, "
+                                     f"{w.size} weights")
+                self.models[name] = (mean, scale, w)
+        except OSError as exc:
+            raise ValueError(f"pip-suit model {self.path}: {exc.strerror or exc}") from exc
+        except (KeyError, TypeError, ValueError, UnicodeDecodeError) as exc:
+            raise ValueError(f"pip-suit model {self.path}: not a model written by "
+                             f"vision.training.train_pip_suits ({exc})") from exc
 
     def logits(self, features: np.ndarray) -> dict[str, np.ndarray]:
         """Per pair, each pip's log-odds of the pair's first suit."""
