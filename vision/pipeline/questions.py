@@ -3108,8 +3108,7 @@ class Questions(TableLog):
                                        and self._round_cards.get(c, 0) == 0),
                                       votes, scores, obs.seat)
             tries = [sorted(ranked[:n]) for n in range(1, len(ranked) + 1)]
-            tries += [first + [c for c in ranked[:n] if c not in first]
-                      for n in range(1, len(ranked) + 1)]
+            tries += _with_runs(first, ranked)
             # The table's first reading with the look's cards read surely, leaving out a card
             # of the other suit of one played into this pile (`_shadow` 2), is tried first:
             # the hand lies over the pile, and the look reads the indices showing under it
@@ -3121,8 +3120,7 @@ class Questions(TableLog):
             if twins:
                 clean = [c for c in ranked if c not in twins
                          and scores.get(c, 0.0) >= self.LOOK_SURE * votes[c]]
-                tries[:0] = [first + [c for c in clean[:n] if c not in first]
-                             for n in range(1, len(clean) + 1)]
+                tries[:0] = _with_runs(first, clean)
             # A hand that proves a rule broken (a card it shows was due to be played) is
             # taken only when each of its cards was read in most frames (`LOOK_SHARE`) and
             # none looks like a card played into this pile this round: a misread card must
@@ -4147,6 +4145,12 @@ def read_again(card: str) -> Answer:
     """The answer that a reading is ``card``, the card just laid on that pile, read again:
     nothing logged (`TablePipeline._consider`, `Questions._question_read`)."""
     return Answer(f"no card ({Card.parse(card).pretty()} read again)")
+
+
+def _with_runs(first: list[str], cards: list[str]) -> list[list[str]]:
+    """``first`` with each run of ``cards`` from the first (one card, two, ...), the cards
+    already in ``first`` left out: hands to try for a hand shown (`Questions._look_again`)."""
+    return [first + [c for c in cards[:n] if c not in first] for n in range(1, len(cards) + 1)]
 
 
 def _one_apart(a: str, b: str) -> bool:

@@ -328,7 +328,6 @@ class IndexReader:
         self.faint_below, self.faint_index = float(faint_below), float(faint_index)
         self.regrow, self.gaps = bool(regrow), bool(gaps)
         self.courts_by_index = bool(courts_by_index)
-        self.pip_suits = None
         if pip_suits and whole_cards:
             from vision.readers import pip_suits as pips
 

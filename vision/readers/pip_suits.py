@@ -28,12 +28,15 @@ import cv2
 import numpy as np
 
 from companion.cards import CARD_CODES
-
-MODELS = Path(__file__).resolve().parents[2] / "models"
+from vision.lookalikes import COURTS
+from vision.readers.index_heads import MODELS
 
 #: The two questions the model answers, each (name, the suit a positive answer means, the
 #: other suit of that colour).
 PAIRS = (("DH", "D", "H"), ("CS", "C", "S"))
+
+#: How many measures `pip_features` takes of one pip.
+FEATURES = 10
 
 #: The least area (pixels) of a pip that is measured: smaller outlines are a few pixels'
 #: staircase, not a shape.
@@ -135,6 +138,15 @@ def pip_features(mask: np.ndarray) -> np.ndarray:
                      min(rw, rh) / max(rw, rh, 1e-6)], np.float64)
 
 
+def pip_measures(crop: np.ndarray) -> np.ndarray:
+    """The measures (`pip_features`) of each pip of a card box's picture (`pip_masks`):
+    (pips, ``FEATURES``), no rows where no pip shows."""
+    masks = pip_masks(crop)
+    if not masks:
+        return np.zeros((0, FEATURES))
+    return np.stack([pip_features(m) for m in masks])
+
+
 def expanded(features: np.ndarray) -> np.ndarray:
     """The model's inputs: the measures and their squares."""
     features = np.atleast_2d(features)
@@ -173,15 +185,19 @@ class PipSuits:
         return out
 
     def suit_odds(self, crop: np.ndarray) -> dict[str, float] | None:
-        """Per pair, the card's log-odds of the pair's first suit from its pips (clipped to
-        ``MAX_LOGIT``); None where no pip shows."""
-        masks = pip_masks(crop)
-        if not masks:
+        """Per pair, the card's log-odds of the pair's first suit from the pips of a card
+        box's picture (`card_odds`); None where no pip shows."""
+        return self.card_odds(pip_measures(crop))
+
+    def card_odds(self, features: np.ndarray) -> dict[str, float] | None:
+        """Per pair, a card's log-odds of the pair's first suit from its pips' measures
+        (`pip_measures`): their mean times the square root of their number (at most
+        ``MAX_VOTES``), clipped to ``MAX_LOGIT``; None for no pip."""
+        if not len(features):
             return None
-        feats = np.stack([pip_features(m) for m in masks])
-        votes = min(len(masks), MAX_VOTES) ** 0.5
+        votes = min(len(features), MAX_VOTES) ** 0.5
         return {name: float(np.clip(v.mean() * votes, -MAX_LOGIT, MAX_LOGIT))
-                for name, v in self.logits(feats).items()}
+                for name, v in self.logits(features).items()}
 
     def vote(self, frame: np.ndarray, box: Sequence[float] | np.ndarray) -> np.ndarray | None:
         """52 weights (as ``CARD_CODES``) for the card in ``box`` of ``frame`` (BGR): 1 for
@@ -201,4 +217,4 @@ class PipSuits:
             p = 1.0 / (1.0 + np.exp(-odds[name]))
             top = max(p, 1.0 - p)
             weight[yes], weight[no] = p / top, (1.0 - p) / top
-        return np.array([1.0 if code[0] in "JQK" else weight[code[1]] for code in CARD_CODES])
+        return np.array([1.0 if code[0] in COURTS else weight[code[1]] for code in CARD_CODES])

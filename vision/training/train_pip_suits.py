@@ -25,7 +25,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.readers.pip_suits import PAIRS, PipSuits, expanded, pip_features, pip_masks
+from vision.readers.pip_suits import PAIRS, PipSuits, expanded, pip_measures
 
 #: Ranks with pips in the middle of the card (courts show a picture).
 PIP_RANKS = "A23456789T"
@@ -73,23 +73,20 @@ def posed(card: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def examples(decks: list[str], per_card: int, rng: np.random.Generator
-             ) -> tuple[list[np.ndarray], list[str], list[np.ndarray]]:
-    """Per posed card: its pips' measures (k, 7), its suit, and the posed picture."""
+             ) -> tuple[list[np.ndarray], list[str]]:
+    """Per posed card: its pips' measures (`pip_measures`) and its suit."""
     from vision.render.decks import render_card
 
-    feats, suits, crops = [], [], []
+    feats, suits = [], []
     for deck in decks:
         for suit in "CDHS":
             for rank in PIP_RANKS:
                 for _ in range(per_card):
                     height = int(rng.integers(HEIGHTS[0], HEIGHTS[1] + 1))
                     crop = posed(np.asarray(render_card(deck, rank + suit, height)), rng)
-                    masks = pip_masks(crop)
-                    feats.append(np.stack([pip_features(m) for m in masks])
-                                 if masks else np.zeros((0, 10)))
+                    feats.append(pip_measures(crop))
                     suits.append(suit)
-                    crops.append(crop)
-    return feats, suits, crops
+    return feats, suits
 
 
 def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, steps: int = 4000,
@@ -104,11 +101,12 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, steps: int = 4000,
     return {"mean": mean.tolist(), "scale": scale.tolist(), "weights": w.tolist()}
 
 
-def measure(model: PipSuits, crops: list[np.ndarray], suits: list[str]) -> dict[str, int]:
-    """Each card's vote within its colour: right, wrong, or none (no pip found)."""
+def measure(model: PipSuits, feats: list[np.ndarray], suits: list[str]) -> dict[str, int]:
+    """Each card's vote within its colour (`PipSuits.card_odds`): right, wrong, or none (no
+    pip found)."""
     out = {"right": 0, "wrong": 0, "none": 0}
-    for crop, suit in zip(crops, suits, strict=True):
-        odds = model.suit_odds(crop)
+    for features, suit in zip(feats, suits, strict=True):
+        odds = model.card_odds(features)
         if odds is None:
             out["none"] += 1
             continue
@@ -133,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"no training deck design installed (of {', '.join(TRAIN_DECKS)})")
     t0 = time.time()
     rng = np.random.default_rng(args.seed)
-    feats, suits, _ = examples(train, args.per_card, rng)
+    feats, suits = examples(train, args.per_card, rng)
     out: dict[str, object] = {
         "kind": "pip suits", "pairs": {},
         "recipe": {"command": "python -m vision.training.train_pip_suits", "seed": args.seed,
@@ -148,11 +146,10 @@ def main(argv: list[str] | None = None) -> int:
     path = Path(args.out)
     path.write_text(json.dumps(out, indent=1) + "\n")
     model = PipSuits(path)
-    _, suits, crops = examples(train, 1, rng)
-    measured = {"training designs (new poses)": measure(model, crops, suits)}
+    measured = {"training designs (new poses)": measure(model, *examples(train, 1, rng))}
     if held:
-        _, suits, crops = examples(held, args.per_card, rng)
-        measured[f"held-out designs ({', '.join(held)})"] = measure(model, crops, suits)
+        measured[f"held-out designs ({', '.join(held)})"] = measure(
+            model, *examples(held, args.per_card, rng))
     out["measured"] = measured
     out["seconds"] = round(time.time() - t0, 1)
     path.write_text(json.dumps(out, indent=1) + "\n")
