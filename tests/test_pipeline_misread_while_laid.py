@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from companion.cards import CARD_CODES
 from companion.events import apply_corrections, read_log
@@ -721,16 +722,37 @@ def test_the_card_that_comes_next_read_on_the_one_under_it_is_asked_as_a_play(
     assert _plays_from(tmp_path, ("Bob", "JS")) == [("Bob", "JS"), ("Bob", "QS"), ("Bob", "6C")]
 
 
-def test_a_card_read_on_another_pile_as_it_is_laid_is_offered_withdrawn(tmp_path: Path
-                                                                        ) -> None:
+def test_a_card_read_on_another_pile_as_it_is_laid_is_asked_there_as_no_card(tmp_path: Path
+                                                                         ) -> None:
     # Pressman seed 707 (the held-out dondorf deck with the shipped models): a corner of
     # Bob's J♣ read as K♣ from the moment Cy laid his K♣, logged as Bob's play; Cy's K♣ then
     # "was played by Bob already", and no answer fitted: the round ended with Bob's K♣
-    # logged in silence. Here a K♣ read beside Bob's J♣ for a second as Cy lays his.
+    # logged in silence. Here a K♣ read beside Bob's J♣ for a second as Cy lays his. Bob's
+    # pile has not moved since his J♣ came to rest: the K♣ read there is asked about as it
+    # settles, "no card" first, and Cy's K♣ is then his play. (Before the pile's stillness
+    # was weighed for cards under its top one, Bob's K♣ was logged, and Cy's asked: "K♣ was
+    # played by Bob already", answered "K♣ is Cy's (Bob's K♣ misread)".)
     video, source = _round("pressman", 707)
     tk = _laid_at(video, card="KC", player="Cy")
     reader = ReadTwoWays(source, "JC", "KC", tk - 0.2, tk + 0.8)
     reader.shift = 0.4  # (the K♣ read on the J♣'s other corner, not on the J♣'s spot)
+    asked = _answered_at_once(tmp_path, video, source, reader)
+    assert asked == ["Bob played K♣? (read on the pile, unmoved since J♣ was laid) — "
+                     "no card (nothing laid on J♣) / K♣ as read / something else"], asked
+    plays = _plays(tmp_path)
+    assert ("Cy", "KC") in plays and ("Bob", "KC") not in plays
+
+
+def test_a_card_logged_on_another_pile_as_it_is_laid_is_offered_withdrawn(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same, where the table cannot tell that Bob's pile lay still (a hand passing over
+    # it; here its stillness is not weighed): Bob's K♣ is logged, and Cy's, laid a blink
+    # later, offers that line withdrawn.
+    monkeypatch.setattr(TablePipeline, "_laid_unmoved", lambda self, event, obs: None)
+    video, source = _round("pressman", 707)
+    tk = _laid_at(video, card="KC", player="Cy")
+    reader = ReadTwoWays(source, "JC", "KC", tk - 0.2, tk + 0.8)
+    reader.shift = 0.4
     answer = "K♣ is Cy's (Bob's K♣ misread)"
     asked = _answered_at_once(tmp_path, video, source, reader, choose=answer)
     assert _offered(asked, "Cy played K♣? (K♣ was played by Bob already)", answer), asked

@@ -2482,6 +2482,69 @@ def test_a_card_read_again_on_the_spot_of_the_piles_last_card_with_no_move_is_as
     _click_and_play_out(pipe, source, held, "A♦, not A♥ before", path, visual)
 
 
+def _peeking_ace_misread(tmp_path: Path, again: bool = False) -> tuple[Any, ...]:
+    """The cheap webcam's Michigan 2500, as its reader saw it: Bob's A♣, two cards down in
+    his pile, read only now and then after his 8♥ and 2♠ were laid on it (here: not at all
+    from 21.5 s), then as 2♣ in the frames around Cy's 4♠ landing (and, ``again``, once more
+    three seconds later)."""
+    spells = [(22.65, 23.1), *([(26.5, 26.9)] if again else [])]
+    pipe, source, visual, path = _blind_round(
+        "michigan-rummy", 2500, set(), tmp_path, misread={"AC": "2C"},
+        misread_when=lambda t: any(lo <= t <= hi for lo, hi in spells),
+        hidden={"AC": (21.5, 22.64)})
+    if again:  # (and the A♣ itself unread between the two spells)
+        blind = pipe.detector
+
+        class Unread:
+            def detect(self, frame: np.ndarray) -> Detections:
+                dets = blind.detect(frame)
+                t = source.last.t if source.last is not None else 0.0
+                if not 23.1 < t < 26.5:
+                    return dets
+                keep = np.array([name != "AC" for name, _b, _s in dets], bool)
+                return Detections(dets.xyxy[keep], dets.confidence[keep],
+                                  dets.class_id[keep], dets.names)
+
+        pipe.detector = Unread()
+    return pipe, source, visual, path
+
+
+def test_a_card_read_on_a_corner_under_the_top_card_with_no_move_is_asked_as_no_card(
+        tmp_path: Path) -> None:
+    """Bob's A♣ peeking out from under his last two cards is read as 2♣ while his pile has
+    not begun to move since his 2♠ came to rest on it: no card was laid there. The reading
+    breaks no rule once Cy's 4♠, landing meanwhile, is logged, and asked as a card missed
+    before it ("4♠ was not seen: who played it?") the second look settled it by finding
+    the 4♠, logging Bob's 2♣ after it. It is asked as what it is, "no card" first, and one
+    click makes the round exact."""
+    pipe, source, visual, path = _peeking_ace_misread(tmp_path)
+    [held] = pipe.pending.values()
+    assert held.ask().startswith("Bob played 2♣? (read on the pile, unmoved since 2♠ was laid)")
+    assert [a.label for a in held.options][:2] == ["no card (nothing laid on 2♠)", "2♣ as read"]
+    _click_and_play_out(pipe, source, held, "no card (nothing laid on 2♠)", path, visual)
+
+
+def test_a_reading_a_person_said_was_no_card_read_again_on_an_unmoved_pile_is_not_asked_again(
+        tmp_path: Path) -> None:
+    """The same misreading of Bob's A♣ comes back three seconds after the answer "no card",
+    the tracker having forgotten it meanwhile; his pile has not moved since: it is ignored,
+    with a note, not asked again."""
+    pipe, source, visual, path = _peeking_ace_misread(tmp_path, again=True)
+    [held] = pipe.pending.values()
+    pipe.answer(held.id, [])
+    notes = []
+    while (frame := source.read()) is not None:
+        result = pipe.process(frame.image, frame.t, frame.index)
+        notes += result.notes
+        assert not pipe.pending
+    assert "2♣ read again where a person said no card was laid; ignored" in notes
+    pipe.finish()
+    from companion.events import apply_corrections
+
+    events, _ = apply_corrections(read_log(path).events)
+    assert _moves([e.data for e in events]) == _moves(visual)
+
+
 def test_a_logged_card_read_two_ways_once_a_card_covers_part_of_it_is_asked(
         tmp_path: Path) -> None:
     """A rendered Great Lakes round (seed 1906) whose reader, once Dee's 7♠ lands beside the

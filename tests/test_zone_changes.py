@@ -87,3 +87,24 @@ def test_a_zone_keeps_when_it_began_to_move_and_came_to_rest_in_a_new_picture() 
     assert watch.landings(0) == [10.0]
     assert watch.moved_at(0) == 12.0
     assert watch.at_rest_since(0) == 17.0
+
+
+def test_a_zone_watched_again_where_the_camera_moved_it_began_to_move_then() -> None:
+    """`follow`: once the board is fitted again after the camera was nudged, a zone whose
+    box moved is watched at its new place; it began to move at that moment, and its next
+    rest is its starting picture, not a card laid. A fit's jitter of a pixel or two moves
+    nothing."""
+    watch = ZoneChanges([ZONE, (0, 0, 30, 30)], still_frames=3)
+    for k in range(5):
+        watch.update(_table(card=True), t=float(k))
+    moved = [ZONE[0] - 20, ZONE[1] + 10, ZONE[2] - 20, ZONE[3] + 10]
+    square = [[moved[0], moved[1]], [moved[2], moved[1]], [moved[2], moved[3]],
+              [moved[0], moved[3]]]
+    corner = [[1.0, 1.0], [31, 1], [31, 31], [1, 31]]  # (one pixel off: the same place)
+    assert watch.follow([np.array(square, float), np.array(corner)], (H, W), t=5.0) == [0]
+    assert watch.boxes == [tuple(moved), (0, 0, 30, 30)]
+    assert watch.motions(0) == [5.0] and watch.motions(1) == []
+    for k in range(6, 12):
+        assert watch.update(_table(card=True), t=float(k)) == []
+    # (at rest on the third frame alike after the first at its new place)
+    assert watch.landings(0) == [] and watch.at_rest_since(0) == 9.0

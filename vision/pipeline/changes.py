@@ -24,6 +24,9 @@ STILL_DIFF = 3.0
 CHANGE_DIFF = 6.0
 #: Grey difference (0-255) over which a thumbnail pixel counts as changed (`changed_share`).
 PIXEL_CHANGE = 20.0
+#: Pixels a zone's box may shift when the board is fitted again before the zone is watched
+#: at its new place (`ZoneChanges.follow`): a fit's own jitter is no move.
+MOVED_PX = 3
 #: How many of each zone's last moves and new pictures come to rest are kept (`motions`,
 #: `landings`).
 KEPT = 16
@@ -54,13 +57,26 @@ class ZoneChanges:
     def of_polygons(cls, polygons: Sequence[np.ndarray], shape: tuple[int, int],
                     **kwargs: float) -> ZoneChanges:
         """From zone polygons in image pixels, clipped to a frame of ``shape`` (h, w)."""
-        h, w = shape
-        boxes = []
-        for poly in polygons:
-            x1, y1 = np.floor(poly.min(axis=0)).astype(int)
-            x2, y2 = np.ceil(poly.max(axis=0)).astype(int)
-            boxes.append((max(0, x1), max(0, y1), min(w, x2), min(h, y2)))
-        return cls(boxes, **kwargs)  # type: ignore[arg-type]
+        return cls(_boxes(polygons, shape), **kwargs)  # type: ignore[arg-type]
+
+    def follow(self, polygons: Sequence[np.ndarray], shape: tuple[int, int], t: float,
+               tolerance: int = MOVED_PX) -> list[int]:
+        """The camera moved (the board was fitted again): watch each zone at its new place,
+        from ``polygons`` (image pixels) in frames of ``shape`` (h, w). A zone whose box
+        moved by more than ``tolerance`` pixels began to move at ``t`` (its picture is
+        another), and its next rest is its starting picture again, not a change. Those
+        zones."""
+        moved = []
+        for z, box in enumerate(_boxes(polygons, shape)):
+            if max(abs(a - b) for a, b in zip(box, self.boxes[z], strict=True)) <= tolerance:
+                continue
+            moved.append(z)
+            self.boxes[z] = box
+            self._last[z] = self._rest[z] = None
+            if self._still[z] >= self.still_frames:
+                self._motions[z].append(t)
+            self._still[z] = 0
+        return moved
 
     def thumbnail(self, frame: np.ndarray, zone: int) -> np.ndarray | None:
         x1, y1, x2, y2 = self.boxes[zone]
@@ -131,3 +147,15 @@ class ZoneChanges:
         if now is None or before is None:
             return None
         return float((np.abs(now - before) > PIXEL_CHANGE).mean())
+
+
+def _boxes(polygons: Sequence[np.ndarray], shape: tuple[int, int]
+           ) -> list[tuple[int, int, int, int]]:
+    """The bounding box (x1 y1 x2 y2) of each polygon, clipped to a frame of ``shape``."""
+    h, w = shape
+    boxes = []
+    for poly in polygons:
+        x1, y1 = np.floor(poly.min(axis=0)).astype(int)
+        x2, y2 = np.ceil(poly.max(axis=0)).astype(int)
+        boxes.append((max(0, int(x1)), max(0, int(y1)), min(w, int(x2)), min(h, int(y2))))
+    return boxes

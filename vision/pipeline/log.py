@@ -82,6 +82,7 @@ class TableLog:
     _look_spot: dict[str, tuple[float, float]]
     _left_by_move: dict[int, tuple[list[str], set[str]]]
     _read_elsewhere: dict[int, list[tuple[str, float]]]
+    _said_no_card: list[tuple[int, str, tuple[float, float], float]]
     #: Card -> the seats in whose piles the reader read it this round (once is enough): a
     #: card glimpsed as it was laid, though never logged, was likely played there.
     _glimpsed: dict[str, set[int]]
@@ -149,6 +150,7 @@ class TableLog:
             self._look_spot.clear()
             self._left_by_move.clear()
             self._read_elsewhere.clear()
+            self._said_no_card.clear()
             self._glimpsed.clear()
             self._landed.clear()
         elif kind in ("play", "reveal"):

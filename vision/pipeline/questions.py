@@ -455,28 +455,55 @@ class Questions(TableLog):
             return []
         return [c for c in cards if c != card and not self._round_cards.get(c, 0)]
 
+    #: `_said_no_card_before`: how many answers "no card" are remembered.
+    NO_CARD_KEPT = 16
+
+    def _said_no_card_before(self, obs: Observation) -> bool:
+        """Is ``obs`` one card read in a pile on the spot (within twice the tracker's
+        ``same_spot``) where a person said the same reading was no card, the pile unmoved
+        since the answer (`ZoneChanges.motions`)? The same picture, misread the same way
+        again: a corner of a card under another read now and then, whose track the tracker
+        forgot between the readings."""
+        if obs.kind != "pile" or len(obs.cards) != 1 or len(obs.positions) != 1 \
+                or self._changes is None:
+            return False
+        near = 2 * self.tracker.config.same_spot
+        return any(zone == obs.zone and card == obs.cards[0]
+                   and math.dist(spot, obs.positions[0]) <= near
+                   and not any(t > said for t in self._changes.motions(zone))
+                   for zone, card, spot, said in self._said_no_card)
+
     def _laid_unmoved(self, event: Mapping[str, Any], obs: Observation) -> str | None:
-        """The card logged last into ``event`` 's pile, where ``event`` is a play of one card
-        read on its spot (within twice the tracker's ``same_spot``) and the pile has not
-        begun to move between the moment it came to rest with that card and the moment
-        ``event`` lay still (`ZoneChanges.motions`, `_landed_last`): no card was laid on it,
-        so this is that card read another way (tigullio Great Lakes 1901: Cy's A♦ read as
-        A♥ as it landed and logged, then read as A♦ on that spot 0.7 s later and logged as a
-        lead laid on it, in silence). None otherwise."""
+        """A card of ``event`` 's player logged into its pile this round whose spot ``event``,
+        a play of one card, was read on (the last card logged there, within twice the
+        tracker's ``same_spot``, else the nearest within half a card's width), where the
+        pile has not begun to move between the moment it came to rest with its last card
+        and the moment ``event`` lay still (`ZoneChanges.motions`, `_landed_last`): no card
+        was laid on it, so this is that card read another way. The card on top (tigullio
+        Great Lakes 1901: Cy's A♦ read as A♥ as it landed and logged, then read as A♦ on
+        that spot 0.7 s later and logged as a lead laid on it, in silence), or one under it
+        whose corner peeks out, read now and then (the cheap webcam's Michigan 2500: Bob's
+        A♣, two cards down, read as 2♣ in three frames and logged as his play after Cy's
+        4♠, in silence). None otherwise."""
         card = event.get("card")
         last = self._last_play(obs.seat) if obs.kind == "pile" else None
         if event.get("event") != "play" or not isinstance(card, str) or last is None \
                 or last[0] == card or not obs.positions or self._changes is None:
             return None
-        spot = self._spot_of.get(last[0])
-        if spot is None or math.dist(spot, obs.positions[0]) \
-                > 2 * self.tracker.config.same_spot:
+        near = 2 * self.tracker.config.same_spot
+        # (a card under the top one was logged where it lay whole: a corner of it that peeks
+        # out is read up to half a card's width from there)
+        spots = [(c, math.dist(spot, obs.positions[0])) for c, spot in self._spot_of.items()
+                 if c != card and (c == last[0] or self._played_by.get(c) == obs.seat)]
+        under = sorted((d > (near if c == last[0] else CARD_W / 2), c != last[0], d, c)
+                       for c, d in spots)
+        if not under or under[0][0]:
             return None
         rest = self._landed_last(obs)
         if rest is None or rest >= obs.t_still:
             return None
         moved = any(rest < t <= obs.t_still for t in self._changes.motions(obs.zone))
-        return None if moved else last[0]
+        return None if moved else under[0][3]
 
     def _read_as_logged(self, event: Mapping[str, Any], obs: Observation
                         ) -> tuple[str, tuple[str, list[Answer]]] | None:
@@ -3904,6 +3931,10 @@ class Questions(TableLog):
             for item in [ev, ev.get("with") or {}] if ev.get("event") == "correct" else [ev]:
                 logged.update(cards_of(item))
         obs = held.observation
+        if not events and obs.kind == "pile" and len(obs.cards) == len(obs.positions) == 1:
+            self._said_no_card = [*self._said_no_card,
+                                  (obs.zone, obs.cards[0], obs.positions[0], self.tracker.t)
+                                  ][-self.NO_CARD_KEPT:]
         for card, (x, y) in zip(obs.cards, obs.positions, strict=False):
             if card not in logged:
                 # (Oh Claire! 1384: Cy's J♥ read as Q♥, the turned-up trump card, answered

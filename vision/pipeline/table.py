@@ -175,6 +175,9 @@ class TablePipeline(Questions):
         #: Zone -> cards read in it that were logged in another seat's pile this round, left
         #: out of its moves as misreadings, with when they lay still (this round).
         self._read_elsewhere: dict[int, list[tuple[str, float]]] = {}
+        #: Single cards read in a pile that a person said were no card: (zone, card, board
+        #: spot, when the answer came), this round (`Questions._said_no_card_before`).
+        self._said_no_card: list[tuple[int, str, tuple[float, float], float]] = []
         self._glimpsed: dict[str, set[int]] = {}
         #: Zone -> when the last single card the camera logged in it came to rest, and which
         #: (this round).
@@ -326,6 +329,8 @@ class TablePipeline(Questions):
             h = self.refit(raw)
             if h is not None:
                 self.profile = self.profile.with_homography(h)
+                if self._changes is not None:
+                    self._changes.follow(self.profile.zone_polygons_px(), frame.shape[:2], t)
         dets = (self.detector.detect_table(frame, self.profile)
                 if isinstance(self.detector, TableReader) else self.detector.detect(frame))
         inverse = self.profile.inverse
@@ -468,6 +473,13 @@ class TablePipeline(Questions):
     def _consider(self, obs: Observation, result: FrameResult) -> None:
         # People's events that come before this move (a new round, bids) go in first.
         self._flush_script(self.visual_count, result.announcements, result)
+        if self._said_no_card_before(obs):
+            # (the cheap webcam's Michigan 2500: Bob's A♣ peeking out, read as 2♣ now and
+            # then, asked about, answered, then asked about again three seconds later)
+            result.notes.append(f"{Card.parse(obs.cards[0]).pretty()} read again where a "
+                                "person said no card was laid; ignored")
+            self.tracker.misread_at(obs.cards[0], *obs.positions[0], obs.t_still)
+            return
         if (len(obs.cards) == 1 and obs.on_spot_of and obs.on_spot_of[0]
                 and obs.zone not in self._partial
                 and not self._covered(obs.on_spot_of[0], obs.positions[0])):
@@ -611,8 +623,22 @@ class TablePipeline(Questions):
             return
         laid_on = self._laid_unmoved(event, obs)
         if laid_on is not None:
-            self._hold(obs, f"read where {Card.parse(laid_on).pretty()} lies, the pile "
-                            "unmoved since", event, result)
+            last = self._last_play(obs.seat)
+            if last is None or laid_on == last[0]:
+                self._hold(obs, f"read where {Card.parse(laid_on).pretty()} lies, the pile "
+                                "unmoved since", event, result)
+                return
+            # A corner of a card under the top one misread: nothing was played, or else the
+            # card as read (not a card missed before it, which a reading that breaks a rule
+            # would ask about: Michigan 2500 on the cheap webcam, "4♠ was not seen: who
+            # played it?" settled by the look once Cy's 4♠ landed, and Bob's 2♣ logged after
+            # it). The card under is not named: its spot is where it lay whole, and the
+            # corner read may be the top card's other one.
+            said, top = (Card.parse(c).pretty() for c in (str(event["card"]), last[0]))
+            self._hold(obs, f"read on the pile, unmoved since {top} was laid", event, result,
+                       (f"{event.get('player')} played {said}?",
+                        [Answer(f"no card (nothing laid on {top})"),
+                         Answer(f"{said} as read", (dict(event),))]))
             return
         skipped = self._skipped(event)
         if skipped is not None and self._missed(skipped, event, obs):
