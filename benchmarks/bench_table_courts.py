@@ -64,6 +64,9 @@ def main() -> int:
     ap.add_argument("--pip-suits", action="store_true",
                     help="the hybrid also weighs each card box's pips for its suit within its "
                          "colour (IndexReader pip_suits)")
+    ap.add_argument("--ink-check", action="store_true",
+                    help="the hybrid drops an index whose ink cannot be its card box's pips' "
+                         "(IndexReader ink_check)")
     ap.add_argument("--courts-by-index", action="store_true",
                     help="the hybrid takes which court a card is (J, Q, K) from its indices "
                          "(IndexReader courts_by_index), as the table reads a deck not yet "
@@ -73,7 +76,8 @@ def main() -> int:
     readers = {"card reader": CardDetector(),
                "index reader": load_reader("index", table=True, **taught),
                "hybrid": load_reader("hybrid", table=True, courts_by_index=args.courts_by_index,
-                                     pip_suits=args.pip_suits, **taught)}
+                                     pip_suits=args.pip_suits, ink_check=args.ink_check,
+                                     **taught)}
     # Per reader and kind of card: [right, wrong].
     tally = {name: {"courts": [0, 0], "others": [0, 0]} for name in readers}
     # Per reader: wrong readings that name the card's rank and colour with the other suit.

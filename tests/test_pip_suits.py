@@ -121,3 +121,68 @@ def test_a_broken_model_file_is_named_in_a_clear_error(tmp_path, text):
         PipSuits(path)
     with pytest.raises(ValueError, match="pip-suit model .*missing.json"):
         PipSuits(tmp_path / "missing.json")
+
+
+@needs_held_out
+@pytest.mark.parametrize("deck", [HELD_OUT, "dondorf"])
+def test_a_cards_own_index_is_inked_as_its_pips_and_another_colours_is_not(deck):
+    """`tints_clash`: on deck designs the model never learnt, each number card's own corner
+    index (the top-left quarter of its face, by a quarter) may be the ink of its pips; the
+    index of a card of the other colour may not, nor does it change its pips' tint pasted
+    into its box."""
+    tinted = 0
+    for code in (r + s for r in "2579" for s in "CDHS"):
+        card = on_felt(code, deck)
+        h, w = card.shape[:2]
+        corner = (slice(2, h // 4 + 2), slice(2, w // 4 + 2))
+        pips, own = pip_suits.pip_tint(card), pip_suits.ink_tint(card[corner])
+        assert pips is not None, code
+        if own is None:
+            continue  # (its ink meets the corner's edge: no tint, no check)
+        tinted += 1
+        assert not pip_suits.tints_clash(pips, own), (code, pips, own)
+        other = on_felt(code[0] + ("H" if code[1] in "CS" else "S"), deck)[corner]
+        other_tint = pip_suits.ink_tint(other)
+        assert other_tint is not None and pip_suits.tints_clash(pips, other_tint), code
+        mixed = card.copy()
+        mixed[corner] = other  # another card's index where this one's lies
+        assert pip_suits.pip_tint(mixed) == pytest.approx(pips, abs=2.0), code
+    assert tinted >= 12
+
+
+def test_no_tint_where_too_few_pips_or_no_ink_show():
+    face = np.full((90, 64, 3), 235, np.uint8)
+    assert pip_suits.ink_tint(face) is None  # a blank corner
+    face[40:50, 28:38] = 20  # one pip alone: an ace's, or a box cut through its pips
+    assert pip_suits.pip_tint(face) is None
+    # One colour for every suit (a plain-inked deck): nothing clashes.
+    assert not pip_suits.tints_clash((1.0, -2.0), (3.0, 1.0))
+    assert not pip_suits.tints_clash((30.0, 15.0), (26.0, 12.0))
+
+
+def test_the_hybrid_reads_a_4_whose_box_holds_a_red_7_beneath_it():
+    """Tigullio Great Lakes 2506: Cy's 4♠ lay on his 7♥, whose red 7s showed inside the 4♠'s
+    card box beside both its indices; the hybrid read 7♠ (0.6) in every frame. Without the
+    indices whose ink cannot be its black pips', the 4♠."""
+    from vision.readers.index_reader import available
+    from vision.readers.load import load_reader
+    from vision.render.demo import simulated_round
+    from vision.render.plan import RenderConfig
+    from vision.render.table import TableVideo
+    from vision.zones import rectify, zone_views
+
+    if not available():
+        pytest.skip("index models not installed")
+    if decks_missing(HELD_OUT) is not None:
+        pytest.skip(decks_missing(HELD_OUT) or "")
+    video = TableVideo(simulated_round("great-lakes", seed=2506),
+                       replace(RenderConfig(fps=10, seed=2506), deck=HELD_OUT))
+    view = next(v for v in zone_views(video.profile(), 320, 35.0) if v.zone == 2)
+    image = rectify(video.render(28.5).image, view)
+    read = {}
+    for check in (False, True):
+        reader = load_reader("hybrid", table=True, courts_by_index=True, ink_check=check)
+        dets = reader.detect_many([image])[0]
+        read[check] = [dets.names[c] for c, s in zip(dets.class_id, dets.confidence, strict=True)
+                       if s >= 0.5]
+    assert read == {False: ["7S"], True: ["4S"]}

@@ -266,6 +266,11 @@ class IndexReader:
       middle, many times larger than its index's suit) also vote on its suit within its colour
       (`vision.readers.pip_suits`): on a deck the heads never learnt, hearts from diamonds
       and clubs from spades where the indices' small pips do not tell them apart.
+    - ``ink_check`` (with ``whole_cards``): an index inside a card box whose ink cannot be the
+      ink of the box's pips (one plain, the other strongly tinted: `pip_suits.tints_clash`)
+      is another card's, peeking out under or beside it, and does not vote for the box's card
+      (tigullio Great Lakes 2506: the red 7 of a 7♥ under a 4♠, inside the 4♠'s box, made it
+      7♠).
     """
 
     names = CARD_CODES
@@ -275,6 +280,7 @@ class IndexReader:
     ocr_sure = -math.inf
     courts_by_index = False
     pip_suits: Any = None
+    ink_check = False
 
     def __init__(self, localiser: str | Path | None = None, heads: str | Path | None = None,
                  conf: float = 0.5, index_conf: float = 0.25, threads: int = 2,
@@ -290,7 +296,8 @@ class IndexReader:
                  coarse: bool = False, eighths: bool = False, regrow: bool = True,
                  gaps: bool = True, magnify: float = 1.0, magnified_sure: float = 0.85,
                  courts_by_index: bool = False, level_below: float = 0.0,
-                 sharpen: float = 0.0, pip_suits: bool = False) -> None:
+                 sharpen: float = 0.0, pip_suits: bool = False,
+                 ink_check: bool = False) -> None:
         self.localiser_path = Path(localiser) if localiser else localiser_path()
         if not self.localiser_path.exists():
             raise FileNotFoundError(f"index localiser not found: {self.localiser_path}")
@@ -328,6 +335,7 @@ class IndexReader:
         self.faint_below, self.faint_index = float(faint_below), float(faint_index)
         self.regrow, self.gaps = bool(regrow), bool(gaps)
         self.courts_by_index = bool(courts_by_index)
+        self.ink_check = bool(ink_check) and whole_cards
         if pip_suits and whole_cards:
             from vision.readers import pip_suits as pips
 
@@ -749,6 +757,8 @@ class IndexReader:
             else:
                 loose.append(r)
         for i in list(inside):
+            if self.ink_check:
+                inside[i] = same_ink(frame, boxes[i], inside[i])
             # An index whose kind (court card or not) the crop classifier surely rules out
             # for its box is another card's: the classifier tells a court's picture from
             # pips even on decks whose courts it names wrongly (`other_kind`).
@@ -827,6 +837,23 @@ class IndexReader:
         if used is not None:
             used.extend(readings)
         return own_boxes(merged, readings)
+
+
+def same_ink(frame: np.ndarray, card: Sequence[float] | np.ndarray,
+             readings: list[IndexReading]) -> list[IndexReading]:
+    """The ``readings`` inside the ``card`` box of ``frame`` (BGR) whose ink may be the ink of
+    the box's pips (`pip_suits.tints_clash`); all of them where the box shows no pips."""
+    from vision.readers.pip_suits import box_crop, ink_tint, pip_tint, tints_clash
+
+    pips = pip_tint(box_crop(frame, card))
+    if pips is None:
+        return readings
+    kept = []
+    for r in readings:
+        tint = ink_tint(box_crop(frame, r.box))
+        if tint is None or not tints_clash(pips, tint):
+            kept.append(r)
+    return kept
 
 
 def in_frame(dets: Detections, width: int, height: int) -> Detections:

@@ -65,6 +65,16 @@ MAX_LOGIT = 3.0
 MAX_VOTES = 4
 
 
+#: `tints_clash`: a tint (Lab a, b distance from the light face's) this small is plain ink
+#: (black, grey); one this large is coloured ink (red on the rendered and real decks
+#: measured: 25-40 where the index is all red).
+PLAIN_TINT = 6.0
+STRONG_TINT = 18.0
+
+#: The fewest ink and light-face pixels an index's crop needs for its tint (`ink_tint`).
+MIN_TINT_PIXELS = 8
+
+
 def pip_model_path() -> Path:
     return MODELS / "pip_suits.json"
 
@@ -78,18 +88,33 @@ def pip_masks(crop: np.ndarray, min_area: int = MIN_PIP_AREA) -> list[np.ndarray
     lie wholly inside the box and are about as wide as tall (``MAX_PIP_ASPECT``), each as a
     0/1 mask of its own bounding box, the largest ones only (``PIP_SHARE``); [] where the
     box shows too little light face (``MIN_PAPER``)."""
-    if crop.ndim != 3 or min(crop.shape[:2]) < 8:
+    found = _pips(crop, min_area)
+    if found is None:
         return []
+    labels, stats, kept, _paper = found
+    out = []
+    for k in kept:
+        x, y, bw, bh = (int(v) for v in stats[k, :4])
+        out.append((labels[y:y + bh, x:x + bw] == k).astype(np.uint8))
+    return out
+
+
+def _pips(crop: np.ndarray, min_area: int = MIN_PIP_AREA
+          ) -> tuple[np.ndarray, np.ndarray, list[int], np.ndarray] | None:
+    """`pip_masks`' pips: the ink's component labels, their stats, the pips' labels, and
+    the light face's mask; None where there are none."""
+    if crop.ndim != 3 or min(crop.shape[:2]) < 8:
+        return None
     hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV).astype(np.float32)
     sat, val = hsv[:, :, 1], hsv[:, :, 2]
     light = float(np.percentile(val, 90))
     paper = val >= 0.85 * light
     if light < 40 or not paper.any():
-        return []
+        return None
     paper_sat = float(np.median(sat[paper]))
     paper &= sat <= paper_sat + 40
     if paper.mean() < MIN_PAPER:
-        return []
+        return None
     ink = ((val < 0.7 * light) | (sat > paper_sat + 70)).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink)
     h, w = ink.shape
@@ -99,15 +124,65 @@ def pip_masks(crop: np.ndarray, min_area: int = MIN_PIP_AREA) -> list[np.ndarray
             and stats[k, 0] + stats[k, 2] < w and stats[k, 1] + stats[k, 3] < h
             and max(stats[k, 2], stats[k, 3]) <= MAX_PIP_ASPECT * min(stats[k, 2], stats[k, 3])]
     if not keep:
-        return []
+        return None
     largest = max(int(stats[k, cv2.CC_STAT_AREA]) for k in keep)
-    out = []
-    for k in keep:
-        if stats[k, cv2.CC_STAT_AREA] < PIP_SHARE * largest:
-            continue
-        x, y, bw, bh = (int(v) for v in stats[k, :4])
-        out.append((labels[y:y + bh, x:x + bw] == k).astype(np.uint8))
-    return out
+    kept = [k for k in keep if stats[k, cv2.CC_STAT_AREA] >= PIP_SHARE * largest]
+    return labels, stats, kept, paper
+
+
+def pip_tint(crop: np.ndarray) -> tuple[float, float] | None:
+    """The tint of a card box's pips (`pip_masks`, two or more): the median over its pips of
+    their ink's mean (a, b) in CIE Lab less the light face's median, so that a colour cast
+    of the light or camera counts for nothing (black ink about (0, 0), red ink a large
+    positive a), nor does a neighbour's suit sign in the box as large as a pip. None where
+    fewer than two pips show."""
+    found = _pips(crop)
+    if found is None or len(found[2]) < 2:
+        return None
+    labels, _stats, kept, paper = found
+    tints = np.array([_tint(crop, labels == k, paper) for k in kept])
+    a, b = np.median(tints, axis=0)
+    return float(a), float(b)
+
+
+def ink_tint(crop: np.ndarray) -> tuple[float, float] | None:
+    """The tint (as `pip_tint`) of the ink in a corner index's picture: its pixels darker
+    or more coloured than its light face, in shapes clear of the picture's edge (the table
+    round a card's corner, a neighbour cut by the box). None where it shows too little of
+    either."""
+    if crop.ndim != 3 or min(crop.shape[:2]) < 4:
+        return None
+    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV).astype(np.float32)
+    sat, val = hsv[:, :, 1], hsv[:, :, 2]
+    light = float(np.percentile(val, 90))
+    paper = val >= 0.85 * light
+    if light < 40 or not paper.any():
+        return None
+    paper_sat = float(np.median(sat[paper]))
+    paper &= sat <= paper_sat + 40
+    ink = ((val < 0.7 * light) | (sat > paper_sat + 70)).astype(np.uint8)
+    _n, labels = cv2.connectedComponents(ink)
+    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    clear = (labels > 0) & ~np.isin(labels, edge)
+    if clear.sum() < MIN_TINT_PIXELS or paper.sum() < MIN_TINT_PIXELS:
+        return None
+    return _tint(crop, clear, paper)
+
+
+def _tint(crop: np.ndarray, ink: np.ndarray, paper: np.ndarray) -> tuple[float, float]:
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    a, b = lab[:, :, 1], lab[:, :, 2]
+    return (float(a[ink].mean() - np.median(a[paper])),
+            float(b[ink].mean() - np.median(b[paper])))
+
+
+def tints_clash(pips: tuple[float, float], index: tuple[float, float]) -> bool:
+    """Whether an index's ink cannot be the ink of the pips beside it: one of the two is
+    plain (within ``PLAIN_TINT`` of the light face's) and the other strongly tinted (beyond
+    ``STRONG_TINT``). A card prints its index and its pips in one ink, whatever the deck's
+    colours (one colour for every suit included: then nothing clashes)."""
+    a, b = (float(np.hypot(*t)) for t in (pips, index))
+    return min(a, b) <= PLAIN_TINT and max(a, b) >= STRONG_TINT
 
 
 def pip_features(mask: np.ndarray) -> np.ndarray:
@@ -204,12 +279,10 @@ class PipSuits:
         the likelier suit of each colour and for every court card (a court's middle is a
         picture, not pips), less for the other suit of each colour; None where the box shows
         no pips."""
-        h, w = frame.shape[:2]
-        x1, y1 = max(0, int(round(float(box[0])))), max(0, int(round(float(box[1]))))
-        x2, y2 = min(w, int(round(float(box[2])))), min(h, int(round(float(box[3]))))
-        if frame.ndim != 3 or x2 - x1 < 8 or y2 - y1 < 8:
+        crop = box_crop(frame, box)
+        if frame.ndim != 3 or min(crop.shape[:2]) < 8:
             return None
-        odds = self.suit_odds(frame[y1:y2, x1:x2])
+        odds = self.suit_odds(crop)
         if odds is None:
             return None
         weight = {}
@@ -218,3 +291,12 @@ class PipSuits:
             top = max(p, 1.0 - p)
             weight[yes], weight[no] = p / top, (1.0 - p) / top
         return np.array([1.0 if code[0] in COURTS else weight[code[1]] for code in CARD_CODES])
+
+
+def box_crop(frame: np.ndarray, box: Sequence[float] | np.ndarray) -> np.ndarray:
+    """The part of ``frame`` inside ``box`` (x1 y1 x2 y2, pixels), clipped to the frame
+    (empty where the box lies outside it)."""
+    h, w = frame.shape[:2]
+    x1, y1 = max(0, int(round(float(box[0])))), max(0, int(round(float(box[1]))))
+    x2, y2 = min(w, int(round(float(box[2])))), min(h, int(round(float(box[3]))))
+    return frame[y1:max(y1, y2), x1:max(x1, x2)]
