@@ -268,9 +268,9 @@ class IndexReader:
       and clubs from spades where the indices' small pips do not tell them apart.
     - ``ink_check`` (with ``whole_cards``): an index inside a card box whose ink cannot be the
       ink of the box's pips (one plain, the other strongly tinted: `pip_suits.tints_clash`)
-      is another card's, peeking out under or beside it, and does not vote for the box's card
-      (tigullio Great Lakes 2506: the red 7 of a 7♥ under a 4♠, inside the 4♠'s box, made it
-      7♠).
+      and that reads the other colour than the crop classifier does for the box is another
+      card's, peeking out under or beside it, and does not vote for the box's card (tigullio
+      Great Lakes 2506: the red 7 of a 7♥ under a 4♠, inside the 4♠'s box, made it 7♠).
     """
 
     names = CARD_CODES
@@ -758,7 +758,7 @@ class IndexReader:
                 loose.append(r)
         for i in list(inside):
             if self.ink_check:
-                inside[i] = same_ink(frame, boxes[i], inside[i])
+                inside[i] = same_ink(frame, boxes[i], inside[i], probs[i])
             # An index whose kind (court card or not) the crop classifier surely rules out
             # for its box is another card's: the classifier tells a court's picture from
             # pips even on decks whose courts it names wrongly (`other_kind`).
@@ -840,20 +840,31 @@ class IndexReader:
 
 
 def same_ink(frame: np.ndarray, card: Sequence[float] | np.ndarray,
-             readings: list[IndexReading]) -> list[IndexReading]:
-    """The ``readings`` inside the ``card`` box of ``frame`` (BGR) whose ink may be the ink of
-    the box's pips (`pip_suits.tints_clash`); all of them where the box shows no pips."""
+             readings: list[IndexReading], probs: np.ndarray) -> list[IndexReading]:
+    """The ``readings`` inside the ``card`` box of ``frame`` (BGR) but those of another
+    card's index: an index whose ink cannot be the ink of the box's pips
+    (`pip_suits.tints_clash`) and that reads the other colour than the crop classifier's
+    ``probs`` for the box (52, as `CARD_CODES`) do, two witnesses; all of them where the box
+    shows no pips."""
     from vision.readers.pip_suits import box_crop, ink_tint, pip_tint, tints_clash
 
     pips = pip_tint(box_crop(frame, card))
     if pips is None:
         return readings
+    red = _red_share(probs)
     kept = []
     for r in readings:
         tint = ink_tint(box_crop(frame, r.box))
-        if tint is None or not tints_clash(pips, tint):
+        if tint is None or not tints_clash(pips, tint) \
+                or (_red_share(vote(r)) - 0.5) * (red - 0.5) >= 0:
             kept.append(r)
     return kept
+
+
+def _red_share(probs: np.ndarray) -> float:
+    """The share of 52 card probabilities (as `CARD_CODES`, suit-major) on red cards."""
+    by_suit = probs.reshape(4, 13).sum(axis=1)  # C D H S
+    return float((by_suit[1] + by_suit[2]) / max(float(by_suit.sum()), 1e-12))
 
 
 def in_frame(dets: Detections, width: int, height: int) -> Detections:

@@ -142,6 +142,12 @@ def load_reader(reader: str = "auto", model: str | Path | None = None,
             # the held-out tigullio deck: hybrid readings of the other suit of the colour 2 -> 0
             # (wrong readings of pip cards 3 -> 2); dondorf and the demo's deck unchanged.
             kwargs.setdefault("pip_suits", True)
+            # An index whose ink cannot be its card box's pips' and that reads the other
+            # colour than the crop classifier is another card's (`ink_check`): tigullio Great
+            # Lakes 2506's 4♠ over a red 7 read 7♠ without it, 4♠ with it; the zone views of
+            # three rounds (`bench_table_courts.py ... --ink-check`) unchanged on the held-out
+            # tigullio and dondorf decks and the demo's deck.
+            kwargs.setdefault("ink_check", True)
         return IndexReader(threads=threads, card_boxes=True, whole_cards=True, **kwargs)
     from vision.readers.detector import CardDetector
 
