@@ -156,6 +156,13 @@ def main() -> int:
     ap.add_argument("--pip-suits", action="store_true",
                     help="hybrid: each card box's pips vote on its suit within its colour "
                          "(IndexReader pip_suits, as the table's hybrid reads)")
+    ap.add_argument("--ink-check", action="store_true",
+                    help="hybrid: an index whose ink cannot be its card box's pips' and that "
+                         "reads the other colour than the box does not vote (IndexReader "
+                         "ink_check, as the table's hybrid reads)")
+    ap.add_argument("--mixed-ink", action="store_true",
+                    help="an index whose rank and suit sign are in clashing inks is not read "
+                         "(IndexReader mixed_ink)")
     ap.add_argument("--courts-by-index", action="store_true",
                     help="hybrid: which court a card is (J, Q, K), its indices say "
                          "(IndexReader courts_by_index, as the table reads an unjudged deck)")
@@ -173,6 +180,10 @@ def main() -> int:
         kw["courts_by_index"] = True
     if args.pip_suits:
         kw["pip_suits"] = True
+    if args.ink_check:
+        kw["ink_check"] = True
+    if args.mixed_ink:
+        kw["mixed_ink"] = True
     kw.update(look_kwargs(args))
     reader = load_reader(args.reader, conf=args.conf, **kw)
     print(f"reader: {type(reader).__name__}; {args.designs} designs: {', '.join(names)}; "

@@ -67,6 +67,9 @@ def main() -> int:
     ap.add_argument("--ink-check", action="store_true",
                     help="the hybrid drops an index whose ink cannot be its card box's pips' "
                          "(IndexReader ink_check)")
+    ap.add_argument("--mixed-ink", action="store_true",
+                    help="the index reader and the hybrid drop an index whose rank and suit "
+                         "sign are in clashing inks (IndexReader mixed_ink)")
     ap.add_argument("--courts-by-index", action="store_true",
                     help="the hybrid takes which court a card is (J, Q, K) from its indices "
                          "(IndexReader courts_by_index), as the table reads a deck not yet "
@@ -74,9 +77,11 @@ def main() -> int:
     args = ap.parse_args()
     taught = {} if args.profile is None else {"deck": read_deck_profile(args.profile)}
     readers = {"card reader": CardDetector(),
-               "index reader": load_reader("index", table=True, **taught),
+               "index reader": load_reader("index", table=True, mixed_ink=args.mixed_ink,
+                                           **taught),
                "hybrid": load_reader("hybrid", table=True, courts_by_index=args.courts_by_index,
                                      pip_suits=args.pip_suits, ink_check=args.ink_check,
+                                     mixed_ink=args.mixed_ink,
                                      **taught)}
     # Per reader and kind of card: [right, wrong].
     tally = {name: {"courts": [0, 0], "others": [0, 0]} for name in readers}

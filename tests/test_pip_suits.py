@@ -186,3 +186,36 @@ def test_the_hybrid_reads_a_4_whose_box_holds_a_red_7_beneath_it():
         read[check] = [dets.names[c] for c, s in zip(dets.class_id, dets.confidence, strict=True)
                        if s >= 0.5]
     assert read == {False: ["7S"], True: ["4S"]}
+
+
+@needs_held_out
+@pytest.mark.parametrize("deck", [HELD_OUT, "dondorf"])
+def test_an_index_whose_rank_and_suit_sign_are_two_cards_inks_is_told(deck):
+    """`glyph_tints`: a corner index's rank (its upper half, upright) and suit sign (its
+    lower half) are one ink on a card of either colour, turned any way; a red rank over a
+    black suit sign (two cards' corners in one box) clash."""
+    from vision.readers.index_reader import IndexReading, two_inks
+
+    def corner(code: str) -> np.ndarray:
+        card = on_felt(code, deck, height=120)
+        h, w = card.shape[:2]
+        return card[3:h // 4 + 3, 3:w // 5 + 3]
+
+    def reading(box: tuple[float, float, float, float], orient: int) -> IndexReading:
+        return IndexReading(box, 1.0, np.ones(13) / 13, np.ones(4) / 4, orient, 1.0)
+
+    told = inked = 0
+    for code in ("9D", "9C", "5H", "5S", "AD", "AS"):
+        picture = corner(code)
+        h, w = picture.shape[:2]
+        inked += None not in pip_suits.glyph_tints(picture, 0)
+        for turn in range(4):
+            turned = np.ascontiguousarray(np.rot90(picture, -turn))
+            box = (0.0, 0.0, float(turned.shape[1]), float(turned.shape[0]))
+            assert not two_inks(turned, reading(box, turn)), (code, turn)
+        red, black = corner("9D"), corner(code[0] + "C")
+        mixed = red.copy()
+        mixed[h // 2:] = black[h // 2:h]
+        told += two_inks(mixed, reading((0.0, 0.0, float(w), float(h)), 0))
+    assert told == 6
+    assert inked >= 4  # (else a glyph meets the corner's edge: no tint, nothing told)

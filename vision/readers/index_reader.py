@@ -271,6 +271,10 @@ class IndexReader:
       and that reads the other colour than the crop classifier does for the box is another
       card's, peeking out under or beside it, and does not vote for the box's card (tigullio
       Great Lakes 2506: the red 7 of a 7♥ under a 4♠, inside the 4♠'s box, made it 7♠).
+    - ``mixed_ink``: an index box whose rank and suit sign (its upper and lower half, turned
+      upright) are printed in clashing inks (`pip_suits.tints_clash`) holds parts of two
+      cards, and is not read (tigullio Michigan 2405: the red 9 of a 9♦ over the club of the
+      10♣ below it, read 9♣ 0.91 by the second look in a hand shown).
     """
 
     names = CARD_CODES
@@ -280,7 +284,7 @@ class IndexReader:
     ocr_sure = -math.inf
     courts_by_index = False
     pip_suits: Any = None
-    ink_check = False
+    ink_check = mixed_ink = False
 
     def __init__(self, localiser: str | Path | None = None, heads: str | Path | None = None,
                  conf: float = 0.5, index_conf: float = 0.25, threads: int = 2,
@@ -297,7 +301,7 @@ class IndexReader:
                  gaps: bool = True, magnify: float = 1.0, magnified_sure: float = 0.85,
                  courts_by_index: bool = False, level_below: float = 0.0,
                  sharpen: float = 0.0, pip_suits: bool = False,
-                 ink_check: bool = False) -> None:
+                 ink_check: bool = False, mixed_ink: bool = False) -> None:
         self.localiser_path = Path(localiser) if localiser else localiser_path()
         if not self.localiser_path.exists():
             raise FileNotFoundError(f"index localiser not found: {self.localiser_path}")
@@ -336,6 +340,7 @@ class IndexReader:
         self.regrow, self.gaps = bool(regrow), bool(gaps)
         self.courts_by_index = bool(courts_by_index)
         self.ink_check = bool(ink_check) and whole_cards
+        self.mixed_ink = bool(mixed_ink)
         if pip_suits and whole_cards:
             from vision.readers import pip_suits as pips
 
@@ -522,6 +527,8 @@ class IndexReader:
             readings = self.regrown(grey, readings)
         if self.gaps:
             readings = readings + self.spread_gaps(grey, readings)
+        if self.mixed_ink and frame.ndim == 3:
+            readings = [r for r in readings if not two_inks(frame, r)]
         return self.fuse_ocr(frame, readings) if ocr else readings
 
     def _heads_read(self, grey: np.ndarray, boxes: Sequence[Sequence[float]] | np.ndarray,
@@ -859,6 +866,15 @@ def same_ink(frame: np.ndarray, card: Sequence[float] | np.ndarray,
                 or (_red_share(vote(r)) - 0.5) * (red - 0.5) >= 0:
             kept.append(r)
     return kept
+
+
+def two_inks(frame: np.ndarray, r: IndexReading) -> bool:
+    """Whether the rank and the suit sign of index reading ``r`` in ``frame`` (BGR) are
+    printed in inks that cannot be one card's (`pip_suits.glyph_tints`, `tints_clash`)."""
+    from vision.readers.pip_suits import box_crop, glyph_tints, tints_clash
+
+    rank, suit = glyph_tints(box_crop(frame, r.box), r.orient)
+    return rank is not None and suit is not None and tints_clash(rank, suit)
 
 
 def _red_share(probs: np.ndarray) -> float:

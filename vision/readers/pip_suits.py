@@ -150,6 +150,34 @@ def ink_tint(crop: np.ndarray) -> tuple[float, float] | None:
     or more coloured than its light face, in shapes clear of the picture's edge (the table
     round a card's corner, a neighbour cut by the box). None where it shows too little of
     either."""
+    found = _clear_ink(crop)
+    if found is None or found[0].sum() < MIN_TINT_PIXELS:
+        return None
+    return _tint(crop, *found)
+
+
+def glyph_tints(crop: np.ndarray, orient: int
+                ) -> tuple[tuple[float, float] | None, tuple[float, float] | None]:
+    """The tints (as `ink_tint`) of the upper and the lower half of a corner index's picture
+    turned upright (``orient``: quarter turns its top points clockwise from up): its rank's
+    ink and its suit sign's. Either None where that half shows too little ink."""
+    up = np.ascontiguousarray(np.rot90(crop, orient)) if crop.ndim == 3 else crop
+    found = _clear_ink(up)
+    if found is None:
+        return None, None
+    clear, paper = found
+    half = up.shape[0] // 2
+    tints: list[tuple[float, float] | None] = []
+    for part in (slice(0, half), slice(half, up.shape[0])):
+        ink = np.zeros_like(clear)
+        ink[part] = clear[part]
+        tints.append(_tint(up, ink, paper) if ink.sum() >= MIN_TINT_PIXELS else None)
+    return tints[0], tints[1]
+
+
+def _clear_ink(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """The ink of a picture in shapes clear of its edge, and its light face (masks); None
+    where it shows too little light face."""
     if crop.ndim != 3 or min(crop.shape[:2]) < 4:
         return None
     hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV).astype(np.float32)
@@ -160,13 +188,12 @@ def ink_tint(crop: np.ndarray) -> tuple[float, float] | None:
         return None
     paper_sat = float(np.median(sat[paper]))
     paper &= sat <= paper_sat + 40
+    if paper.sum() < MIN_TINT_PIXELS:
+        return None
     ink = ((val < 0.7 * light) | (sat > paper_sat + 70)).astype(np.uint8)
     _n, labels = cv2.connectedComponents(ink)
     edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
-    clear = (labels > 0) & ~np.isin(labels, edge)
-    if clear.sum() < MIN_TINT_PIXELS or paper.sum() < MIN_TINT_PIXELS:
-        return None
-    return _tint(crop, clear, paper)
+    return (labels > 0) & ~np.isin(labels, edge), paper
 
 
 def _tint(crop: np.ndarray, ink: np.ndarray, paper: np.ndarray) -> tuple[float, float]:
