@@ -219,3 +219,35 @@ def test_an_index_whose_rank_and_suit_sign_are_two_cards_inks_is_told(deck):
         told += two_inks(mixed, reading((0.0, 0.0, float(w), float(h)), 0))
     assert told == 6
     assert inked >= 4  # (else a glyph meets the corner's edge: no tint, nothing told)
+
+
+def test_the_second_look_does_not_read_a_rank_and_a_suit_sign_of_two_cards_as_one():
+    """Tigullio Michigan 2405: Bob's hand shown over his 9♦, whose red 9 peeked out above his
+    10♣; the second look boxed the 9 with the 10♣'s club below it and read 9♣ 0.91, a card
+    nobody held, and the hand was logged with it in silence. Its ``mixed_ink`` leaves that
+    box unread; every card of the hand it read is still read."""
+    from vision.readers.index_reader import available
+    from vision.readers.load import second_look
+    from vision.render.demo import simulated_round
+    from vision.render.plan import RenderConfig
+    from vision.render.table import TableVideo
+    from vision.zones import rectify
+
+    if not available():
+        pytest.skip("index models not installed")
+    if decks_missing(HELD_OUT) is not None:
+        pytest.skip(decks_missing(HELD_OUT) or "")
+    video = TableVideo(simulated_round("michigan-rummy", seed=2405),
+                       replace(RenderConfig(fps=10, seed=2405), deck=HELD_OUT))
+    look = second_look()
+    assert look is not None and look.detector.mixed_ink
+    view = next(v for v in look.views(video.profile()) if v.zone == 1)
+    image = rectify(video.render(30.5).image, view)
+    read = {}
+    for mixed in (False, True):
+        look.detector.mixed_ink = mixed
+        dets = look.detector.detect_many([image], look.conf, look.card_conf)[0]
+        read[mixed] = {dets.names[c] for c, s in zip(dets.class_id, dets.confidence, strict=True)
+                       if s >= 0.5}
+    assert "9C" in read[False] and "9C" not in read[True]
+    assert {"7C", "TC", "AH", "2S", "AS"} <= read[True]
