@@ -855,15 +855,18 @@ def same_ink(frame: np.ndarray, card: Sequence[float] | np.ndarray,
     shows no pips."""
     from vision.readers.pip_suits import box_crop, ink_tint, pip_tint, tints_clash
 
+    red = _red_share(probs)
+    # (the colours first: they cost nothing, and most boxes' indices read the classifier's)
+    other = [(_red_share(vote(r)) - 0.5) * (red - 0.5) < 0 for r in readings]
+    if not any(other):
+        return readings
     pips = pip_tint(box_crop(frame, card))
     if pips is None:
         return readings
-    red = _red_share(probs)
     kept = []
-    for r in readings:
-        tint = ink_tint(box_crop(frame, r.box))
-        if tint is None or not tints_clash(pips, tint) \
-                or (_red_share(vote(r)) - 0.5) * (red - 0.5) >= 0:
+    for r, against in zip(readings, other, strict=True):
+        tint = ink_tint(box_crop(frame, r.box)) if against else None
+        if tint is None or not tints_clash(pips, tint):
             kept.append(r)
     return kept
 

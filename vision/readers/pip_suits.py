@@ -140,7 +140,8 @@ def pip_tint(crop: np.ndarray) -> tuple[float, float] | None:
     if found is None or len(found[2]) < 2:
         return None
     labels, _stats, kept, paper = found
-    tints = np.array([_tint(crop, labels == k, paper) for k in kept])
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+    tints = np.array([_tint(lab, labels == k, paper) for k in kept])
     a, b = np.median(tints, axis=0)
     return float(a), float(b)
 
@@ -153,7 +154,7 @@ def ink_tint(crop: np.ndarray) -> tuple[float, float] | None:
     found = _clear_ink(crop)
     if found is None or found[0].sum() < MIN_TINT_PIXELS:
         return None
-    return _tint(crop, *found)
+    return _tint(cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32), *found)
 
 
 def glyph_tints(crop: np.ndarray, orient: int
@@ -166,12 +167,13 @@ def glyph_tints(crop: np.ndarray, orient: int
     if found is None:
         return None, None
     clear, paper = found
+    lab = cv2.cvtColor(up, cv2.COLOR_BGR2LAB).astype(np.float32)
     half = up.shape[0] // 2
     tints: list[tuple[float, float] | None] = []
     for part in (slice(0, half), slice(half, up.shape[0])):
         ink = np.zeros_like(clear)
         ink[part] = clear[part]
-        tints.append(_tint(up, ink, paper) if ink.sum() >= MIN_TINT_PIXELS else None)
+        tints.append(_tint(lab, ink, paper) if ink.sum() >= MIN_TINT_PIXELS else None)
     return tints[0], tints[1]
 
 
@@ -196,8 +198,8 @@ def _clear_ink(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     return (labels > 0) & ~np.isin(labels, edge), paper
 
 
-def _tint(crop: np.ndarray, ink: np.ndarray, paper: np.ndarray) -> tuple[float, float]:
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).astype(np.float32)
+def _tint(lab: np.ndarray, ink: np.ndarray, paper: np.ndarray) -> tuple[float, float]:
+    """The ink's mean (a, b) less the light face's median, of a picture in Lab (float)."""
     a, b = lab[:, :, 1], lab[:, :, 2]
     return (float(a[ink].mean() - np.median(a[paper])),
             float(b[ink].mean() - np.median(b[paper])))
