@@ -5,6 +5,7 @@ where no light face shows, and the table's hybrid reading the ace it misread bef
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -84,30 +85,47 @@ def test_long_shapes_are_not_pips():
     assert [m.shape for m in masks] == [(10, 10)]
 
 
-@pytest.mark.skipif(decks_missing(HELD_OUT) is not None, reason=decks_missing(HELD_OUT) or "")
+def _tigullio_table(game: str, seed: int) -> Any:
+    """A rendered round of ``game`` on the held-out tigullio deck; skips where the index
+    models or the deck are not installed."""
+    from vision.readers.index_reader import available
+    from vision.render.demo import simulated_round
+    from vision.render.plan import RenderConfig
+    from vision.render.table import TableVideo
+
+    if not available():
+        pytest.skip("index models not installed")
+    if decks_missing(HELD_OUT) is not None:
+        pytest.skip(decks_missing(HELD_OUT) or "")
+    return TableVideo(simulated_round(game, seed=seed),
+                      replace(RenderConfig(fps=10, seed=seed), deck=HELD_OUT))
+
+
+def _hybrid_reads(game: str, seed: int, t: float, zone: int, **options: bool
+                  ) -> dict[bool, list[str]]:
+    """The cards the table's hybrid reads (0.5 and over) in ``zone`` 's view at ``t`` of a
+    rendered tigullio round, with its one option of ``options`` off and on."""
+    from vision.readers.load import load_reader
+    from vision.zones import rectify, zone_views
+
+    video = _tigullio_table(game, seed)
+    view = next(v for v in zone_views(video.profile(), 320, 35.0) if v.zone == zone)
+    image = rectify(video.render(t).image, view)
+    [name] = options
+    read = {}
+    for on in (False, True):
+        reader = load_reader("hybrid", table=True, courts_by_index=True, **{name: on})
+        dets = reader.detect_many([image])[0]
+        read[on] = [dets.names[c] for c, s in zip(dets.class_id, dets.confidence, strict=True)
+                    if s >= 0.5]
+    return read
+
+
 def test_the_table_reads_the_ace_of_diamonds_it_read_as_the_ace_of_hearts():
     """Tigullio Michigan 2405: Ann's A♦ lead, its corner pips 4 px at the table, was read as
     A♥ at 0.9 in every frame of its view by the hybrid (the crop classifier's A♥ 0.55 and the
     bottom index's vote), the middle diamond 15 px wide unweighed."""
-    from vision.readers.index_reader import available
-    from vision.readers.load import load_reader
-    from vision.render.demo import simulated_round
-    from vision.render.plan import RenderConfig
-    from vision.render.table import TableVideo
-    from vision.zones import rectify, zone_views
-
-    if not available():
-        pytest.skip("index models not installed")
-    video = TableVideo(simulated_round("michigan-rummy", seed=2405),
-                       replace(RenderConfig(fps=10, seed=2405), deck=HELD_OUT))
-    view = next(v for v in zone_views(video.profile(), 320, 35.0) if v.zone == 0)
-    image = rectify(video.render(28.5).image, view)
-    read = {}
-    for pips in (False, True):
-        reader = load_reader("hybrid", table=True, courts_by_index=True, pip_suits=pips)
-        dets = reader.detect_many([image])[0]
-        read[pips] = [dets.names[c] for c, s in zip(dets.class_id, dets.confidence, strict=True)
-                      if s >= 0.5]
+    read = _hybrid_reads("michigan-rummy", 2405, 28.5, 0, pip_suits=True)
     assert read == {False: ["AH"], True: ["AD"]}
 
 
@@ -164,27 +182,7 @@ def test_the_hybrid_reads_a_4_whose_box_holds_a_red_7_beneath_it():
     """Tigullio Great Lakes 2506: Cy's 4♠ lay on his 7♥, whose red 7s showed inside the 4♠'s
     card box beside both its indices; the hybrid read 7♠ (0.6) in every frame. Without the
     indices whose ink cannot be its black pips', the 4♠."""
-    from vision.readers.index_reader import available
-    from vision.readers.load import load_reader
-    from vision.render.demo import simulated_round
-    from vision.render.plan import RenderConfig
-    from vision.render.table import TableVideo
-    from vision.zones import rectify, zone_views
-
-    if not available():
-        pytest.skip("index models not installed")
-    if decks_missing(HELD_OUT) is not None:
-        pytest.skip(decks_missing(HELD_OUT) or "")
-    video = TableVideo(simulated_round("great-lakes", seed=2506),
-                       replace(RenderConfig(fps=10, seed=2506), deck=HELD_OUT))
-    view = next(v for v in zone_views(video.profile(), 320, 35.0) if v.zone == 2)
-    image = rectify(video.render(28.5).image, view)
-    read = {}
-    for check in (False, True):
-        reader = load_reader("hybrid", table=True, courts_by_index=True, ink_check=check)
-        dets = reader.detect_many([image])[0]
-        read[check] = [dets.names[c] for c, s in zip(dets.class_id, dets.confidence, strict=True)
-                       if s >= 0.5]
+    read = _hybrid_reads("great-lakes", 2506, 28.5, 2, ink_check=True)
     assert read == {False: ["7S"], True: ["4S"]}
 
 
@@ -226,19 +224,10 @@ def test_the_second_look_does_not_read_a_rank_and_a_suit_sign_of_two_cards_as_on
     10♣; the second look boxed the 9 with the 10♣'s club below it and read 9♣ 0.91, a card
     nobody held, and the hand was logged with it in silence. Its ``mixed_ink`` leaves that
     box unread; every card of the hand it read is still read."""
-    from vision.readers.index_reader import available
     from vision.readers.load import second_look
-    from vision.render.demo import simulated_round
-    from vision.render.plan import RenderConfig
-    from vision.render.table import TableVideo
     from vision.zones import rectify
 
-    if not available():
-        pytest.skip("index models not installed")
-    if decks_missing(HELD_OUT) is not None:
-        pytest.skip(decks_missing(HELD_OUT) or "")
-    video = TableVideo(simulated_round("michigan-rummy", seed=2405),
-                       replace(RenderConfig(fps=10, seed=2405), deck=HELD_OUT))
+    video = _tigullio_table("michigan-rummy", 2405)
     look = second_look()
     assert look is not None and look.detector.mixed_ink
     view = next(v for v in look.views(video.profile()) if v.zone == 1)

@@ -103,19 +103,12 @@ def _pips(crop: np.ndarray, min_area: int = MIN_PIP_AREA
           ) -> tuple[np.ndarray, np.ndarray, list[int], np.ndarray] | None:
     """`pip_masks`' pips: the ink's component labels, their stats, the pips' labels, and
     the light face's mask; None where there are none."""
-    if crop.ndim != 3 or min(crop.shape[:2]) < 8:
+    if min(crop.shape[:2]) < 8:
         return None
-    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV).astype(np.float32)
-    sat, val = hsv[:, :, 1], hsv[:, :, 2]
-    light = float(np.percentile(val, 90))
-    paper = val >= 0.85 * light
-    if light < 40 or not paper.any():
+    face = _face(crop)
+    if face is None or face[1].mean() < MIN_PAPER:
         return None
-    paper_sat = float(np.median(sat[paper]))
-    paper &= sat <= paper_sat + 40
-    if paper.mean() < MIN_PAPER:
-        return None
-    ink = ((val < 0.7 * light) | (sat > paper_sat + 70)).astype(np.uint8)
+    ink, paper = face
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink)
     h, w = ink.shape
     keep = [k for k in range(1, n)
@@ -180,7 +173,21 @@ def glyph_tints(crop: np.ndarray, orient: int
 def _clear_ink(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """The ink of a picture in shapes clear of its edge, and its light face (masks); None
     where it shows too little light face."""
-    if crop.ndim != 3 or min(crop.shape[:2]) < 4:
+    if min(crop.shape[:2]) < 4:
+        return None
+    face = _face(crop)
+    if face is None or face[1].sum() < MIN_TINT_PIXELS:
+        return None
+    ink, paper = face
+    _n, labels = cv2.connectedComponents(ink)
+    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
+    return (labels > 0) & ~np.isin(labels, edge), paper
+
+
+def _face(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """A picture's ink (0/1: darker or more coloured than its light face) and its light
+    face (paper: near its brightest, little colour); None where it has no light face."""
+    if crop.ndim != 3:
         return None
     hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV).astype(np.float32)
     sat, val = hsv[:, :, 1], hsv[:, :, 2]
@@ -190,12 +197,7 @@ def _clear_ink(crop: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         return None
     paper_sat = float(np.median(sat[paper]))
     paper &= sat <= paper_sat + 40
-    if paper.sum() < MIN_TINT_PIXELS:
-        return None
-    ink = ((val < 0.7 * light) | (sat > paper_sat + 70)).astype(np.uint8)
-    _n, labels = cv2.connectedComponents(ink)
-    edge = np.unique(np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]]))
-    return (labels > 0) & ~np.isin(labels, edge), paper
+    return ((val < 0.7 * light) | (sat > paper_sat + 70)).astype(np.uint8), paper
 
 
 def _tint(lab: np.ndarray, ink: np.ndarray, paper: np.ndarray) -> tuple[float, float]:
