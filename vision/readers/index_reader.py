@@ -849,10 +849,10 @@ class IndexReader:
 def same_ink(frame: np.ndarray, card: Sequence[float] | np.ndarray,
              readings: list[IndexReading], probs: np.ndarray) -> list[IndexReading]:
     """The ``readings`` inside the ``card`` box of ``frame`` (BGR) but those of another
-    card's index: an index whose ink cannot be the ink of the box's pips
-    (`pip_suits.tints_clash`) and that reads the other colour than the crop classifier's
-    ``probs`` for the box (52, as `CARD_CODES`) do, two witnesses; all of them where the box
-    shows no pips."""
+    card's index, by two witnesses: its ink cannot be the ink of the box's pips
+    (`pip_suits.tints_clash`), and it reads the other colour than the crop classifier does
+    for the box (``probs``: 52, as `CARD_CODES`). All of them where the box shows no
+    pips."""
     from vision.readers.pip_suits import box_crop, ink_tint, pip_tint, tints_clash
 
     red = _red_share(probs)
