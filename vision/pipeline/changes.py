@@ -73,10 +73,14 @@ class ZoneChanges:
             moved.append(z)
             self.boxes[z] = box
             self._last[z] = self._rest[z] = None
-            if self._still[z] >= self.still_frames:
-                self._motions[z].append(t)
-            self._still[z] = 0
+            self._moves(z, t)
         return moved
+
+    def _moves(self, zone: int, t: float) -> None:
+        """``zone`` 's picture changes at ``t``: where it was at rest, it began to move."""
+        if self._still[zone] >= self.still_frames:
+            self._motions[zone].append(t)
+        self._still[zone] = 0
 
     def thumbnail(self, frame: np.ndarray, zone: int) -> np.ndarray | None:
         x1, y1, x2, y2 = self.boxes[zone]
@@ -99,9 +103,7 @@ class ZoneChanges:
             last = self._last[z]
             self._last[z] = thumb
             if last is None or float(np.abs(thumb - last).mean()) > self.still_diff:
-                if self._still[z] >= self.still_frames:
-                    self._motions[z].append(t)
-                self._still[z] = 0
+                self._moves(z, t)
                 continue
             self._still[z] += 1
             if self._still[z] != self.still_frames:

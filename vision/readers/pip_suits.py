@@ -66,8 +66,9 @@ MAX_VOTES = 4
 
 
 #: `tints_clash`: a tint (Lab a, b distance from the light face's) this small is plain ink
-#: (black, grey); one this large is coloured ink (red on the rendered and real decks
-#: measured: 25-40 where the index is all red).
+#: (black, grey); one this large is coloured ink. Set by hand, not fitted: black ink measured
+#: about 0 and red 49-70 on rendered cards of the held-out designs; the indices boxed with a
+#: neighbour's red 7 in a rendered tigullio table frame (Great Lakes 2506) 29 and 37.
 PLAIN_TINT = 6.0
 STRONG_TINT = 18.0
 
