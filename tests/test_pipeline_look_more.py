@@ -285,3 +285,39 @@ def test_a_card_the_look_left_out_of_a_dump_read_there_after_it_is_asked_about(
     assert not any(e.get("card") == "KD" for e in logged)
     assert any(h.event.get("card") == "KD" and "as it was laid" in h.reason
                for h in pipe.pending.values())
+
+
+def test_a_play_placed_behind_a_question_is_not_joined_by_the_cards_laid_after_it(
+        tmp_path: Path) -> None:
+    """The cheap webcam's Great Lakes 2606: Cy's dump, its lower cards read unsurely, is
+    asked about; his 2♠, 2♥ and K♣, laid a second apart meanwhile, wait behind the question.
+    Answered three seconds on, the 2♠ is placed then: the second look, reading the pile as it
+    lies now (the 2♥ and K♣ on it, and a 2♦ misread beside the 2♥), must not make one move of
+    four of them. Each card is logged as the play it was."""
+    video = TableVideo(simulated_round("great-lakes", seed=2606),
+                       RenderConfig(width=320, height=240, seed=2606, noise=0.0))
+    [dump] = [e for e in video.truth.visual if e["event"] == "play"
+              and e["player"] == "Cy" and len(e.get("cards", ())) == 4]
+    covered = list(dump["cards"][:-1])
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    look = Look(truth, unsure=[covered[1]], phantom={"2H": "2D"})
+    pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, covered), None,
+                         tmp_path / "g.jsonl", script=video.truth.script, second_look=look)
+    look.clock = pipe
+    asked = []
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+        for pid, held in list(pipe.pending.items()):
+            if frame.t - held.asked < 3.0:
+                continue
+            asked.append(held.ask())
+            [true] = [o for o in held.options
+                      if o.events and _plain(o.events[0]) == _plain(dump)]
+            pipe.answer(pid, [dict(e) for e in true.events])
+    pipe.flush()
+    assert len(asked) == 1 and asked[0].startswith("Cy played")
+    logged = [_plain(e.data) for e in read_log(tmp_path / "g.jsonl").events
+              if e.kind in ("play", "reveal")]
+    assert logged == [_plain(e) for e in video.truth.visual] and not pipe.pending
+    assert {"event": "play", "player": "Cy", "card": "2S"} in logged

@@ -3280,14 +3280,18 @@ class Questions(TableLog):
         whether it may be logged without asking (no other move, and not read from more
         cards than a move lays). A run or a set does not depend on suits: the table cannot
         catch a suit read wrong in a dump, so an unsure one is asked, not logged in
-        silence."""
+        silence. Not where the pile began to move again after the move came to rest (a
+        reading placed late, behind a question): the look sees the cards laid since too
+        (the cheap webcam's Great Lakes 2606: Cy's 2♠, placed once his move before it was
+        answered, logged with his 2♥ and K♣ laid in the two seconds after it and a 2♦ the
+        look misread, as one move of four, in silence)."""
         size = self.SEVERAL_AT_ONCE.get(self.game)
         # With one deck a code read twice in one lay is one card.
         read = (list(dict.fromkeys(obs.cards)) if self.tracker.config.copies == 1
                 else list(obs.cards))
         if self.second_look is None or self._frame is None or size is None \
                 or obs.kind != "pile" or obs.seat is None or obs.seat >= len(self.players) \
-                or not 0 < len(read) != size:
+                or not 0 < len(read) != size or self._moved_after(obs):
             return None
         sure, spots = self._zone_look_surest(obs.zone)
         more = sorted(c for c in sure if c not in read and not self._round_cards.get(c, 0))
@@ -3336,6 +3340,12 @@ class Questions(TableLog):
                                                for o in others):
                     others.append(swapped)
         return move, others, not others
+
+    def _moved_after(self, obs: Observation) -> bool:
+        """Whether ``obs`` 's zone began to move again after ``obs`` came to rest: what the
+        camera shows there now is not only what was laid then."""
+        return self._changes is not None \
+            and any(t > obs.t_still for t in self._changes.motions(obs.zone))
 
     def _move_a_card_short(self, obs: Observation, read: list[str], more: list[str],
                            accepted: Callable[[list[str]], dict[str, Any] | None]
