@@ -321,3 +321,33 @@ def test_a_play_placed_behind_a_question_is_not_joined_by_the_cards_laid_after_i
               if e.kind in ("play", "reveal")]
     assert logged == [_plain(e) for e in video.truth.visual] and not pipe.pending
     assert {"event": "play", "player": "Cy", "card": "2S"} in logged
+
+
+def test_a_lead_out_of_turn_read_by_the_look_alone_is_asked_with_the_card_that_comes_next(
+        tmp_path: Path) -> None:
+    """Tigullio Boodle 2503: Dee's Q♦, laid after Bob's J♦, is never read by the table's
+    reader; the second look reads it as 6♦ in every frame. Dee's 6♦ would be a lead only
+    hidden hands excuse (after J♦ it is Bob's lead): it is asked, not logged, and the Q♦
+    the sequence expects is an answer; clicked, the round is logged exactly."""
+    video = TableVideo(simulated_round("boodle", seed=2503),
+                       RenderConfig(width=320, height=240, seed=2503, noise=0.0))
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    look = Look(truth, wrong={"QD": "6D"})
+    path = tmp_path / "g.jsonl"
+    pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, ["QD"]), None, path,
+                         script=video.truth.script, second_look=look)
+    look.clock = pipe
+    while not pipe.pending and (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    [held] = pipe.pending.values()
+    assert held.ask() == ("Dee played 6♦? (read by a second look alone; after J♦ it is Bob's "
+                          "lead)")
+    assert not any(e.data.get("card") == "6D" for e in read_log(path).events)
+    [qd] = [a for a in held.options if a.label == "Q♦"]
+    pipe.answer(held.id, list(qd.events))
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+    assert not pipe.flush().pending
+    logged = [_plain(e.data) for e in read_log(path).events if e.kind in ("play", "reveal")]
+    assert logged == [_plain(e) for e in video.truth.visual]

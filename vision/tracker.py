@@ -128,6 +128,10 @@ class Observation:
     #: from it: two cards, however close together they came to lie, for one card gives one
     #: reading a frame.
     twin: list[bool] = field(default_factory=list)
+    #: True for cards read by the table's second look alone, where the pile changed picture
+    #: with no new card read there (`Questions._look_at_changes`): read less surely than by
+    #: the reader that tracks them frame by frame.
+    looked: bool = False
 
 
 @dataclass

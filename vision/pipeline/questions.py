@@ -399,6 +399,20 @@ class Questions(TableLog):
                   or self._unread_change(obs.zone, obs.t_still))
         return nxt if missed else None
 
+    def _looked_doubtful(self, event: Mapping[str, Any], obs: Observation) -> str:
+        """Why ``event``, a play of one card read by the second look alone (`Observation.
+        looked`: the table's reader read no new card on that pile), is asked: a lead the
+        rules allow only where hidden hands excuse it (`_doubt`), with the look's reason.
+        A move hidden hands excuse is rare, and the look reads a card it cannot see whole
+        less surely than the reader (tigullio Boodle 2503: Dee's Q♦ laid after Bob's J♦,
+        never read by the reader, read by the look as 6♦ in every frame it read, logged as
+        her lead out of turn in silence; the Q♦ the sequence expects is among the
+        answers). "" otherwise."""
+        if not obs.looked or len(obs.cards) != 1:
+            return ""
+        doubt = self._doubt(event)
+        return f"read by a second look alone; {doubt}" if doubt else ""
+
     def _changed_elsewhere(self, obs: Observation) -> int | None:
         """The zone of another player's pile than ``obs`` 's that came to rest in a new
         picture with no card read there by either reader after the last card was logged and
@@ -3540,7 +3554,7 @@ class Questions(TableLog):
             result.notes.append(f"read again: {' '.join(pretty_cards(cards))} in "
                                 f"{self.players[zone.seat or 0]}'s pile")
             found.append(Observation(z, zone.name, zone.kind, zone.seat, cards, share, t,
-                                     since))
+                                     since, looked=True))
         return found
 
     def _note_seen(self, changed: Collection[int], result: FrameResult) -> None:

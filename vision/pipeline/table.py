@@ -648,7 +648,7 @@ class TablePipeline(Questions):
         if passed is not None:
             self._hold(obs, comes_next(passed), event, result)
             return
-        doubt = self._doubt(event, lookalike=True)
+        doubt = self._doubt(event, lookalike=True) or self._looked_doubtful(event, obs)
         if doubt:
             self._hold(obs, doubt, event, result)
             return
@@ -1037,6 +1037,7 @@ def _merge(first: Observation, later: Observation) -> Observation:
         cards=first.cards + [c for c in later.cards if c not in first.cards],
         confidence=min(first.confidence, later.confidence), t=later.t,
         t_still=later.t_still, certain=first.certain and later.certain,
+        looked=first.looked and later.looked,
         positions=first.positions + later.positions,
         votes=first.votes + [v for c, v in zip(later.cards, later.votes, strict=False)
                              if c not in first.cards])
