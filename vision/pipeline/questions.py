@@ -3356,9 +3356,12 @@ class Questions(TableLog):
         return move, others, not others
 
     def _moved_after(self, obs: Observation) -> bool:
-        """Whether ``obs`` 's zone began to move again after ``obs`` came to rest: what the
-        camera shows there now is not only what was laid then."""
+        """Whether ``obs``, placed late (it waited behind a question), lies in a zone that
+        began to move again after it came to rest: what the camera shows there now is not
+        only what was laid then. (A reading placed as it is made is left to the look: a
+        hand still spreading a dump moves the pile a moment after its top card is read.)"""
         return self._changes is not None \
+            and self.tracker.t - obs.t > self.LEFT_BY_MOVE_WITHIN \
             and any(t > obs.t_still for t in self._changes.motions(obs.zone))
 
     def _move_a_card_short(self, obs: Observation, read: list[str], more: list[str],
