@@ -351,3 +351,38 @@ def test_a_lead_out_of_turn_read_by_the_look_alone_is_asked_with_the_card_that_c
     assert not pipe.flush().pending
     logged = [_plain(e.data) for e in read_log(path).events if e.kind in ("play", "reveal")]
     assert logged == [_plain(e) for e in video.truth.visual]
+
+
+def test_a_dump_read_in_part_behind_a_question_is_read_by_the_look_as_it_was_laid(
+        tmp_path: Path) -> None:
+    """Tigullio Great Lakes 2601: Dee's dump 7♥ 4♦ 5♦ 8♥ is read as 7♥ 8♥ while a question
+    about Bob's dump is open; her 2♦, laid a second later, covers the 4♦ and 5♦ when the
+    question is answered and her reading is placed. The look read her pile as it lay when
+    she laid the dump: the dump is logged whole, not two follows."""
+    video = TableVideo(simulated_round("great-lakes", seed=2601),
+                       RenderConfig(width=320, height=240, seed=2601, noise=0.0))
+    bob, dee = ([e for e in video.truth.visual if e["event"] == "play"
+                 and e["player"] == who and len(e.get("cards", ())) == 4][0]
+                for who in ("Bob", "Dee"))
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    look = Look(truth, unsure=["JC"])  # (Bob's dump asked about)
+    path = tmp_path / "g.jsonl"
+    pipe = TablePipeline(video.profile(),
+                         SeesTopCardOnly(truth, [*bob["cards"][:-1], "4D", "5D"]), None, path,
+                         script=video.truth.script, second_look=look)
+    look.clock = pipe
+    asked = []
+    while (frame := source.read()) is not None and frame.t < 14.0:
+        pipe.process(frame.image, frame.t, frame.index)
+        for pid, held in list(pipe.pending.items()):
+            if frame.t - held.asked >= 3.0:
+                asked.append(held.ask())
+                [true] = [o for o in held.options
+                          if o.events and _plain(o.events[0]) == _plain(bob)]
+                pipe.answer(pid, [dict(e) for e in true.events])
+    assert [a.split("?")[0] for a in asked] == ["Bob played K♣ A♣ J♣ 10♥"]
+    logged = [_plain(e.data) for e in read_log(path).events if e.kind == "play"]
+    assert _plain(dee) in logged and not pipe.pending
+    assert logged[logged.index(_plain(dee)) + 1] == {"event": "play", "player": "Dee",
+                                                     "card": "2D"}

@@ -148,6 +148,7 @@ class TableLog:
             self._spot_of.clear()
             self._shown_spot.clear()
             self._look_spot.clear()
+            self._laid_looks.clear()
             self._left_by_move.clear()
             self._read_elsewhere.clear()
             self._said_no_card.clear()

@@ -174,6 +174,8 @@ class Questions(TableLog):
     #: frame look once (`_zone_look`).
     _zone_looked: tuple[Detections, np.ndarray, float, TableProfile, int] | None
     _look_spot: dict[str, tuple[float, float]]
+    _laid_looks: dict[tuple[int, float], tuple[dict[str, float],
+                                               dict[str, tuple[float, float]]]]
 
     def _outvoted(self, under: str, card: str, pos: tuple[float, float]) -> bool:
         """Has ``card`` been read on the spot of the logged ``under`` more often than ``under``
@@ -3034,6 +3036,8 @@ class Questions(TableLog):
     #: move placed once a question before it was answered), the pile may hold the cards
     #: laid since (tigullio Great Lakes 1006: Bob's 7♥, laid a second after his dump).
     LEFT_BY_MOVE_WITHIN = 0.5
+    #: How many readings' looks at their pile `_look_as_laid` keeps at most.
+    LAID_LOOKS_KEPT = 32
 
     def _left_by_move_of(self, event: Mapping[str, Any], obs: Observation) -> str | None:
         """``event``, a play of one card, is of a card the second look read in this pile
@@ -3294,21 +3298,23 @@ class Questions(TableLog):
         whether it may be logged without asking (no other move, and not read from more
         cards than a move lays). A run or a set does not depend on suits: the table cannot
         catch a suit read wrong in a dump, so an unsure one is asked, not logged in
-        silence. Not where the pile began to move again after the move came to rest (a
-        reading placed late, behind a question): the look sees the cards laid since too
-        (the cheap webcam's Great Lakes 2606: Cy's 2♠, placed once his move before it was
-        answered, logged with his 2♥ and K♣ laid in the two seconds after it and a 2♦ the
-        look misread, as one move of four, in silence)."""
-        size = self.SEVERAL_AT_ONCE.get(self.game)
-        # With one deck a code read twice in one lay is one card.
-        read = (list(dict.fromkeys(obs.cards)) if self.tracker.config.copies == 1
-                else list(obs.cards))
-        if self.second_look is None or self._frame is None or size is None \
-                or obs.kind != "pile" or obs.seat is None or obs.seat >= len(self.players) \
-                or not 0 < len(read) != size or self._moved_after(obs):
+        silence. A reading placed late (behind a question) is placed without the cards read
+        coming to rest there after it, which the look sees too (`_read_later`: the cheap
+        webcam's Great Lakes 2606, Cy's 2♠, placed once his move before it was answered,
+        was logged with his 2♥ and K♣ laid in the two seconds after it and a 2♦ the look
+        misread, as one move of four, in silence; a dump read in part and placed late keeps
+        its own cards: tigullio Great Lakes 2601, Dee's 4♦ and 5♦ under her 7♥ 8♥, her 2♦
+        laid before the question ahead was answered)."""
+        if not self._looks_at_move(obs):
             return None
-        sure, spots = self._zone_look_surest(obs.zone)
-        more = sorted(c for c in sure if c not in read and not self._round_cards.get(c, 0))
+        size = self.SEVERAL_AT_ONCE[self.game]
+        read = self._read_once(obs)
+        assert obs.seat is not None
+        laid = self._laid_looks.pop((obs.zone, obs.t_still), None)
+        sure, spots = laid if laid is not None else self._zone_look_surest(obs.zone)
+        later = self._read_later(obs)
+        more = sorted(c for c in sure
+                      if c not in read and c not in later and not self._round_cards.get(c, 0))
         player = self.players[obs.seat]
 
         def accepted(cards: list[str]) -> dict[str, Any] | None:
@@ -3323,7 +3329,7 @@ class Questions(TableLog):
             # More cards than one move lays: misreadings among them (a dump's indices read
             # as other cards, one read twice). The sets of the look's own readings that make
             # a move are put to people, the likeliest first; nothing is logged in silence.
-            pool = sorted((c for c in sure if not self._round_cards.get(c, 0)),
+            pool = sorted((c for c in sure if c not in later and not self._round_cards.get(c, 0)),
                           key=lambda c: (-sure[c], c))
             moves = [m for cards in combinations(pool, size)
                      if (m := accepted(list(cards))) is not None][:4]
@@ -3355,14 +3361,38 @@ class Questions(TableLog):
                     others.append(swapped)
         return move, others, not others
 
-    def _moved_after(self, obs: Observation) -> bool:
-        """Whether ``obs``, placed late (it waited behind a question), lies in a zone that
-        began to move again after it came to rest: what the camera shows there now is not
-        only what was laid then. (A reading placed as it is made is left to the look: a
-        hand still spreading a dump moves the pile a moment after its top card is read.)"""
-        return self._changes is not None \
-            and self.tracker.t - obs.t > self.LEFT_BY_MOVE_WITHIN \
-            and any(t > obs.t_still for t in self._changes.motions(obs.zone))
+    def _read_once(self, obs: Observation) -> list[str]:
+        """The cards of ``obs``; with one deck a code read twice in one lay is one card."""
+        return (list(dict.fromkeys(obs.cards)) if self.tracker.config.copies == 1
+                else list(obs.cards))
+
+    def _looks_at_move(self, obs: Observation) -> bool:
+        """Whether `_look_at_move` reads the pile of ``obs``: a move of fewer or more cards
+        than a move of several lays, in a game of such moves, with a second look."""
+        size = self.SEVERAL_AT_ONCE.get(self.game)
+        return not (self.second_look is None or self._frame is None or size is None
+                    or obs.kind != "pile" or obs.seat is None
+                    or obs.seat >= len(self.players)
+                    or not 0 < len(self._read_once(obs)) != size)
+
+    def _look_as_laid(self, obs: Observation) -> None:
+        """Keep the second look's reading of the pile of ``obs`` as it lies in this frame,
+        where `_look_at_move` reads it, for when ``obs`` is placed: later, if it waits
+        behind a question, when the pile may hold the cards laid since and they may cover
+        the move's own (tigullio Great Lakes 2601: Dee's dump 7♥ 4♦ 5♦ 8♥, read as 7♥ 8♥
+        while a question was open; her 2♦, laid a second later on the 4♦ and 5♦, lay there
+        when it was placed, and 7♥ 8♥ was logged as two follows, in silence)."""
+        if self._looks_at_move(obs):
+            if len(self._laid_looks) >= self.LAID_LOOKS_KEPT:
+                del self._laid_looks[next(iter(self._laid_looks))]
+            self._laid_looks[(obs.zone, obs.t_still)] = self._zone_look_surest(obs.zone)
+
+    def _read_later(self, obs: Observation) -> set[str]:
+        """The cards the table's reader read coming to rest in ``obs`` 's zone after it,
+        their readings waiting behind a question as ``obs`` did: cards laid since, which
+        the look, reading the pile as it lies now, sees too."""
+        return {c for o in self._waiting if o.zone == obs.zone and o.t_still > obs.t_still
+                for c in o.cards}
 
     def _move_a_card_short(self, obs: Observation, read: list[str], more: list[str],
                            accepted: Callable[[list[str]], dict[str, Any] | None]

@@ -169,6 +169,10 @@ class TablePipeline(Questions):
         self._shown_spot: dict[str, tuple[float, float]] = {}
         #: Card of a several-card move -> where the second look read it (this round).
         self._look_spot: dict[str, tuple[float, float]] = {}
+        #: (zone, when a reading came to rest) -> the second look's reading of that pile in
+        #: the frame the reading was made (`_look_as_laid`).
+        self._laid_looks: dict[tuple[int, float], tuple[dict[str, float],
+                                                        dict[str, tuple[float, float]]]] = {}
         #: Seat -> the cards of the last move the second look placed in its pile, and the
         #: cards it read there beside them and left out (this round).
         self._left_by_move: dict[int, tuple[list[str], set[str]]] = {}
@@ -364,6 +368,8 @@ class TablePipeline(Questions):
         if self.queue_questions:
             # In table order: a card counted again after an answer (the real card of a code
             # misread before) goes before the readings that waited behind the question.
+            for obs in observations:
+                self._look_as_laid(obs)
             self._waiting.extend(observations)
             self._waiting.sort(key=lambda o: o.t_still)
             self._drain(result)
