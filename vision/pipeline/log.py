@@ -80,6 +80,8 @@ class TableLog:
     _spot_of: dict[str, tuple[float, float]]
     _shown_spot: dict[str, tuple[float, float]]
     _look_spot: dict[str, tuple[float, float]]
+    _laid_looks: dict[tuple[int, float], tuple[dict[str, float],
+                                               dict[str, tuple[float, float]]]]
     _left_by_move: dict[int, tuple[list[str], set[str]]]
     _read_elsewhere: dict[int, list[tuple[str, float]]]
     _said_no_card: list[tuple[int, str, tuple[float, float], float]]

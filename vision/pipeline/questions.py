@@ -174,8 +174,6 @@ class Questions(TableLog):
     #: frame look once (`_zone_look`).
     _zone_looked: tuple[Detections, np.ndarray, float, TableProfile, int] | None
     _look_spot: dict[str, tuple[float, float]]
-    _laid_looks: dict[tuple[int, float], tuple[dict[str, float],
-                                               dict[str, tuple[float, float]]]]
 
     def _outvoted(self, under: str, card: str, pos: tuple[float, float]) -> bool:
         """Has ``card`` been read on the spot of the logged ``under`` more often than ``under``
