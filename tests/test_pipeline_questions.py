@@ -2579,3 +2579,32 @@ def test_a_great_lakes_play_of_two_cards_only_hidden_hands_excuse_is_asked(
     straight = next(e for e in visual if e.get("cards") and e["player"] == "Bob")
     pipe.answer(held.id, [{k: v for k, v in straight.items() if k in ("event", "player", "cards")}])
     _play_out_exactly(pipe, source, path, visual)
+
+
+def test_a_reading_answered_as_another_card_and_put_again_is_asked_as_that_card_read_again(
+        tmp_path: Path) -> None:
+    """Tigullio Boodle 2608: Bob's Q♦ is read as K♦ ("Q♦ was not seen: who played it?"),
+    answered "it was Q♦". The tracker then put the same K♦ reading again (same spot, come to
+    rest at the same moment: once Ann's K♦, read beside it, was disowned), and it was logged
+    after the Q♦ in silence. The card the answer placed there landed then: the reading again
+    is asked as that card read again, "no card" first."""
+    from dataclasses import replace
+
+    from vision.pipeline.results import FrameResult
+
+    pipe, source, visual, path = _blind_round("boodle", 2608, set(), tmp_path,
+                                              misread={"QD": "KD"},
+                                              misread_during=(0.0, 6.5))
+    [held] = pipe.pending.values()
+    assert held.ask().startswith("Q♦ was not seen: who played it?")
+    [qd] = [a for a in held.options if a.label == "it was Q♦"]
+    pipe.answer(held.id, list(qd.events))
+    lines = pipe.log.lines
+    result = FrameResult(held.observation.t + 2.0, 0)
+    pipe._consider(replace(held.observation, t=held.observation.t + 2.0), result)
+    assert pipe.log.lines == lines
+    [again] = pipe.pending.values()
+    assert again.ask() == "Bob played K♦? (read as Q♦ landed)"
+    assert again.options[0].label == "no card (Q♦ read again)"
+    pipe.answer(again.id, list(again.options[0].events))
+    _play_out_exactly(pipe, source, path, visual)

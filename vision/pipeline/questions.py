@@ -3884,8 +3884,16 @@ class Questions(TableLog):
                                    else [ev] if ev.get("event") == "play" else [])
                       if "card" in item]
             read = obs.cards[0]
-            self._spot_of[read if read in logged or not logged else logged[-1]] = \
-                obs.positions[0]
+            on_spot = read if read in logged or not logged else logged[-1]
+            self._spot_of[on_spot] = obs.positions[0]
+            if on_spot in logged and obs.kind == "pile" \
+                    and obs.t_still >= self._landed.get(obs.zone, (float("-inf"), ""))[0]:
+                # It landed then, as a card the table logs (`_landed_with`): the same card
+                # read there again as another, as it came to rest, is asked about (tigullio
+                # Boodle 2608: Bob's Q♦, read as K♦, answered "it was Q♦"; the tracker then
+                # put the same K♦ reading again, once Ann's K♦ it had been read beside
+                # was disowned, and it was logged after the Q♦ in silence).
+                self._landed[obs.zone] = (obs.t_still, on_spot)
         elif len(obs.positions) == len(obs.cards):
             # (one card of several read at once: it lies where it was read)
             for ev in events:
