@@ -3886,9 +3886,12 @@ class Questions(TableLog):
             read = obs.cards[0]
             on_spot = read if read in logged or not logged else logged[-1]
             self._spot_of[on_spot] = obs.positions[0]
-            if on_spot in logged and obs.kind == "pile" \
+            played = [str(ev["card"]) for ev in events
+                      if ev.get("event") == "play" and "card" in ev]
+            if on_spot in played and obs.kind == "pile" \
                     and obs.t_still >= self._landed.get(obs.zone, (float("-inf"), ""))[0]:
-                # It landed then, as a card the table logs (`_landed_with`): the same card
+                # It landed then, as a card the table logs as played (`_landed_with`; not
+                # a correction of a card logged before, which landed earlier): the same card
                 # read there again as another, as it came to rest, is asked about (tigullio
                 # Boodle 2608: Bob's Q♦, read as K♦, answered "it was Q♦"; the tracker then
                 # put the same K♦ reading again, once Ann's K♦ it had been read beside
