@@ -80,20 +80,23 @@ class StillAverage:
         changed = cv2.dilate((worst > limit).astype(np.uint8), np.ones((3, 3), np.uint8))
         age = self._age
         age[changed > 0] = 0
+        # (OpenCV's masked arithmetic: numpy's ``where`` and broadcasting took a webcam frame's
+        # every pixel through Python-level strides, about 10 ms a frame on two cores.)
         if changed.any():
-            # Those blocks start again from this frame.
-            self._sum *= self._pixels(1 - changed)[:, :, None]
+            # Those blocks start again from this frame (a sum less itself is 0).
+            restart = self._pixels(changed)
+            cv2.subtract(self._sum, self._sum, dst=self._sum, mask=restart)
         # Where a block holds ``depth`` frames already, the oldest (in this slot) leaves it.
         full = self._pixels((age >= self.depth).astype(np.uint8))
         if full.any():
-            np.subtract(self._sum, self._ring[self._slot], out=self._sum,
-                        where=full[:, :, None] > 0)
-        self._sum += frame
+            cv2.subtract(self._sum, self._ring[self._slot], dst=self._sum, mask=full,
+                         dtype=cv2.CV_32F)
+        cv2.add(self._sum, frame, dst=self._sum, dtype=cv2.CV_32F)
         self._ring[self._slot] = frame
         self._slot = (self._slot + 1) % self.depth
         np.minimum(age + 1, self.depth, out=age)
         ages = self._pixels(age.astype(np.float32))
-        return np.asarray(cv2.convertScaleAbs(self._sum / ages[:, :, None]))
+        return np.asarray(cv2.convertScaleAbs(cv2.divide(self._sum, cv2.merge([ages] * 3))))
 
     def _start(self, frame: np.ndarray) -> None:
         h, w = frame.shape[:2]
@@ -130,5 +133,5 @@ def without_specks(frame: np.ndarray) -> np.ndarray:
     if np.count_nonzero(specks) <= IMPULSE_SHARE * specks.size:
         return frame
     out = frame.copy()
-    out[specks] = cv2.medianBlur(frame, 3)[specks]
+    cv2.copyTo(cv2.medianBlur(frame, 3), specks.view(np.uint8), out)
     return out
