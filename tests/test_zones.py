@@ -166,13 +166,37 @@ def test_unchanged_views_keep_their_reading_and_a_changed_one_is_read_again() ->
     cv2.fillPoly(moved, [poly], (250, 250, 250))  # something lands in seat 1's zone
     reader.detect_table(moved, prof)
     assert det.calls == [4, 1] and reader.last_read == 1
+    for _ in range(2):
+        reader.detect_table(moved, prof)
+    assert det.calls == [4, 1]  # the untouched views are not due yet (4 frames)
     for _ in range(3):
         reader.detect_table(moved, prof)
-    assert det.calls == [4, 1, 3]  # the untouched views are read again after 5 frames
+    # Due after 5 frames, read again one a frame, in frames that read no view for a change.
+    assert det.calls == [4, 1, 1, 1, 1]
+    reader.detect_table(frame, prof)  # seat 1's card gone: only its view is read
+    assert det.calls == [4, 1, 1, 1, 1, 1] and reader.last_read == 1
     every = ZoneReader(det, still_diff=0)
     every.detect_table(frame, prof)
     every.detect_table(frame, prof)
     assert det.calls[-2:] == [4, 4]
+
+
+def test_views_due_again_wait_for_a_frame_that_reads_no_change() -> None:
+    """A still view due to be read again is not read beside a view read for a change (a
+    card landing), unless it has waited twice ``refresh_every`` frames."""
+    prof = profile()
+    det = CentreDetector()
+    reader = ZoneReader(det, margin=2.0, still_diff=2.0, refresh_every=3, agree=1)
+    frame = np.full((480, 640, 3), 90, np.uint8)
+    reader.detect_table(frame, prof)
+    poly = np.round(prof.zone_polygons_px()[1]).astype(np.int32)
+    for k in range(6):  # seat 1's view changes in every frame: a hand lays a card there
+        busy = frame.copy()
+        cv2.fillPoly(busy, [poly], (120 + 20 * k,) * 3)
+        reader.detect_table(busy, prof)
+    # The other three views were due from the third frame on and waited; in the sixth
+    # they had waited twice refresh_every and were read with seat 1's.
+    assert det.calls == [4, 1, 1, 1, 1, 1, 4]
 
 
 class SteadyOrFlickering:

@@ -137,15 +137,17 @@ class ZoneReader:
     - ``still_diff``: a view whose 32x32 grey thumbnail differs nowhere from the one last
       read by this much (grey levels, each thumbnail pixel the average of a patch of the
       view) keeps its last reading instead of running the detector again, once its picture
-      has been read the same way (the same cards) ``agree`` times in a row; ``refresh_every``:
-      every view is read again at least every this many frames. Off (0) by default. A first
-      version compared the mean difference of the whole thumbnail and kept every first
-      reading (``agree`` 1): much faster (the pipeline benchmark: 101 instead of 16 frames
-      per second) but a hand leaving a corner of a view moved the mean by less than 2 grey
-      levels (its patches by 96), and a reading made as it left stuck: on four rendered
-      games it cost 1-3 plays of ~35. With the largest patch difference and ``agree`` a
-      reading is kept only once the detector has said the same about a still picture
-      several times.
+      has been read the same way (the same cards) ``agree`` times in a row (off, 0, by
+      default). ``refresh_every``: a kept reading is read again after this many frames, in
+      a frame in which no view is read for a change or a reading not yet agreed, one such
+      view a frame (after twice this
+      many, in any frame). A first version compared the mean difference of the whole
+      thumbnail and kept every first reading (``agree`` 1): much faster (the pipeline
+      benchmark: 101 instead of 16 frames per second) but a hand leaving a corner of a
+      view moved the mean by less than 2 grey levels (its patches by 96), and a reading
+      made as it left stuck: on four rendered games it cost 1-3 plays of ~35. With the
+      largest patch difference and ``agree`` a reading is kept only once the detector has
+      said the same about a still picture several times.
     """
 
     def __init__(self, detector: ManyDetector, view_px: int = 320, margin: float = 35.0,
@@ -195,15 +197,26 @@ class ZoneReader:
         thumbs = [cv2.resize(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img,
                              (32, 32), interpolation=cv2.INTER_AREA).astype(np.float32)
                   for img in images]
-        todo, still = [], []
+        todo, still, due = [], [], []
         for k, (view, thumb) in enumerate(zip(views, thumbs, strict=True)):
             last = self._last.get(view.zone)
             same = (last is not None
                     and float(np.max(np.abs(thumb - last[0]))) < self.still_diff)
             still.append(same)
-            if (last is None or not same or last[3] < self.agree
-                    or last[2] + 1 >= self.refresh_every):
+            if last is None or not same or last[3] < self.agree:
                 todo.append(k)
+            elif last[2] + 1 >= self.refresh_every:
+                due.append((-last[2], k))
+        # A still view read again only because it is due waits for a frame in which no view
+        # is read for a change, and such frames read one each, the longest unread first: read
+        # with a card that just landed, they delayed its announcement by a network run each.
+        # One unread for twice `refresh_every` frames is read whatever the frame holds.
+        due.sort()
+        overdue = [k for age, k in due if 1 - age >= 2 * self.refresh_every]
+        if overdue or todo:
+            todo = sorted(todo + overdue)
+        elif due:
+            todo = [due[0][1]]
         fresh = (self.detector.detect_many([images[k] for k in todo], self.conf, self.card_conf)
                  if todo else [])
         out: list[Detections] = []
