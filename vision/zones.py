@@ -140,14 +140,13 @@ class ZoneReader:
       has been read the same way (the same cards) ``agree`` times in a row (off, 0, by
       default). ``refresh_every``: a kept reading is read again after this many frames, in
       a frame in which no view is read for a change or a reading not yet agreed, one such
-      view a frame (after twice this
-      many, in any frame). A first version compared the mean difference of the whole
-      thumbnail and kept every first reading (``agree`` 1): much faster (the pipeline
-      benchmark: 101 instead of 16 frames per second) but a hand leaving a corner of a
-      view moved the mean by less than 2 grey levels (its patches by 96), and a reading
-      made as it left stuck: on four rendered games it cost 1-3 plays of ~35. With the
-      largest patch difference and ``agree`` a reading is kept only once the detector has
-      said the same about a still picture several times.
+      view a frame (after twice this many, in any frame). A first version compared the mean
+      difference of the whole thumbnail and kept every first reading (``agree`` 1): much
+      faster (the pipeline benchmark: 101 instead of 16 frames per second) but a hand
+      leaving a corner of a view moved the mean by less than 2 grey levels (its patches by
+      96), and a reading made as it left stuck: on four rendered games it cost 1-3 plays of
+      ~35. With the largest patch difference and ``agree`` a reading is kept only once the
+      detector has said the same about a still picture several times.
     """
 
     def __init__(self, detector: ManyDetector, view_px: int = 320, margin: float = 35.0,
