@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_pipeline_second_look import Look, _keep, play_through
+from test_pipeline_second_look import Look, SeesTopCardOnly, _keep, play_through
 
 from companion.cards import CARD_CODES
 from companion.events import read_log
@@ -187,3 +187,31 @@ def test_a_play_the_second_look_reads_as_a_lookalike_more_surely_is_asked(
     logged = _logged(tmp_path / "g.jsonl")
     assert ("Ann", "JC") in logged and ("Ann", "QC") not in logged
     assert logged == plays
+
+
+def test_a_card_looked_for_read_on_a_pile_unmoved_since_its_last_card_is_not_its_play(
+        tmp_path: Path) -> None:
+    """Tigullio Great Lakes 2706: Cy's A♠ was never read; his A♥ after 10♥ was held for "J♥
+    was not seen: who played it?", and the second look, looking for J♥ in every pile, read
+    Ann's 9♥, logged 3 s before and lying there since, as J♥: "Ann played J♥" was logged as
+    the camera's answer, a card nobody played. Here Cy's 6♥ is never read by the table
+    reader nor by the look, which reads Ann's 3♥, under the 5♥ she laid just before, as 6♥
+    (the 5♥ on top read right: no misread top card). Her pile has not moved since it came
+    to rest with the 5♥, so no card was laid there since: the question stays with
+    people."""
+    video, plays = _video()
+    at = plays.index(("Cy", "6H"))
+    assert plays[at - 1:at + 2] == [("Ann", "5H"), ("Cy", "6H"), ("Bob", "7H")]
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    placed = next(float(e["t_placed"]) for e in video.truth.visual if e.get("card") == "6H")
+    look = Look(truth, wrong={"3H": "6H"}, missed=["6H"], wrong_from=placed)
+    pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, ["6H"]), None,
+                         tmp_path / "g.jsonl", script=video.truth.script, second_look=look)
+    look.clock = pipe
+    notes = play_through(pipe, source)
+    assert not any(n.startswith("read again: Ann played") for n in notes)
+    logged = _logged(tmp_path / "g.jsonl")
+    assert ("Ann", "6H") not in logged
+    assert logged == plays[:at]
+    assert any(p.question == "6♥ was not seen: who played it?" for p in pipe.pending.values())

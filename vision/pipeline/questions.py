@@ -564,11 +564,23 @@ class Questions(TableLog):
         (`ZoneChanges.landings`: the first such rest within `SEEN_MARGIN` / 2 before that
         card's time, or after it); None where none of its player's cards was logged this
         round, or the pile has not come to rest so since."""
-        here = self._last_play(obs.seat) if obs.kind == "pile" else None
+        return self._pile_landed(obs.seat, obs.zone) if obs.kind == "pile" else None
+
+    def _pile_landed(self, seat: int | None, zone: int) -> float | None:
+        """`_landed_last` for ``seat`` 's pile, ``zone``."""
+        here = self._last_play(seat) if seat is not None else None
         if here is None or self._changes is None:
             return None
         logged = float(here[2].get("t", 0.0)) - self.SEEN_MARGIN / 2
-        return next((t for t in self._changes.landings(obs.zone) if t >= logged), None)
+        return next((t for t in self._changes.landings(zone) if t >= logged), None)
+
+    def _pile_unmoved(self, seat: int, zone: int) -> bool:
+        """Whether ``seat`` 's pile, ``zone``, came to rest with the last card its player
+        logged there (`_pile_landed`) and has not begun to move since (`ZoneChanges`): no
+        card was laid on it since. False where that is not known."""
+        rest = self._pile_landed(seat, zone)
+        return (rest is not None and self._changes is not None
+                and not any(t > rest for t in self._changes.motions(zone)))
 
     def _unlogged_landings(self, obs: Observation) -> int:
         """How many times ``obs`` 's pile came to rest in a new picture (a card laid, most
@@ -3675,6 +3687,7 @@ class Questions(TableLog):
         # each seat's pile, read once a frame: (code, board x, board y) of each card read
         piles: dict[int, list[tuple[str, float, float]]] | None = None
         pile_of: dict[int, int] = {}  # seat -> its pile's zone
+        unmoved: set[int] = set()  # seats whose pile lies as their last card left it
         look = self.second_look
         # The second look reads corner indices, and places a card where its index lies: up
         # to half a card's diagonal from its centre, where the table reader places it
@@ -3697,8 +3710,14 @@ class Questions(TableLog):
                             (dets.names[int(c)], float(x), float(y))
                             for c, (x, y) in zip(dets.class_id, self._on_board(dets),
                                                  strict=True)]
+                # A pile that has not moved since its player's last card logged there came
+                # to rest holds no card laid since: the card looked for, read there, is a
+                # card lying there misread (tigullio Great Lakes 2706: Cy's A♠ missed, his
+                # A♥ after 10♥ held for "J♥ was not seen"; the look read Ann's 9♥, logged
+                # 3 s before, as J♥, and "Ann played J♥" was logged as the camera's answer).
+                unmoved = {seat for seat, z in pile_of.items() if self._pile_unmoved(seat, z)}
             votes.update(seat for seat, cards in piles.items()
-                         if any(code == card
+                         if seat not in unmoved and any(code == card
                                 and not self._lookalike_under(card, x, y, cards, reach)
                                 and not self._top_misread(card, x, y, pile_of[seat], cards,
                                                           reach)
