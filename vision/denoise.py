@@ -80,8 +80,9 @@ class StillAverage:
         changed = cv2.dilate((worst > limit).astype(np.uint8), np.ones((3, 3), np.uint8))
         age = self._age
         age[changed > 0] = 0
-        # (OpenCV's masked arithmetic: numpy's ``where`` and broadcasting took a webcam frame's
-        # every pixel through Python-level strides, about 10 ms a frame on two cores.)
+        # (OpenCV's masked arithmetic, the same sums: with numpy's masked subtraction and
+        # broadcast products a 640x480 frame took 10-16 ms here, now 6-7 on two cores,
+        # `benchmarks/bench_denoise.py`.)
         if changed.any():
             # Those blocks start again from this frame (a sum less itself is 0).
             restart = self._pixels(changed)

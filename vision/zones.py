@@ -205,13 +205,13 @@ class ZoneReader:
             if last is None or not same or last[3] < self.agree:
                 todo.append(k)
             elif last[2] + 1 >= self.refresh_every:
-                due.append((-last[2], k))
+                due.append((last[2], k))
         # A still view read again only because it is due waits for a frame in which no view
         # is read for a change, and such frames read one each, the longest unread first: read
         # with a card that just landed, they delayed its announcement by a network run each.
         # One unread for twice `refresh_every` frames is read whatever the frame holds.
-        due.sort()
-        overdue = [k for age, k in due if 1 - age >= 2 * self.refresh_every]
+        due.sort(key=lambda d: -d[0])
+        overdue = [k for unread, k in due if unread + 1 >= 2 * self.refresh_every]
         if overdue or todo:
             todo = sorted(todo + overdue)
         elif due:
