@@ -787,6 +787,45 @@ def test_a_hand_shown_against_another_players_play_offers_that_play_named(
     assert "AH" in _hands(tmp_path)["Bob"]
 
 
+@pytest.mark.parametrize("typed", [False, True], ids=["read", "typed"])
+def test_a_hand_shown_against_a_play_with_no_lookalike_fix_offers_that_play_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, typed: bool) -> None:
+    # The same round where no lookalike of the A♥ fits (here none is offered): the hand as
+    # read, or typed in whole after its 3♠ was not read, clashes with Cy's A♥ and nothing
+    # else mends it. It was put with no answer, or logged as typed with an error, Bob's chips
+    # lost (tigullio Pressman 2707: Cy's J♦ lead read as 9♦, Ann's 9♦ then typed in). Cy's
+    # A♥ is offered as another card, which a person names.
+    from vision.pipeline.results import picked
+
+    for name in ("_lines_misread", "_shown_misread", "_covered_misread", "_misread_in_two"):
+        monkeypatch.setattr(TablePipeline, name, lambda self, *a, **k: [])
+    video, source = _round("boodle", 2408)
+    t7 = _laid_at(video, card="7S")
+    hand = next(e for e in video.truth.visual if e["event"] == "reveal" and e["player"] == "Bob")
+    unread = ("3S", "", float(hand["t_placed"]) - 0.2, 1e9) if typed else ("3S", "3S", 0, 0)
+    reader = ReadAsWhile(source, "7S", "AH", t7 - 0.2, 1e9, unread)
+    pipe = TablePipeline(video.profile(), reader, None, tmp_path / "g.jsonl",
+                         script=video.truth.script)
+    asked: list[str] = []
+    while (frame := source.read()) is not None:
+        pipe.process(frame.image, frame.t, frame.index)
+        for pid, held in list(pipe.pending.items()):
+            asked.append(held.describe())
+            named = [o for o in held.options if o.label == "Cy's A♥ was another card…"]
+            if named:
+                pipe.answer(pid, picked(named[0].events, "7S"))
+            elif held.event.get("player") == "Bob" and held.event.get("event") == "reveal":
+                pipe.answer(pid, [{"event": "reveal", "player": "Bob",
+                                   "cards": list(hand["cards"])}])
+            else:
+                pipe.answer(pid, list(held.options[0].events) if held.options else [])
+    pipe.finish()
+    assert _offered(asked, "Confirm Bob's hand:", "Cy's A♥ was another card…"), asked
+    assert not typed or asked[0].startswith("Bob shows K♠? (Bob holds 3 cards"), asked
+    assert ("Cy", "7S") in _plays(tmp_path) and ("Cy", "AH") not in _plays(tmp_path)
+    assert _hands(tmp_path)["Bob"] == sorted(hand["cards"])
+
+
 def test_a_lead_misread_by_one_rank_before_a_play_proven_wrong_is_offered(
         tmp_path: Path) -> None:
     # Boodle seed 2403 (the held-out tigullio deck with the shipped models): Dee's 6♥ lead

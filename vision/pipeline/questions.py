@@ -803,7 +803,9 @@ class Questions(TableLog):
                 if not fixes and event.get("event") == "reveal":
                     fixes = self._covered_misread(dict(event)) \
                         or self._misread_in_two(dict(event))
-                if fixes and event.get("event") == "reveal":
+                if event.get("event") == "reveal":
+                    # (the other player's play named: so too where nothing else fits, a hand
+                    # read right against a play misread, tigullio Pressman 2707)
                     fixes = [*fixes, *self._plays_named(dict(event))]
             if not fixes:
                 return "", []
@@ -1845,8 +1847,11 @@ class Questions(TableLog):
         error (an answer of `_misread_in_two`). A hand a person ``stated`` (typed in, or
         confirmed as read) stands as they gave it: only the other line's card is offered as
         misread (dondorf, Boodle 1208: Cy's hand typed in with his A♥, Bob's J♠ logged as
-        A♥; "the A♥ shown is 4♦" contradicted the person), and where none fits it is logged
-        as given."""
+        A♥; "the A♥ shown is 4♦" contradicted the person). Where no lookalike fits, a
+        stated hand is still asked about another player's single-card play of its card, which
+        a person names (`_plays_named`; tigullio Pressman 2707: Cy's J♦ lead read as 9♦ by
+        the second look alone and logged; Ann's hand typed in with her 9♦ was logged with an
+        error, her chips lost); where nothing is offered it is logged as given."""
         if len(events) != 1 or events[0].get("event") != "reveal":
             return False
         hand = dict(events[0])
@@ -1855,9 +1860,9 @@ class Questions(TableLog):
                 and self.pending[pending_id].reason == reason:
             return False  # (asked so already: the same hand given again is taken as given)
         fixes = self._earlier_misread(hand) if stated else self._clash_fixes(hand)
+        fixes += self._plays_named(hand) if fixes or stated else []
         if not fixes:
             return False
-        fixes += self._plays_named(hand)
         shown = " ".join(pretty_cards([str(c) for c in hand.get("cards") or []]))
         self._ask_anew(pending_id, f"Confirm {hand.get('player')}'s hand: {shown}?", fixes,
                        event=hand, reason=reason)
