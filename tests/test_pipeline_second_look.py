@@ -234,6 +234,36 @@ def test_a_look_that_decides_nothing_offers_the_hands_its_readings_make(tmp_path
     assert _hands(tmp_path / "g.jsonl")["Dee"] == sorted(dee)
 
 
+def test_a_hand_of_more_cards_than_the_guess_pool_is_offered_from_the_look(
+        tmp_path: Path) -> None:
+    """Great Lakes, seed 2801: Cy shows 11 cards. The table reader reads two of them and the
+    look one card short of them all, so the hand is put to people. Of the look's readings in
+    its frames (here its 10♣ in a third of them, below the share it takes by itself), the
+    hands offered were made from 8 cards and never held 11: Cy's hand was typed in whole
+    (the cheap webcam). Hands as many cards as he holds are offered, the right one among
+    them."""
+    from collections import Counter
+
+    video = TableVideo(simulated_round("great-lakes", seed=2801),
+                       RenderConfig(width=320, height=240, seed=2801, noise=0.0))
+    cy = next(list(e["cards"]) for e in video.truth.visual
+              if e["event"] == "reveal" and e["player"] == "Cy")
+    assert len(cy) == 11
+    source = RenderedSource(video)
+    truth = TruthDetector(source)
+    pipe = TablePipeline(video.profile(), SeesTopCardOnly(truth, cy[2:]), None,
+                         tmp_path / "g.jsonl", script=video.truth.script,
+                         second_look=Look(truth, missed=[cy[5]]))
+    play_through(pipe, source)
+    assert "Cy" not in _hands(tmp_path / "g.jsonl")
+    [held] = [h for h in pipe.pending.values() if h.event.get("player") == "Cy"]
+    votes = Counter({c: 12 for c in cy})
+    votes[cy[5]] = 4
+    hands = pipe._hands_read(held.event, votes, {}, held.observation, None)
+    assert sorted(cy) in [h["cards"] for h in hands]
+    assert all(len(h["cards"]) == 11 and pipe._accepts(h)[0] for h in hands)
+
+
 def test_a_lead_onto_the_card_the_sequence_expects_read_only_by_the_look_is_asked(
         tmp_path: Path) -> None:
     """Michigan, seed 505: Ann plays Q♣, then K♣ on it, then 2♥ a second later. The table

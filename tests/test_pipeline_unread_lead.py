@@ -65,7 +65,9 @@ def _round(tmp_path: Path, answer: str | None, game: str = "boodle", seed: int =
         asked += [n for n in result.notes if "?" in n]
         while answer is not None and pipe.pending:
             pid, held = next(iter(pipe.pending.items()))
-            chosen: Any = [o for o in held.options if o.label == answer] or held.options[:1]
+            # (the first answer otherwise, one that picks a card only where one is named)
+            chosen: Any = [o for o in held.options if o.label == answer] or [
+                o for o in held.options if named or o.picks is None][:1]
             if chosen:
                 pipe.answer(pid, picked(chosen[0].events, named) if chosen[0].picks
                             else list(chosen[0].events))

@@ -3239,9 +3239,10 @@ class Questions(TableLog):
             self._log_visual(now, obs, result)
 
     #: How many cards the hands offered after a look that decided nothing are made of (the
-    #: hand's first reading, then the look's cards, the most often read first), and how many
-    #: such hands are offered.
-    GUESS_POOL, GUESSES = 8, 3
+    #: hand's first reading, then the look's cards, the most often read first), at least
+    #: (where the player holds more: as many and `GUESS_SPARE` more), and how many such
+    #: hands are offered.
+    GUESS_POOL, GUESS_SPARE, GUESSES = 8, 2, 3
 
     def _hands_read(self, event: dict[str, Any], votes: Counter[str],
                     scores: Mapping[str, float], obs: Observation,
@@ -3252,13 +3253,19 @@ class Questions(TableLog):
         too: people decide): up to `GUESSES`, the proof first, then those of the cards read
         first and most often. Any of them, not only the few the look takes by itself
         (`_look_again`'s tries): a spread whose lower card's index reads two ways (J♠ and
-        J♦) leaves the right hand among them, one click instead of a hand typed."""
+        J♦) leaves the right hand among them, one click instead of a hand typed. Where the
+        referee counts the cards the player holds, hands of that many alone, from a pool
+        that many and `GUESS_SPARE` more: a Great Lakes hand of 11 was never offered from 8
+        (the cheap webcam's Great Lakes 2801: Cy's hand, every card of it read by the look,
+        his 10♣ in a third of its frames, typed in whole)."""
         read = self._look_order((c for c in votes if self._round_cards.get(c, 0) == 0),
                                 votes, scores, obs.seat)
-        pool = list(dict.fromkeys([*event["cards"], *read]))[:self.GUESS_POOL]
+        holds = _holds(self.referee, str(event.get("player")))
+        most = self.GUESS_POOL if not holds else max(self.GUESS_POOL, holds + self.GUESS_SPARE)
+        pool = list(dict.fromkeys([*event["cards"], *read]))[:most]
         out = [proof] if proof is not None else []
         first = sorted(event["cards"])
-        for size in range(1, len(pool) + 1):
+        for size in [holds] if holds else range(1, len(pool) + 1):
             for cards in combinations(pool, size):
                 if len(out) >= self.GUESSES:
                     return out
