@@ -257,6 +257,8 @@ def test_a_hand_of_more_cards_than_the_guess_pool_is_offered_from_the_look(
     play_through(pipe, source)
     assert "Cy" not in _hands(tmp_path / "g.jsonl")
     [held] = [h for h in pipe.pending.values() if h.event.get("player") == "Cy"]
+    # (a person typing his hand in starts from the ten cards read, the two first)
+    assert held.draft[:2] == held.event["cards"] and sorted(held.draft) == sorted(set(cy) - {cy[5]})
     votes = Counter({c: 12 for c in cy})
     votes[cy[5]] = 4
     hands = pipe._hands_read(held.event, votes, {}, held.observation, None)

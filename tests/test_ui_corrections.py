@@ -239,6 +239,34 @@ def test_a_held_reading_is_confirmed_with_a_fix(qtbot: QtBot, window: MainWindow
     assert added == [line + 1]
 
 
+def test_a_hand_read_short_is_typed_in_from_what_the_second_look_read(
+        qtbot: QtBot, window: MainWindow) -> None:
+    """Dee's hand of 8 read as J♣ 9♠, a second look reading six more of it: Fix… opens on
+    those eight cards read, not the two, so a person adds the one missed rather than
+    typing the hand whole. A reading with nothing more to start from opens on itself."""
+    from PySide6.QtCore import QTimer
+
+    hand = {"event": "reveal", "player": "Dee", "cards": ["JC", "9S"]}
+    draft = ["JC", "9S", "TD", "4H", "AH", "AD", "2D"]
+    opened: list[tuple[str, list[str]]] = []
+
+    def look(dlg: object) -> None:
+        assert isinstance(dlg, PlayDialog)
+
+        def go() -> None:
+            opened.append((dlg.kind, dlg.cards.codes()))
+            dlg.reject()
+        QTimer.singleShot(0, go)
+
+    window.pending = [(8, "Confirm Dee's hand: J♣ 9♠? (Dee holds 8 cards, the reveal shows 2)",
+                       hand, [], draft)]
+    window.fix_pending(look)
+    window.pending = [(9, "Confirm Dee's hand: J♣ 9♠?", hand, [], [])]
+    window.fix_pending(look)
+    window.pending = []
+    assert opened == [("reveal", draft), ("reveal", ["JC", "9S"])]
+
+
 def test_a_held_reading_can_be_fixed_into_a_revealed_hand(qtbot: QtBot) -> None:
     """A hand shown at the round's end and read short of a card is held as a play; the fix
     dialog lets the person say the cards were a hand shown, and enter all of them."""

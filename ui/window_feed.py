@@ -190,7 +190,9 @@ class WindowFeed(WindowDisplay):
         if not self.pending:
             return
         held = self.pending[0][2]
-        cards = held.get("cards") or [held.get("card")]
+        # (a hand read short starts from what a second look read of it, where it read more)
+        draft = self.pending[0][4] if len(self.pending[0]) > 4 else []
+        cards = draft or held.get("cards") or [held.get("card")]
         dlg: EventDialog = PlayDialog(self._players(), held.get("player"),
                                       " ".join(str(c) for c in cards if c),
                                       title="What was laid down?",

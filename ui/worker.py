@@ -71,15 +71,18 @@ def new_events(log_path: Any, after: int, evidence: np.ndarray | None = None
             if e.line > after]
 
 
-#: A held reading as plain data: ``(id, question, event as read, one-click answers)``, each
-#: answer ``(label, events it logs)``; feeds without answers give the first three only.
+#: A held reading as plain data: ``(id, question, event as read, one-click answers, cards
+#: to start from)``, each answer ``(label, events it logs)``, the cards those a person starts
+#: from as they type the cards in (a hand read short that a second look read more of; else
+#: none, and they start from the event's); feeds without answers give the first three only.
 Held = tuple[Any, ...]
 
 
 def pending_of(result: Any) -> list[Held]:
     """The pipeline's held readings as plain data, with their one-click answers."""
     return [(p.id, p.ask() if getattr(p, "options", None) else p.describe(), dict(p.event),
-             [(a.label, [dict(e) for e in a.events]) for a in getattr(p, "options", [])])
+             [(a.label, [dict(e) for e in a.events]) for a in getattr(p, "options", [])],
+             list(getattr(p, "draft", None) or []))
             for p in getattr(result, "pending", [])]
 
 

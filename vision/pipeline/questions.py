@@ -353,6 +353,7 @@ class Questions(TableLog):
             self._guesses[obs.zone] = self._hands_read(event, votes, scores, obs,
                                                        self._proofs.get(obs.zone))
             self._offer_guesses(pid, [], self._guesses[obs.zone])
+            self.pending[pid].draft = self._hand_draft(event, reads, votes, scores, obs)
         result.notes.append(self.pending[pid].describe())
         return pid
 
@@ -3211,6 +3212,8 @@ class Questions(TableLog):
                 self._guesses[zone] = self._hands_read(event, votes, scores, obs, proof)
                 if held_id is not None:
                     self._offer_guesses(held_id, before, self._guesses[zone])
+                    self.pending[held_id].draft = self._hand_draft(event, reads, votes,
+                                                                  scores, obs)
                     if proof is not None:
                         self._offer(held_id, proof)
                 continue
@@ -3273,6 +3276,24 @@ class Questions(TableLog):
                 if hand["cards"] != first and hand not in out and self._accepts(hand)[0]:
                     out.append(hand)
         return out
+
+    def _hand_draft(self, event: dict[str, Any], reads: int, votes: Counter[str],
+                    scores: Mapping[str, float], obs: Observation) -> list[str]:
+        """The hand a person starts from as they type in a hand shown that no reading
+        makes whole (`Pending.draft`): the cards first read, then those the second look read
+        in at least `HAND_SHARE` of its frames that nobody played this round, the likeliest
+        first, no more than the player holds; none where the look adds nothing. (The cheap
+        webcam's Great Lakes 2801: Dee's hand of 8 read as J♣ 9♠, the look reading six more
+        of it in most frames and her 4♦ never; a person typed all 8.) ``reads``: the
+        look's frames, ``votes`` and ``scores`` its readings in them (`_looks`)."""
+        read = self._look_order((c for c, n in votes.items() if n >= self.HAND_SHARE * reads
+                                 and self._round_cards.get(c, 0) == 0),
+                                votes, scores, obs.seat)
+        first = [str(c) for c in event.get("cards") or []]
+        draft = list(dict.fromkeys([*first, *read]))
+        holds = _holds(self.referee, str(event.get("player")))
+        draft = draft[:holds] if holds else draft
+        return draft if len(draft) > len(first) else []
 
     def _proof(self, event: dict[str, Any], tries: list[list[str]], often: set[str]
                ) -> dict[str, Any] | None:

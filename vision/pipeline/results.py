@@ -123,6 +123,9 @@ class Pending:
     options: list[Answer] = field(default_factory=list)
     #: Frame time the question was put (its spot's readings since then may settle it).
     asked: float = 0.0
+    #: For a hand shown read short: the cards a person starts from as they type it in (the
+    #: first reading and the second look's), where the look read more than the first reading.
+    draft: list[str] = field(default_factory=list)
 
     def ask(self) -> str:
         """The question alone, for a window that shows the answers as buttons."""
