@@ -72,9 +72,10 @@ def new_events(log_path: Any, after: int, evidence: np.ndarray | None = None
 
 
 #: A held reading as plain data: ``(id, question, event as read, one-click answers, cards
-#: to start from)``, each answer ``(label, events it logs)``, the cards those a person starts
-#: from as they type the cards in (a hand read short that a second look read more of; else
-#: none, and they start from the event's); feeds without answers give the first three only.
+#: to start from)``, each answer ``(label, events it logs)``; the cards to start from are
+#: those a person is shown as they type the cards in where the pipeline read more than the
+#: event holds (a hand read short, more of it read by a second look), else none (they start
+#: from the event's). Feeds without answers give the first three only.
 Held = tuple[Any, ...]
 
 
