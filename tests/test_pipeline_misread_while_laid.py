@@ -760,17 +760,17 @@ def test_a_card_logged_on_another_pile_as_it_is_laid_is_offered_withdrawn(
     assert ("Cy", "KC") in plays and ("Bob", "KC") not in plays
 
 
-def test_a_hand_shown_against_another_players_play_offers_that_play_named(
-        tmp_path: Path) -> None:
-    # Boodle seed 2408 (the held-out tigullio deck with the shipped models): Cy's last play,
-    # his 7♠, read as A♥ and logged so; Bob's hand with his A♥ was offered only "Cy's A♥
-    # was 4♦" (a lookalike nobody played), and the round ended wrong. That play may be any
-    # card, which a person names; so too for a hand typed in (`Questions._hand_clashes`).
+def _cy_7s_read_as_ah(tmp_path: Path, *more: tuple[str, str, float, float],
+                      typed: list[str] | None = None) -> list[str]:
+    """Boodle seed 2408 with Cy's 7♠ read as A♥ from as it lands (and ``more`` misreadings,
+    as `ReadAsWhile` takes them), every question answered: "Cy's A♥ was another card…" with
+    7♠, a question on Bob's hand with the cards ``typed`` where given, else the first
+    answer. The questions put."""
     from vision.pipeline.results import picked
 
     video, source = _round("boodle", 2408)
     t7 = _laid_at(video, card="7S")
-    reader = ReadAsWhile(source, "7S", "AH", t7 - 0.2, 1e9)
+    reader = ReadAsWhile(source, "7S", "AH", t7 - 0.2, 1e9, *more)
     pipe = TablePipeline(video.profile(), reader, None, tmp_path / "g.jsonl",
                          script=video.truth.script)
     asked: list[str] = []
@@ -779,9 +779,24 @@ def test_a_hand_shown_against_another_players_play_offers_that_play_named(
         for pid, held in list(pipe.pending.items()):
             asked.append(held.describe())
             named = [o for o in held.options if o.label == "Cy's A♥ was another card…"]
-            pipe.answer(pid, picked(named[0].events, "7S") if named
-                        else list(held.options[0].events) if held.options else [])
+            if named:
+                pipe.answer(pid, picked(named[0].events, "7S"))
+            elif typed and held.event.get("player") == "Bob" \
+                    and held.event.get("event") == "reveal":
+                pipe.answer(pid, [{"event": "reveal", "player": "Bob", "cards": typed}])
+            else:
+                pipe.answer(pid, list(held.options[0].events) if held.options else [])
     pipe.finish()
+    return asked
+
+
+def test_a_hand_shown_against_another_players_play_offers_that_play_named(
+        tmp_path: Path) -> None:
+    # Boodle seed 2408 (the held-out tigullio deck with the shipped models): Cy's last play,
+    # his 7♠, read as A♥ and logged so; Bob's hand with his A♥ was offered only "Cy's A♥
+    # was 4♦" (a lookalike nobody played), and the round ended wrong. That play may be any
+    # card, which a person names; so too for a hand typed in (`Questions._hand_clashes`).
+    asked = _cy_7s_read_as_ah(tmp_path)
     assert _offered(asked, "Confirm Bob's hand:", "Cy's A♥ was another card…"), asked
     assert ("Cy", "7S") in _plays(tmp_path) and ("Cy", "AH") not in _plays(tmp_path)
     assert "AH" in _hands(tmp_path)["Bob"]
@@ -795,31 +810,12 @@ def test_a_hand_shown_against_a_play_with_no_lookalike_fix_offers_that_play_name
     # else mends it. It was put with no answer, or logged as typed with an error, Bob's chips
     # lost (tigullio Pressman 2707: Cy's J♦ lead read as 9♦, Ann's 9♦ then typed in). Cy's
     # A♥ is offered as another card, which a person names.
-    from vision.pipeline.results import picked
-
     for name in ("_lines_misread", "_shown_misread", "_covered_misread", "_misread_in_two"):
         monkeypatch.setattr(TablePipeline, name, lambda self, *a, **k: [])
-    video, source = _round("boodle", 2408)
-    t7 = _laid_at(video, card="7S")
+    video, _source = _round("boodle", 2408)
     hand = next(e for e in video.truth.visual if e["event"] == "reveal" and e["player"] == "Bob")
-    unread = ("3S", "", float(hand["t_placed"]) - 0.2, 1e9) if typed else ("3S", "3S", 0, 0)
-    reader = ReadAsWhile(source, "7S", "AH", t7 - 0.2, 1e9, unread)
-    pipe = TablePipeline(video.profile(), reader, None, tmp_path / "g.jsonl",
-                         script=video.truth.script)
-    asked: list[str] = []
-    while (frame := source.read()) is not None:
-        pipe.process(frame.image, frame.t, frame.index)
-        for pid, held in list(pipe.pending.items()):
-            asked.append(held.describe())
-            named = [o for o in held.options if o.label == "Cy's A♥ was another card…"]
-            if named:
-                pipe.answer(pid, picked(named[0].events, "7S"))
-            elif held.event.get("player") == "Bob" and held.event.get("event") == "reveal":
-                pipe.answer(pid, [{"event": "reveal", "player": "Bob",
-                                   "cards": list(hand["cards"])}])
-            else:
-                pipe.answer(pid, list(held.options[0].events) if held.options else [])
-    pipe.finish()
+    asked = _cy_7s_read_as_ah(tmp_path, ("3S", "", float(hand["t_placed"]) - 0.2, 1e9),
+                              typed=list(hand["cards"])) if typed else _cy_7s_read_as_ah(tmp_path)
     assert _offered(asked, "Confirm Bob's hand:", "Cy's A♥ was another card…"), asked
     assert not typed or asked[0].startswith("Bob shows K♠? (Bob holds 3 cards"), asked
     assert ("Cy", "7S") in _plays(tmp_path) and ("Cy", "AH") not in _plays(tmp_path)
