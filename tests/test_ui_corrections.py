@@ -241,8 +241,8 @@ def test_a_held_reading_is_confirmed_with_a_fix(qtbot: QtBot, window: MainWindow
 
 def test_a_hand_read_short_is_typed_in_from_what_the_second_look_read(
         qtbot: QtBot, window: MainWindow) -> None:
-    """Dee's hand of 8 read as J♣ 9♠, a second look reading six more of it: Fix… opens on
-    those eight cards read, not the two, so a person adds the one missed rather than
+    """Dee's hand of 8 read as J♣ 9♠, a second look reading five more of it: Fix… opens on
+    those seven cards read, not the two, so a person adds the one missed rather than
     typing the hand whole. A reading with nothing more to start from opens on itself."""
     from PySide6.QtCore import QTimer
 
