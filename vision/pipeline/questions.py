@@ -3283,7 +3283,7 @@ class Questions(TableLog):
         makes whole (`Pending.draft`): the cards first read, then those the second look read
         in at least `HAND_SHARE` of its frames that nobody played this round, the likeliest
         first, no more than the player holds; none where the look adds nothing. (The cheap
-        webcam's Great Lakes 2801: Dee's hand of 8 read as J♣ 9♠, the look reading six more
+        webcam's Great Lakes 2801: Dee's hand of 8 read as J♣ 9♠, the look reading five more
         of it in most frames and her 4♦ never; a person typed all 8.) ``reads``: the
         look's frames, ``votes`` and ``scores`` its readings in them (`_looks`)."""
         read = self._look_order((c for c, n in votes.items() if n >= self.HAND_SHARE * reads
